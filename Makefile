@@ -1,0 +1,49 @@
+# wright — build, test, demo. `make test` and `make demo` work on a fresh
+# machine: they install what is missing (Chromium from the distribution,
+# Go modules from the module proxy) first.
+
+GO      ?= go
+BIN     ?= bin/wright
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build test test-short bench demo deps chromium fmt vet clean
+
+all: build
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/wright
+
+# Chromium comes from the distribution's packages; rod is never allowed to
+# download a browser of its own.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  command -v google-chrome >/dev/null 2>&1 || { \
+	    echo "installing chromium (apt)"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+deps: chromium
+	@command -v python3 >/dev/null 2>&1 || { echo "python3 is required"; exit 1; }
+	$(GO) mod download
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test -timeout 15m ./...
+
+test-short: deps
+	$(GO) test -short ./...
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./env/workspace ./browser/...
+
+demo: build
+	./examples/demo/run.sh
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,177 @@
+// Package runs owns the run directory: everything a run leaves on disk is
+// written here, as it happens, so that a crash or a Ctrl-C loses nothing.
+package runs
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"wright/model"
+)
+
+// Run is one run directory.
+type Run struct {
+	Dir       string
+	Workspace string
+
+	mu       sync.Mutex
+	stepsMD  *os.File
+	openedMD bool
+}
+
+// Result is result.json.
+type Result struct {
+	TaskID        string      `json:"task_id"`
+	ExitStatus    string      `json:"exit_status"`
+	FinalResponse string      `json:"final_response"`
+	Message       string      `json:"message,omitempty"` // why the run ended, for statuses other than Submitted
+	Steps         int         `json:"steps"`
+	ModelCalls    int         `json:"model_calls"`
+	Usage         model.Usage `json:"usage"`
+	// PromptTokensPerStep is the prompt size of each model call, in order.
+	PromptTokensPerStep []int     `json:"prompt_tokens_per_step"`
+	Compactions         int       `json:"compactions"`
+	Seconds             float64   `json:"seconds"`
+	StartedAt           time.Time `json:"started_at"`
+	EndedAt             time.Time `json:"ended_at"`
+	RunDir              string    `json:"run_dir"`
+	Model               string    `json:"model"`
+	Mode                string    `json:"mode"`
+}
+
+var unsafeID = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// SafeID turns a task id into a file name part.
+func SafeID(id string) string {
+	s := strings.Trim(unsafeID.ReplaceAllString(id, "_"), "_.")
+	if s == "" {
+		return "task"
+	}
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	return s
+}
+
+// DirName is <task_id>_<YYYYmmdd_HHMMSS>.
+func DirName(taskID string, t time.Time) string {
+	return SafeID(taskID) + "_" + t.Format("20060102_150405")
+}
+
+// Create makes the run directory (which must not hold a previous run) and
+// its workspace.
+func Create(dir string) (*Run, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("run dir: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "trajectory.json")); err == nil {
+		return nil, fmt.Errorf("run dir %s already holds a run: choose another --run-dir", dir)
+	}
+	r := &Run{Dir: dir, Workspace: filepath.Join(dir, "workspace")}
+	for _, d := range []string{r.Workspace, filepath.Join(dir, "debug", "steps")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("create run dir: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// WriteFile writes a file in the run directory atomically (temp file and
+// rename), so a reader never sees half a file.
+func (r *Run) WriteFile(rel string, data []byte) error {
+	return writeAtomic(filepath.Join(r.Dir, rel), data)
+}
+
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// WriteJSON writes v as indented JSON, atomically.
+func (r *Run) WriteJSON(rel string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", rel, err)
+	}
+	return r.WriteFile(rel, append(b, '\n'))
+}
+
+// Trajectory is trajectory.json.
+type Trajectory struct {
+	Info     map[string]any  `json:"info"`
+	Messages []model.Message `json:"messages"`
+}
+
+// dataURL matches inline base64 images, which must never bloat the
+// trajectory (images are kept as file paths instead).
+var dataURL = regexp.MustCompile(`data:image/[a-zA-Z0-9.+-]+;base64,[A-Za-z0-9+/=]{16,}`)
+
+// ImageMarker replaces an inline image in saved files.
+const ImageMarker = "[image omitted]"
+
+// SaveTrajectory rewrites trajectory.json.
+func (r *Run) SaveTrajectory(info map[string]any, msgs []model.Message) error {
+	clean := make([]model.Message, len(msgs))
+	for i, m := range msgs {
+		m.Content = dataURL.ReplaceAllString(m.Content, ImageMarker)
+		clean[i] = m
+	}
+	b, err := json.MarshalIndent(Trajectory{Info: info, Messages: clean}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode trajectory: %w", err)
+	}
+	b = dataURL.ReplaceAll(b, []byte(ImageMarker))
+	return r.WriteFile("trajectory.json", append(b, '\n'))
+}
+
+// AppendJSONL appends one JSON line to a log in the run directory.
+func (r *Run) AppendJSONL(rel string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s line: %w", rel, err)
+	}
+	b = dataURL.ReplaceAll(b, []byte(ImageMarker))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f, err := os.OpenFile(filepath.Join(r.Dir, rel), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", rel, err)
+	}
+	defer f.Close()
+	_, err = f.Write(append(b, '\n'))
+	return err
+}
+
+// RuntimeError records something that went wrong without ending the run
+// (or that ended it), in runtime_errors.jsonl.
+func (r *Run) RuntimeError(step int, kind string, err error) {
+	_ = r.AppendJSONL("runtime_errors.jsonl", map[string]any{
+		"time": time.Now().UTC().Format(time.RFC3339Nano), "step": step, "kind": kind, "error": err.Error(),
+	})
+}
