@@ -86,6 +86,9 @@ type Gate struct {
 	Mode                string         `mapstructure:"mode"`
 	Model               map[string]any `mapstructure:"model"`
 	RerunTimeoutSeconds float64        `mapstructure:"rerun_timeout_seconds"`
+	// Crafted makes final_script.py a parameterised command-line tool: the
+	// rerun gate also runs it with --help (crafted_cli.yaml).
+	Crafted bool `mapstructure:"crafted"`
 }
 
 // Builtins lists the names of the built-in config files.

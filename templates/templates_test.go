@@ -70,3 +70,17 @@ func TestNoHTMLEscaping(t *testing.T) {
 		t.Errorf("output was escaped:\n%s", out)
 	}
 }
+
+func TestCraftedModeAddsTheToolRules(t *testing.T) {
+	var s Set
+	vars := map[string]any{"action_field": "bash_command", "require_reflection": true, "crafted": true}
+	on, err := s.Render("builtin:workspace_system.j2", vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars["crafted"] = false
+	off, _ := s.Render("builtin:workspace_system.j2", vars)
+	if !strings.Contains(on, "step 0 params:") || !strings.Contains(on, "--help") || strings.Contains(off, "step 0 params:") {
+		t.Error("crafted-mode rules do not follow the crafted flag")
+	}
+}

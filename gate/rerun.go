@@ -1,0 +1,294 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"wright/model"
+)
+
+// RerunOptions configure gate.mode: rerun.
+type RerunOptions struct {
+	// Workspace holds final_script.py and final_runs/. Required.
+	Workspace string
+	// Client is the judge. Required.
+	Client model.Client
+	// Reflect carries the judge settings (prompts, model name, retries,
+	// concurrency, warnings); the gate fills in Workspace, RunDir and
+	// Output itself.
+	Reflect ReflectOptions
+	// ConfigPath, when set and the file exists, is a self_reflect_config.json
+	// read on every check; its prompts replace Reflect.Prompts.
+	ConfigPath string
+	// Python runs the script. Default "python3" (looked up in PATH).
+	Python string
+	// Timeout bounds the script's run. Default 10 minutes.
+	Timeout time.Duration
+	// Crafted also requires `final_script.py --help` to exit 0: a crafted
+	// script is a command-line tool, not a one-off.
+	Crafted bool
+	// HelpTimeout bounds the --help run. Default 1 minute.
+	HelpTimeout time.Duration
+	// Env is the script's environment; nil means this process's. Pass the
+	// same environment the model's shell has (without the API key) so the
+	// rerun sees what the model saw. RUN_DIR, WRIGHT_RUN_DIR and
+	// WORKSPACE_DIR are set on top.
+	Env []string
+	// TailChars is how much of the script's output a refusal quotes.
+	// Default 3000.
+	TailChars int
+}
+
+// RerunGate is gate.mode: rerun. On each done it runs the workspace's
+// final_script.py from scratch into a new run folder and has the judge look
+// at the result, so a pass never rests on files the model arranged.
+type RerunGate struct {
+	opts RerunOptions
+}
+
+// NewRerunGate returns the rerun gate.
+func NewRerunGate(opts RerunOptions) *RerunGate {
+	if opts.Workspace != "" {
+		if abs, err := filepath.Abs(opts.Workspace); err == nil {
+			opts.Workspace = abs
+		}
+	}
+	if opts.Python == "" {
+		opts.Python = "python3"
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Minute
+	}
+	if opts.HelpTimeout <= 0 {
+		opts.HelpTimeout = time.Minute
+	}
+	if opts.TailChars <= 0 {
+		opts.TailChars = 3000
+	}
+	return &RerunGate{opts: opts}
+}
+
+// Check runs the script and the judge. Problems the model can fix are
+// refusals; a cancelled context, a broken workspace the harness owns or an
+// unreachable judge are errors.
+func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
+	o := g.opts
+	if o.Client == nil {
+		return Verdict{}, errors.New("rerun gate: no judge model client")
+	}
+	if o.Workspace == "" {
+		return Verdict{}, errors.New("rerun gate: no workspace directory")
+	}
+	script := filepath.Join(o.Workspace, FinalScriptName)
+	src, err := os.ReadFile(script)
+	if errors.Is(err, os.ErrNotExist) {
+		return refuse(fmt.Sprintf("There is no %s in the workspace (%s). Write the complete script that carries out the task from a fresh browser, saving screenshots into $RUN_DIR/%s/ as final_execution_<n>_<what>.png; the gate then runs it from scratch and has it judged.", FinalScriptName, o.Workspace, ScreenshotsDir)), nil
+	}
+	if err != nil {
+		return refuse(fmt.Sprintf("The script %s cannot be read (%v). Fix it and say done again.", FinalScriptName, err)), nil
+	}
+
+	runsDir := filepath.Join(o.Workspace, FinalRunsDir)
+	n, err := NextRunNumber(runsDir)
+	if err != nil {
+		return Verdict{}, fmt.Errorf("rerun gate: %w", err)
+	}
+	runName := fmt.Sprintf("run_%d", n)
+	rel := FinalRunsDir + "/" + runName
+	runDir := filepath.Join(runsDir, runName)
+	if err := os.MkdirAll(filepath.Join(runDir, ScreenshotsDir), 0o755); err != nil {
+		return Verdict{}, fmt.Errorf("rerun gate: make %s: %w", rel, err)
+	}
+	runScript := filepath.Join(runDir, FinalScriptName)
+	if err := os.WriteFile(runScript, src, 0o644); err != nil {
+		return Verdict{}, fmt.Errorf("rerun gate: copy the script: %w", err)
+	}
+	env := append(append([]string{}, g.baseEnv()...),
+		"RUN_DIR="+runDir, "WRIGHT_RUN_DIR="+runDir, "WORKSPACE_DIR="+o.Workspace)
+
+	if o.Crafted {
+		var out boundedBuffer
+		out.limit = 64 << 10
+		res, err := g.runPython(ctx, o.HelpTimeout, env, &out, runScript, "--help")
+		if err != nil {
+			return Verdict{}, err
+		}
+		if !res.ok() {
+			return refuse(fmt.Sprintf("The gate ran `python3 %s --help` and it %s, and a crafted script must answer --help with its usage and exit 0 (use argparse). Its output ended with:\n%s\nFix %s and say done again; the gate reruns it into run_%d.",
+				FinalScriptName, res.describe(o.HelpTimeout), indent(tail(out.String(), o.TailChars)), FinalScriptName, n+1)), nil
+		}
+	}
+
+	logPath := filepath.Join(runDir, FinalLogName)
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return Verdict{}, fmt.Errorf("rerun gate: create %s: %w", FinalLogName, err)
+	}
+	res, err := g.runPython(ctx, o.Timeout, env, logFile, runScript)
+	if cerr := logFile.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("rerun gate: write %s: %w", FinalLogName, cerr)
+	}
+	if err != nil {
+		return Verdict{}, err
+	}
+	if !res.ok() {
+		logText, _ := os.ReadFile(logPath)
+		return refuse(fmt.Sprintf("The gate ran %s from scratch into %s and it %s. The end of its output (%s/%s):\n%s\nFix %s so it runs cleanly from a fresh start, then say done again; the gate reruns it into run_%d.",
+			FinalScriptName, rel, res.describe(o.Timeout), rel, FinalLogName, indent(tail(string(logText), o.TailChars)), FinalScriptName, n+1)), nil
+	}
+
+	ropts := o.Reflect
+	if o.ConfigPath != "" {
+		if _, err := os.Stat(o.ConfigPath); err == nil {
+			cfg, err := LoadReflectConfig(o.ConfigPath)
+			if err != nil {
+				return refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v. Fix %s and say done again.", rel, err, o.ConfigPath)), nil
+			}
+			ropts.Prompts = cfg.Prompts
+		}
+	}
+	ropts.Workspace, ropts.RunDir, ropts.Output = o.Workspace, runDir, filepath.Join(runDir, VerdictName)
+	ropts.Images, ropts.ConfigImages = nil, nil // the judge sees this run's screenshots, nothing else
+	verdict, err := Reflect(ctx, o.Client, ropts)
+	var cfgErr *ConfigError
+	switch {
+	case errors.Is(err, ErrNothingToJudge):
+		return refuse(fmt.Sprintf("The script ran cleanly into %s, but there is nothing for the judge to look at: %v.\nMake %s save screenshots of the key moments (above all the final state) into $RUN_DIR/%s/ as final_execution_<n>_<what>.png, then say done again.", rel, err, FinalScriptName, ScreenshotsDir)), nil
+	case errors.As(err, &cfgErr):
+		return refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v.", rel, err)), nil
+	case err != nil:
+		return Verdict{}, fmt.Errorf("rerun gate: %w", err)
+	}
+	if verdict.Success() {
+		return Verdict{Pass: true}, nil
+	}
+	what := "failure"
+	if verdict.PredictedLabel == nil {
+		what = "no verdict (its answer had no readable \"Status: success|failure\" line)"
+	}
+	return refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0) and the judge's verdict is %s. Its reasoning:\n%s\n\nLook at the screenshots in %s/%s/ and at %s/%s, fix %s, and say done again; the gate reruns it into run_%d.",
+		FinalScriptName, rel, what, indent(truncateMiddle(strings.TrimSpace(verdict.FinalResponse), 6000)), rel, ScreenshotsDir, rel, FinalLogName, FinalScriptName, n+1)), nil
+}
+
+func (g *RerunGate) baseEnv() []string {
+	if g.opts.Env != nil {
+		return g.opts.Env
+	}
+	return os.Environ()
+}
+
+// runResult is how a script run ended.
+type runResult struct {
+	exitCode int
+	timedOut bool
+	signal   string
+}
+
+func (r runResult) ok() bool { return !r.timedOut && r.exitCode == 0 && r.signal == "" }
+
+func (r runResult) describe(timeout time.Duration) string {
+	switch {
+	case r.timedOut:
+		return fmt.Sprintf("did not finish within %s and was stopped", timeout)
+	case r.signal != "":
+		return "was killed by signal " + r.signal
+	default:
+		return fmt.Sprintf("exited with code %d", r.exitCode)
+	}
+}
+
+// runPython runs python with args in the workspace, in its own process
+// group so a timeout or cancellation ends everything the script started
+// (a browser, a driver), and kills whatever of that group is left when the
+// script itself has exited. The error is non-nil only when the script could
+// not be started or ctx was cancelled.
+func (g *RerunGate) runPython(ctx context.Context, timeout time.Duration, env []string, out io.Writer, args ...string) (runResult, error) {
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, g.opts.Python, args...)
+	cmd.Dir = g.opts.Workspace
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// A grandchild holding the output pipe must not hold us too.
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		return runResult{}, fmt.Errorf("rerun gate: start %s: %w", g.opts.Python, err)
+	}
+	pgid := cmd.Process.Pid
+	err := cmd.Wait()
+	_ = syscall.Kill(-pgid, syscall.SIGKILL) // leftovers of the group; ESRCH when none
+	if ctx.Err() != nil {
+		return runResult{}, fmt.Errorf("rerun gate: %w", ctx.Err())
+	}
+	if runCtx.Err() != nil {
+		return runResult{timedOut: true, exitCode: -1}, nil
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+		return runResult{}, nil
+	case errors.As(err, &exitErr):
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return runResult{exitCode: -1, signal: ws.Signal().String()}, nil
+		}
+		return runResult{exitCode: exitErr.ExitCode()}, nil
+	case errors.Is(err, exec.ErrWaitDelay):
+		return runResult{}, nil // exited 0; a leftover child held the pipe and is gone now
+	default:
+		return runResult{}, fmt.Errorf("rerun gate: run %s: %w", g.opts.Python, err)
+	}
+}
+
+// tail returns the last n bytes of s, starting at a line when it can.
+func tail(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return "(no output)"
+	}
+	if len(s) <= n {
+		return s
+	}
+	cut := s[len(s)-n:]
+	if i := strings.IndexByte(cut, '\n'); i >= 0 && i < len(cut)-1 {
+		cut = cut[i+1:]
+	}
+	return fmt.Sprintf("[... %d earlier bytes omitted]\n%s", len(s)-len(cut), cut)
+}
+
+// boundedBuffer keeps the first limit bytes written and counts the rest;
+// enough for a --help text, safe against a script that prints forever.
+type boundedBuffer struct {
+	buf     bytes.Buffer
+	limit   int
+	dropped int
+}
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	room := b.limit - b.buf.Len()
+	if room >= len(p) {
+		return b.buf.Write(p)
+	}
+	if room > 0 {
+		b.buf.Write(p[:room])
+	}
+	b.dropped += len(p) - max(room, 0)
+	return len(p), nil
+}
+
+func (b *boundedBuffer) String() string {
+	if b.dropped > 0 {
+		return b.buf.String() + fmt.Sprintf("\n[... %d more bytes]", b.dropped)
+	}
+	return b.buf.String()
+}
