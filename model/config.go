@@ -1,0 +1,155 @@
+package model
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+)
+
+// Action fields: the key of the JSON object that carries the code to run.
+const (
+	FieldBash   = "bash_command" // workspace mode: a bash command
+	FieldPython = "python_code"  // live browser mode: Python for the live page
+)
+
+// Response formats a Config can ask the endpoint for.
+const (
+	FormatJSONSchema = "json_schema" // strict schema with the four action fields (default)
+	FormatJSONObject = "json_object" // any JSON object
+	FormatNone       = "none"        // no response_format at all, for endpoints without it
+)
+
+// Defaults used when the config leaves a value at zero.
+const (
+	DefaultBaseURL             = "https://api.openai.com/v1"
+	DefaultAPIKeyEnv           = "OPENAI_API_KEY"
+	DefaultTimeoutSeconds      = 300
+	DefaultAttempts            = 5
+	DefaultInitialDelaySeconds = 1
+	DefaultMaxDelaySeconds     = 30
+)
+
+// ReplayPrefix in Config.Name selects the replay client: "replay:<file.jsonl>".
+const ReplayPrefix = "replay:"
+
+// Config is the `model` section of the configuration.
+type Config struct {
+	Name           string            `mapstructure:"name"`            // model name sent to the endpoint, or replay:<file.jsonl>
+	BaseURL        string            `mapstructure:"base_url"`        // default: $OPENAI_BASE_URL, else OpenAI's
+	APIKeyEnv      string            `mapstructure:"api_key_env"`     // variable holding the key; default OPENAI_API_KEY
+	ActionField    string            `mapstructure:"action_field"`    // bash_command | python_code
+	ResponseFormat string            `mapstructure:"response_format"` // json_schema (default) | json_object | none
+	Temperature    *float64          `mapstructure:"temperature"`     // nil: the endpoint's default
+	MaxTokens      int               `mapstructure:"max_tokens"`      // 0: the endpoint's default
+	TimeoutSeconds float64           `mapstructure:"timeout_seconds"` // per request (one attempt)
+	Price          Price             `mapstructure:"price_per_mtok"`
+	Retry          Retry             `mapstructure:"retry"`
+	Headers        map[string]string `mapstructure:"headers"` // extra HTTP headers (OpenRouter wants some)
+
+	// AttachObservationScreenshot is read by the agent (it decides which
+	// messages carry images); it lives here because it sits in the model
+	// section of the configuration.
+	AttachObservationScreenshot bool `mapstructure:"attach_observation_screenshot"`
+
+	// HTTPClient, when set, carries every request (the judge routes its
+	// calls through a Unix-socket proxy with it). Since such a transport may
+	// add credentials itself, no API key is required when it is set.
+	HTTPClient *http.Client `mapstructure:"-"`
+	// Schema, when set, replaces the action schema sent with
+	// response_format json_schema (for callers whose replies are not
+	// actions, such as the judge). It must be a JSON Schema object.
+	Schema []byte `mapstructure:"-"`
+}
+
+// Price is USD per million tokens; zero means unknown and counts as 0.
+type Price struct {
+	Input  float64 `mapstructure:"input"`
+	Output float64 `mapstructure:"output"`
+}
+
+// Retry bounds the retries of transient failures (429, 5xx, timeouts,
+// dropped connections).
+type Retry struct {
+	Attempts            int     `mapstructure:"attempts"` // total attempts, first one included
+	InitialDelaySeconds float64 `mapstructure:"initial_delay_seconds"`
+	MaxDelaySeconds     float64 `mapstructure:"max_delay_seconds"` // caps every wait, Retry-After included
+}
+
+// New builds the client the config names: the replay client for
+// "replay:<file.jsonl>", otherwise the OpenAI-compatible client. warn (may be
+// nil) receives one-off warnings such as an unknown price.
+func New(cfg Config, warn func(string)) (Client, error) {
+	if warn == nil {
+		warn = func(string) {}
+	}
+	if path, ok := strings.CutPrefix(cfg.Name, ReplayPrefix); ok {
+		return NewReplay(path)
+	}
+	if strings.TrimSpace(cfg.Name) == "" {
+		return nil, fmt.Errorf("model: no model name: set model.name (or replay:<file.jsonl>)")
+	}
+	switch cfg.ActionField {
+	case "":
+		cfg.ActionField = FieldBash
+	case FieldBash, FieldPython:
+	default:
+		return nil, fmt.Errorf("model: action_field is %q: use %s or %s", cfg.ActionField, FieldBash, FieldPython)
+	}
+	switch cfg.ResponseFormat {
+	case "":
+		cfg.ResponseFormat = FormatJSONSchema
+	case FormatJSONSchema, FormatJSONObject, FormatNone:
+	default:
+		return nil, fmt.Errorf("model: response_format is %q: use %s, %s or %s", cfg.ResponseFormat, FormatJSONSchema, FormatJSONObject, FormatNone)
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = os.Getenv("OPENAI_BASE_URL")
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("model: base_url %q is not an http(s) URL", cfg.BaseURL)
+	}
+	if cfg.APIKeyEnv == "" {
+		cfg.APIKeyEnv = DefaultAPIKeyEnv
+	}
+	key := os.Getenv(cfg.APIKeyEnv)
+	if key == "" && !isLocalHost(u.Hostname()) && cfg.HTTPClient == nil {
+		// Names the variable, never a value.
+		return nil, fmt.Errorf("model: no API key: set %s (or point model.api_key_env at the variable that holds it)", cfg.APIKeyEnv)
+	}
+	if cfg.TimeoutSeconds < 0 || cfg.Retry.Attempts < 0 || cfg.Retry.InitialDelaySeconds < 0 || cfg.Retry.MaxDelaySeconds < 0 {
+		return nil, fmt.Errorf("model: timeout_seconds and retry values must not be negative")
+	}
+	if cfg.Price.Input < 0 || cfg.Price.Output < 0 {
+		return nil, fmt.Errorf("model: price_per_mtok must not be negative")
+	}
+	if cfg.TimeoutSeconds == 0 {
+		cfg.TimeoutSeconds = DefaultTimeoutSeconds
+	}
+	if cfg.Retry.Attempts == 0 {
+		cfg.Retry.Attempts = DefaultAttempts
+	}
+	if cfg.Retry.InitialDelaySeconds == 0 {
+		cfg.Retry.InitialDelaySeconds = DefaultInitialDelaySeconds
+	}
+	if cfg.Retry.MaxDelaySeconds == 0 {
+		cfg.Retry.MaxDelaySeconds = DefaultMaxDelaySeconds
+	}
+	return newOpenAI(cfg, key, warn)
+}
+
+// isLocalHost reports whether host is this machine, where servers such as
+// Ollama or LM Studio run without a key.
+func isLocalHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
