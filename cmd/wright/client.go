@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"wright/browser/python"
+)
+
+// clients are the language clients of `wright driver` the binary carries.
+var clients = map[string]string{
+	"python": python.Client,
+}
+
+var clientCmd = &cobra.Command{
+	Use:   "client LANGUAGE",
+	Short: "Print the source of a browser client library (python: wright_browser.py)",
+	Long: "Print the source of a language client of `wright driver` to stdout, e.g.\n" +
+		"  wright client python > wright_browser.py\n" +
+		"The client starts `wright driver` itself (WRIGHT_BIN, else wright on PATH).",
+	Args: cobra.ExactArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		src, ok := clients[args[0]]
+		if !ok {
+			return usageError("unknown client language %q; available: %s", args[0], strings.Join(clientNames(), ", "))
+		}
+		_, err := fmt.Fprint(cmd.OutOrStdout(), src)
+		return err
+	},
+}
+
+func clientNames() []string {
+	names := make([]string, 0, len(clients))
+	for name := range clients {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func init() { rootCmd.AddCommand(clientCmd) }
