@@ -58,6 +58,7 @@ type Env struct {
 	CommandTimeoutSeconds float64 `mapstructure:"command_timeout_seconds"`
 	StepTimeoutSeconds    float64 `mapstructure:"step_timeout_seconds"`
 	OutputTruncationChars int     `mapstructure:"output_truncation_chars"`
+	AriaSnapshotChars     int     `mapstructure:"aria_snapshot_chars"`
 	// Env is read from the layers directly: viper lowercases map keys, and
 	// variable names are case-sensitive.
 	Env     map[string]string `mapstructure:"-"`

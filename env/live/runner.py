@@ -1,0 +1,234 @@
+"""wright live-mode runner: runs the model's python_code steps in one persistent namespace.
+
+Started by wright (env/live) as `python3 -u runner.py REQ_FD ANS_FD WORKSPACE TASK_JSON`. Requests arrive
+as JSON lines on REQ_FD and answers leave on ANS_FD, a private pipe pair: the code's own stdout and
+stderr (this process's fd 1 and 2) never carry protocol. Requests:
+
+  {"op": "bind", "id": N, "socket": PATH, "page": "p1"}   (re)connect to the driver, bind browser and page
+  {"op": "exec", "id": N, "file": ABS_PATH, "code": "...", "marker": "..."}
+
+After a step, "marker" is written to fd 1, so wright knows it has read all of the step's output. A SIGINT
+interrupts a running step with KeyboardInterrupt; between steps it is ignored.
+"""
+
+import builtins
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import traceback
+
+RUNNER_FILE = os.path.abspath(__file__)
+
+_in_step = False
+
+
+def _on_sigint(signum, frame):
+    # Only the model's code is interrupted; the runner's own bookkeeping never is.
+    if _in_step:
+        raise KeyboardInterrupt
+
+
+class CommandOutput(str):
+    """run_command's result: the combined output, with .returncode."""
+
+    returncode = 0
+
+
+def _make_run_command(workspace):
+    shell = shutil.which("bash") or "/bin/sh"
+
+    def run_command(cmd, timeout=None):
+        """Run a shell command in the workspace; return its stdout and stderr together (.returncode too)."""
+        if not isinstance(cmd, str):
+            raise TypeError("run_command() takes the command as one str, not %s" % type(cmd).__name__)
+        # A session of its own, so an interrupt or timeout can end the command's whole process group.
+        proc = subprocess.Popen([shell, "-c", cmd], cwd=workspace, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except BaseException:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            proc.wait()
+            raise
+        result = CommandOutput(out.decode("utf-8", "replace"))
+        result.returncode = proc.returncode
+        return result
+
+    return run_command
+
+
+def _trimmed_traceback(exc, workspace):
+    """The traceback of exc cut to the model's own code: the step file and the modules in the workspace.
+
+    The runner's frames, the browser client's internals and the standard library's are noise: the
+    exception's message says what went wrong and the model's frames say where.
+    """
+    prefix = workspace.rstrip(os.sep) + os.sep
+    entries = [e for e in traceback.extract_tb(exc.__traceback__)
+               if e.filename.startswith(prefix) and e.filename != RUNNER_FILE]
+    summary = traceback.StackSummary.from_list(entries)
+    lines = []
+    if summary:
+        lines.append("Traceback (most recent call last):\n")
+        lines.extend(summary.format())
+    lines.extend(traceback.format_exception_only(type(exc), exc))
+    text = "".join(lines)
+    return text.replace('File "' + prefix, 'File "').rstrip("\n")
+
+
+class Runner:
+    def __init__(self, workspace, task_json):
+        self.workspace = workspace
+        self.browser = None
+        self.socket = None
+        task = {}
+        if task_json:
+            with open(task_json, encoding="utf-8") as f:
+                task = json.load(f)
+        self.ns = {
+            "__name__": "__main__",
+            "__builtins__": builtins,
+            "task": task,
+            "run_command": _make_run_command(workspace),
+            "browser": None,
+            "page": None,
+        }
+
+    def bind(self, req):
+        import wright_browser
+
+        sock = req["socket"]
+        if self.browser is None or sock != self.socket or req.get("reconnect") or not self.browser.is_connected():
+            if self.browser is not None:
+                self.browser.close()  # connect()'s browser: only disconnects
+            self.browser = wright_browser.connect(sock)
+            self.socket = sock
+        page = None
+        for p in self.browser.pages:
+            if p.id == req.get("page"):
+                page = p
+        if page is None:
+            raise RuntimeError("bind: page %s is not open" % req.get("page"))
+        self.ns["browser"] = self.browser
+        self.ns["page"] = page
+        return {"page": page.id}
+
+    def current_page(self):
+        """The id of the page the namespace's `page` names, if it is one of this browser's."""
+        page = self.ns.get("page")
+        pid = getattr(page, "id", None)
+        if isinstance(pid, str) and getattr(page, "_browser", None) is self.browser:
+            return pid
+        return None
+
+    def reconnect_if_closed(self):
+        """A browser.close() in the code only disconnects this process; connect again before the next step."""
+        if self.browser is None or self.browser.is_connected():
+            return []
+        page_id = self.current_page() or getattr(self.ns.get("page"), "id", None)
+        self.bind({"socket": self.socket, "page": page_id, "reconnect": True})
+        return ["`browser` had been closed (that only disconnects you; the live browser stays open): wright "
+                "connected again and bound `browser` and `page` anew."]
+
+    def exec_step(self, req):
+        global _in_step
+        answer = {"success": True, "exception": "", "interrupted": False, "exit_code": None, "notices": []}
+        try:
+            answer["notices"] = self.reconnect_if_closed()
+        except Exception as exc:  # noqa: BLE001 - the step still runs; its calls will say what is wrong
+            answer["notices"] = ["wright could not reconnect `browser`: %s" % exc]
+        try:
+            code = compile(req["code"], req["file"], "exec")
+        except (SyntaxError, ValueError) as exc:
+            answer.update(success=False, exception=_trimmed_traceback(exc, self.workspace))
+            return answer
+        try:
+            try:
+                _in_step = True
+                exec(code, self.ns)
+            finally:
+                _in_step = False
+        except KeyboardInterrupt as exc:
+            answer.update(success=False, interrupted=True, exception=_trimmed_traceback(exc, self.workspace))
+        except SystemExit as exc:
+            status = exc.code
+            answer["exit_code"] = status if isinstance(status, int) or status is None else str(status)
+            answer["success"] = status is None or status == 0
+            answer["exception"] = (
+                "SystemExit: %r. sys.exit() only ended this step's code; the Python process and your "
+                "variables are still there." % (status,))
+        except BaseException as exc:  # noqa: BLE001 - everything the code raises is the model's to see
+            answer.update(success=False, exception=_trimmed_traceback(exc, self.workspace))
+        finally:
+            # A step that redirected its output must not silence the next one.
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        answer["page"] = self.current_page()
+        answer["page_lost"] = answer["page"] is None
+        return answer
+
+
+def _write_marker(marker):
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    data = ("\n" + marker + "\n").encode()
+    try:
+        os.write(1, data)
+    except OSError:
+        pass
+
+
+def main(argv):
+    req_fd, ans_fd, workspace, task_json = int(argv[1]), int(argv[2]), argv[3], argv[4]
+    # The model's own modules live in the workspace; the runner's directory holds nothing for it
+    # (wright_browser comes from PYTHONPATH).
+    sys.path[0] = workspace
+    signal.signal(signal.SIGINT, _on_sigint)
+    requests = os.fdopen(req_fd, "rb")
+    answers = os.fdopen(ans_fd, "wb")
+
+    def send(obj):
+        answers.write((json.dumps(obj, default=str) + "\n").encode("utf-8"))
+        answers.flush()
+
+    try:
+        runner = Runner(workspace, task_json)
+    except Exception as exc:  # noqa: BLE001 - reported to wright, which says what failed
+        send({"ready": False, "error": "%s: %s" % (type(exc).__name__, exc)})
+        return 1
+    send({"ready": True, "pid": os.getpid()})
+    for line in requests:
+        try:
+            req = json.loads(line)
+        except ValueError:
+            continue
+        rid = req.get("id")
+        try:
+            if req.get("op") == "exec":
+                try:
+                    answer = runner.exec_step(req)
+                finally:
+                    _write_marker(req.get("marker", ""))
+            elif req.get("op") == "bind":
+                answer = runner.bind(req)
+            else:
+                answer = {"error": "unknown op %r" % req.get("op")}
+        except KeyboardInterrupt:
+            answer = {"error": "interrupted"}
+        except Exception as exc:  # noqa: BLE001
+            answer = {"error": "%s: %s" % (type(exc).__name__, exc)}
+        answer["id"] = rid
+        send(answer)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
