@@ -37,7 +37,7 @@ bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./env/workspace ./browser/...
 
 demo: build
-	./examples/demo/run.sh
+	$(BIN) demo
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

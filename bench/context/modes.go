@@ -61,36 +61,48 @@ func workspaceMode(cfg config) mode {
 	}
 }
 
-// liveMode has no templates of its own yet: it shares the workspace system
-// prompt (the size is what matters here) and renders observations with a
-// layout like the workspace one.
+// liveMode renders with the live browser templates, with the variables
+// and observation keys the agent and env/live give them (config
+// local_browser.yaml: no self-reflection gate, keep_last 1).
 func liveMode(cfg config) mode {
-	w := workspaceMode(cfg)
-	w.name = "live"
-	w.summaryPrompt = compact.LiveSummaryPrompt
-	w.keepLast = 1
-	w.action = func(step int) string {
-		return fmt.Sprintf(`{"thought":"Step %d. The filter panel is open and Red is ticked; now I set the capacity filter and read the first result card to compare prices.","python_code":"page.get_by_role(\"checkbox\", name=\"1.5 L and more\").check()\npage.wait_for_load_state(\"networkidle\")\nprint(page.get_by_role(\"listitem\").first.inner_text())","done":false,"final_response":""}`, step)
+	vars := map[string]any{
+		"action_field": "python_code", "mode": "browser", "step_timeout_seconds": 120, "workspace": "runs/kettle-042/workspace",
+		"require_reflection": false, "task": taskText, "task_id": "kettle-042", "start_url": "https://shop.test", "step_limit": cfg.steps,
 	}
-	w.observe = func(step int) env.Observation {
-		return env.Observation{
-			"success":               true,
-			"exception":             "",
-			"url":                   fmt.Sprintf("https://shop.test/c/kettles?colour=red&capacity=1.5&page=%d", step%5+1),
-			"title":                 "Kettles | Shop",
-			"output":                "Red retro kettle 1.7 L\n$39.00\n4.5 out of 5 stars",
-			"console":               "",
-			"elapsed_ms":            int64(900 + step),
-			"tabs":                  []string{"Kettles | Shop"},
-			"screenshot":            fmt.Sprintf("screenshots/step_%04d.png", step),
-			compact.KeyARIASnapshot: ariaSnapshot(step, cfg.ariaChars),
-		}
+	return mode{
+		name:          "live",
+		system:        must(tpl.Render("builtin:browser_system.j2", vars)),
+		task:          must(tpl.Render("builtin:browser_instance.j2", vars)),
+		summaryPrompt: compact.LiveSummaryPrompt,
+		keepLast:      1,
+		action: func(step int) string {
+			return fmt.Sprintf(`{"thought":"Step %d. The filter panel is open and Red is ticked; now I set the capacity filter and read the first result card to compare prices.","python_code":"page.get_by_role(\"checkbox\", name=\"1.5 L and more\").check()\npage.wait_for_load_state(\"networkidle\")\nprint(page.get_by_role(\"listitem\").first.inner_text())","done":false,"final_response":""}`, step)
+		},
+		observe: func(step int) env.Observation {
+			url := fmt.Sprintf("https://shop.test/c/kettles?colour=red&capacity=1.5&page=%d", step%5+1)
+			shot := fmt.Sprintf("screenshots/step_%04d.png", step)
+			return env.Observation{
+				"success":               true,
+				"exception":             "",
+				"timed_out":             false,
+				"elapsed_ms":            int64(900 + step),
+				"python_output":         "Red retro kettle 1.7 L\n$39.00\n4.5 out of 5 stars",
+				"console_output":        "",
+				"url":                   url,
+				"title":                 "Kettles | Shop",
+				compact.KeyARIASnapshot: ariaSnapshot(step, cfg.ariaChars),
+				"screenshot_path":       "runs/kettle-042/workspace/" + shot,
+				"screenshot":            shot,
+				"tabs":                  []map[string]any{{"index": 0, "id": "page-1", "url": url, "title": "Kettles | Shop", "current": true}},
+				"notices":               []string{},
+				"restarted":             false,
+				"restart_note":          "",
+			}
+		},
+		render: func(obs env.Observation) (string, error) {
+			return tpl.Render("builtin:browser_observation.j2", map[string]any{"observation": map[string]any(obs), "step_timeout_seconds": 120})
+		},
 	}
-	w.render = func(obs env.Observation) (string, error) {
-		return fmt.Sprintf("<success>%v</success>\n<url>%v</url>\n<title>%v</title>\n<output>\n%v\n</output>\n<aria_snapshot>\n%v\n</aria_snapshot>\n<screenshot>%v</screenshot>",
-			obs["success"], obs["url"], obs["title"], obs["output"], obs[compact.KeyARIASnapshot], obs["screenshot"]), nil
-	}
-	return w
 }
 
 func must(s string, err error) string {

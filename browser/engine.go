@@ -1,0 +1,547 @@
+package browser
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
+
+	"wright/browser/aria"
+)
+
+//go:embed engine.js
+var engineJS string
+
+// engineGroup holds the long-lived objects of a context (its window and the
+// engine); they die with the context.
+const engineGroup = "wright-engine"
+
+// execCtx is one JavaScript execution context (the page's main world, or a
+// frame's) with the engine installed in it.
+type execCtx struct {
+	win    proto.RuntimeRemoteObjectID
+	engine proto.RuntimeRemoteObjectID
+}
+
+// handle is an element in a known context.
+type handle struct {
+	ec  *execCtx
+	obj proto.RuntimeRemoteObjectID
+}
+
+func (p *Page) forgetContextsLocked() {
+	p.mainCtx = nil
+	clear(p.contexts)
+	clear(p.frameCtx)
+}
+
+// errRetry marks a failure that is expected while a page navigates; the
+// waiting loops try again.
+var errRetry = errors.New("the page navigated; retrying")
+
+// ctxFor returns the context whose global object is win, installing the
+// engine the first time.
+func (p *Page) ctxFor(o *op, win proto.RuntimeRemoteObjectID) (*execCtx, error) {
+	p.mu.Lock()
+	ec := p.contexts[win]
+	p.mu.Unlock()
+	if ec != nil {
+		return ec, nil
+	}
+	res, err := proto.RuntimeCallFunctionOn{
+		ObjectID:            win,
+		FunctionDeclaration: "function () { return (" + engineJS + ")(); }",
+		ObjectGroup:         engineGroup,
+	}.Call(o.r())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	if res.ExceptionDetails != nil {
+		return nil, newErr(ErrBrowser, "install the selector engine: %s", exceptionText(res.ExceptionDetails))
+	}
+	ec = &execCtx{win: win, engine: res.Result.ObjectID}
+	p.mu.Lock()
+	p.contexts[win] = ec
+	p.mu.Unlock()
+	return ec, nil
+}
+
+// main returns the main frame's context.
+func (p *Page) main(o *op) (*execCtx, error) {
+	p.mu.Lock()
+	ec := p.mainCtx
+	p.mu.Unlock()
+	if ec != nil {
+		return ec, nil
+	}
+	res, err := proto.RuntimeEvaluate{Expression: "globalThis", ObjectGroup: engineGroup}.Call(o.r())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	ec, err = p.ctxFor(o, res.Result.ObjectID)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.mainCtx = ec
+	p.mu.Unlock()
+	return ec, nil
+}
+
+// frameOf returns the context of the document inside an iframe element
+// that the iframe's parent cannot reach itself (cross-origin).
+func (p *Page) frameOf(o *op, iframe handle) (*execCtx, error) {
+	node, err := proto.DOMDescribeNode{ObjectID: iframe.obj, Depth: gson.Int(1), Pierce: true}.Call(o.r())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	if node.Node.ContentDocument == nil {
+		return nil, errRetry // the frame has no document yet
+	}
+	docID := node.Node.ContentDocument.BackendNodeID
+	p.mu.Lock()
+	ec := p.frameCtx[docID]
+	p.mu.Unlock()
+	if ec != nil {
+		return ec, nil
+	}
+	doc, err := proto.DOMResolveNode{BackendNodeID: docID, ObjectGroup: o.grp()}.Call(o.r())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	win, err := proto.RuntimeCallFunctionOn{
+		ObjectID: doc.Object.ObjectID, FunctionDeclaration: "function () { return globalThis; }", ObjectGroup: engineGroup,
+	}.Call(o.r())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	ec, err = p.ctxFor(o, win.Result.ObjectID)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.frameCtx[docID] = ec
+	p.mu.Unlock()
+	return ec, nil
+}
+
+// ctxOfObject finds the context an object (from someone else, such as the
+// aria registry) belongs to, by the document it is in.
+func (p *Page) ctxOfObject(o *op, obj proto.RuntimeRemoteObjectID) (*execCtx, error) {
+	doc, err := proto.RuntimeCallFunctionOn{
+		ObjectID: obj, FunctionDeclaration: "function () { return this.ownerDocument || this; }", ObjectGroup: o.grp(),
+	}.Call(o.r())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	node, err := proto.DOMDescribeNode{ObjectID: doc.Result.ObjectID}.Call(o.r())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	docID := node.Node.BackendNodeID
+	p.mu.Lock()
+	ec := p.frameCtx[docID]
+	p.mu.Unlock()
+	if ec != nil {
+		return ec, nil
+	}
+	win, err := proto.RuntimeCallFunctionOn{
+		ObjectID: doc.Result.ObjectID, FunctionDeclaration: "function () { return globalThis; }", ObjectGroup: engineGroup,
+	}.Call(o.r())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	ec, err = p.ctxFor(o, win.Result.ObjectID)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.frameCtx[docID] = ec
+	p.mu.Unlock()
+	return ec, nil
+}
+
+// jsErr classifies a CDP error from a JavaScript call: a context that went
+// away (navigation) is retryable, a closed page is TargetClosed.
+func (p *Page) jsErr(err error) error {
+	p.b.settle(err)
+	if e := p.closedErr(); e != nil {
+		return e
+	}
+	if isContextGone(err) {
+		p.mu.Lock()
+		p.forgetContextsLocked()
+		p.mu.Unlock()
+		return errRetry
+	}
+	return err
+}
+
+// arg is an argument of an engine call: a remote object or a JSON value.
+type arg struct {
+	obj   proto.RuntimeRemoteObjectID
+	value any
+}
+
+func objArg(id proto.RuntimeRemoteObjectID) arg { return arg{obj: id} }
+func valArg(v any) arg                          { return arg{value: v} }
+
+// call runs engine.method(args...) in ec. byValue returns JSON; otherwise
+// the result stays a remote object in the op's group.
+func (p *Page) call(o *op, ec *execCtx, method string, byValue bool, args ...arg) (*proto.RuntimeRemoteObject, error) {
+	cargs := make([]*proto.RuntimeCallArgument, len(args))
+	for i, a := range args {
+		if a.obj != "" {
+			cargs[i] = &proto.RuntimeCallArgument{ObjectID: a.obj}
+		} else {
+			cargs[i] = &proto.RuntimeCallArgument{Value: gson.New(a.value)}
+		}
+	}
+	res, err := proto.RuntimeCallFunctionOn{
+		ObjectID:            ec.engine,
+		FunctionDeclaration: "function (...a) { return this." + method + "(...a); }",
+		Arguments:           cargs,
+		ReturnByValue:       byValue,
+		AwaitPromise:        true,
+		ObjectGroup:         o.grp(),
+	}.Call(o.r())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	if res.ExceptionDetails != nil {
+		return nil, engineException(res.ExceptionDetails)
+	}
+	return res.Result, nil
+}
+
+// callValue is call with the JSON result decoded into dst.
+func (p *Page) callValue(o *op, ec *execCtx, method string, dst any, args ...arg) error {
+	res, err := p.call(o, ec, method, true, args...)
+	if err != nil {
+		return err
+	}
+	if dst == nil {
+		return nil
+	}
+	if res.Type == proto.RuntimeRemoteObjectTypeUndefined {
+		return json.Unmarshal([]byte("null"), dst)
+	}
+	return json.Unmarshal([]byte(res.Value.JSON("", "")), dst)
+}
+
+// engineException turns an exception thrown by engine.js into an *Error:
+// WrightError carries its type, anything else is a driver bug or a page
+// that broke the DOM APIs.
+func engineException(d *proto.RuntimeExceptionDetails) error {
+	text := exceptionText(d)
+	if i := strings.Index(text, "WrightError: "); i >= 0 {
+		rest := text[i+len("WrightError: "):]
+		if j := strings.Index(rest, "\n    at "); j >= 0 {
+			rest = rest[:j]
+		}
+		typ, msg, ok := strings.Cut(rest, "|")
+		if ok {
+			return newErr(ErrorType(typ), "%s", msg)
+		}
+	}
+	if isContextGone(errors.New(text)) {
+		return errRetry
+	}
+	return newErr(ErrBrowser, "selector engine failed: %s", text)
+}
+
+func exceptionText(d *proto.RuntimeExceptionDetails) string {
+	if d.Exception != nil {
+		if d.Exception.Description != "" {
+			return d.Exception.Description
+		}
+		if !d.Exception.Value.Nil() {
+			return "Uncaught " + d.Exception.Value.JSON("", "")
+		}
+	}
+	return d.Text
+}
+
+// resolve finds every element the selector matches, in order. It does not
+// wait.
+func (p *Page) resolve(o *op, parts []part) ([]handle, error) {
+	var items []handle // nil ec+obj means "the document of main"
+	i := 0
+	if parts[0].Engine == "aria-ref" {
+		el, err := p.resolveRef(o, parts[0].Ref)
+		if err != nil {
+			return nil, err
+		}
+		items = []handle{el}
+		i = 1
+	} else {
+		ec, err := p.main(o)
+		if err != nil {
+			return nil, err
+		}
+		items = []handle{{ec: ec}}
+	}
+	for i < len(parts) {
+		// While every item lives in one context, let the engine run as far
+		// as it can in one call.
+		if sameContext(items) {
+			res, stop, opaque, err := p.run(o, items[0].ec, parts[i:], items)
+			if err != nil {
+				return nil, err
+			}
+			if stop < 0 {
+				return res, nil
+			}
+			items, i = res, i+stop
+			if err := p.stepOpaque(o, &items, parts[i], opaque); err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
+		// Items span contexts (some came from cross-origin frames): apply
+		// one part at a time, per context, keeping the order.
+		next, err := p.stepMixed(o, items, parts[i])
+		if err != nil {
+			return nil, err
+		}
+		items = next
+		i++
+	}
+	return items, nil
+}
+
+func sameContext(items []handle) bool {
+	for _, h := range items[1:] {
+		if h.ec != items[0].ec {
+			return false
+		}
+	}
+	return len(items) > 0
+}
+
+// run calls engine.run in one context. roots with an empty obj mean the
+// context's document.
+func (p *Page) run(o *op, ec *execCtx, parts []part, roots []handle) (res []handle, stop int, opaque []int, err error) {
+	args := []arg{valArg(parts)}
+	for _, r := range roots {
+		if r.obj != "" {
+			args = append(args, objArg(r.obj))
+		}
+	}
+	arr, err := p.call(o, ec, "run", false, args...)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	props, err := proto.RuntimeGetProperties{ObjectID: arr.ObjectID, OwnProperties: true}.Call(o.r())
+	if err != nil {
+		return nil, 0, nil, p.jsErr(err)
+	}
+	stop = -1
+	type indexed struct {
+		i int
+		h handle
+	}
+	var els []indexed
+	for _, prop := range props.Result {
+		if prop.Value == nil {
+			continue
+		}
+		switch prop.Name {
+		case "stopAt":
+			stop = prop.Value.Value.Int()
+		case "opaque":
+			for _, s := range strings.Split(prop.Value.Value.Str(), ",") {
+				if n, err := strconv.Atoi(s); err == nil {
+					opaque = append(opaque, n)
+				}
+			}
+		case "length", "__proto__":
+		default:
+			n, err := strconv.Atoi(prop.Name)
+			if err == nil && prop.Value.ObjectID != "" {
+				els = append(els, indexed{n, handle{ec: ec, obj: prop.Value.ObjectID}})
+			}
+		}
+	}
+	res = make([]handle, len(els))
+	for _, e := range els {
+		if e.i < len(res) {
+			res[e.i] = e.h
+		}
+	}
+	return res, stop, opaque, nil
+}
+
+// stepOpaque applies a search part to items where the indexes in opaque
+// are frames this context cannot enter: those are searched from the frame's
+// own context, the rest here.
+func (p *Page) stepOpaque(o *op, items *[]handle, pt part, opaque []int) error {
+	isOpaque := map[int]bool{}
+	for _, i := range opaque {
+		isOpaque[i] = true
+	}
+	var out []handle
+	for i, h := range *items {
+		var found []handle
+		var err error
+		if isOpaque[i] {
+			ec, ferr := p.frameOf(o, h)
+			if ferr != nil {
+				return ferr
+			}
+			found, _, _, err = p.run(o, ec, []part{pt}, nil)
+		} else {
+			found, _, _, err = p.run(o, h.ec, []part{pt}, []handle{h})
+		}
+		if err != nil {
+			return err
+		}
+		out = append(out, found...)
+	}
+	*items = out
+	return nil
+}
+
+// stepMixed applies one part to items spread over several contexts.
+func (p *Page) stepMixed(o *op, items []handle, pt part) ([]handle, error) {
+	switch pt.Engine {
+	case "nth":
+		i := pt.N
+		if i < 0 {
+			i += len(items)
+		}
+		if i < 0 || i >= len(items) {
+			return nil, nil
+		}
+		return []handle{items[i]}, nil
+	case "has-text", "visible":
+		var out []handle
+		for _, h := range items {
+			keep, _, _, err := p.runFilter(o, h, pt)
+			if err != nil {
+				return nil, err
+			}
+			if keep {
+				out = append(out, h)
+			}
+		}
+		return out, nil
+	}
+	var out []handle
+	for _, h := range items {
+		res, stop, opaque, err := p.run(o, h.ec, []part{pt}, []handle{h})
+		if err != nil {
+			return nil, err
+		}
+		if stop >= 0 {
+			if err := p.stepOpaque(o, &res, pt, opaque); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, res...)
+	}
+	return out, nil
+}
+
+// runFilter applies a filter part to one element.
+func (p *Page) runFilter(o *op, h handle, pt part) (bool, int, []int, error) {
+	var keep bool
+	if err := p.callValue(o, h.ec, "filterOne", &keep, valArg(pt), objArg(h.obj)); err != nil {
+		return false, 0, nil, err
+	}
+	return keep, 0, nil, nil
+}
+
+// resolveRef turns an aria-ref into an element.
+func (p *Page) resolveRef(o *op, ref string) (handle, error) {
+	el, err := p.aria.Resolve(o.ctx, p.rod, ref)
+	if err != nil {
+		var stale *aria.StaleRefError
+		if errors.As(err, &stale) {
+			return handle{}, wrapErr(ErrStaleRef, err, "%s", stale.Error())
+		}
+		if e := p.closedErr(); e != nil {
+			return handle{}, e
+		}
+		return handle{}, wrapErr(ErrBrowser, err, "resolve aria-ref=%s: %v", ref, err)
+	}
+	if el == nil || el.Object == nil {
+		return handle{}, newErr(ErrStaleRef, "ref %s did not resolve to an element: take a new aria_snapshot() and use a ref from it", ref)
+	}
+	ec, err := p.ctxOfObject(o, el.Object.ObjectID)
+	if err != nil {
+		return handle{}, err
+	}
+	return handle{ec: ec, obj: el.Object.ObjectID}, nil
+}
+
+// describe renders up to max elements for a message.
+func (p *Page) describe(o *op, hs []handle, max int) []string {
+	var out []string
+	for _, h := range hs {
+		if len(out) >= max {
+			break
+		}
+		var d []string
+		if err := p.callValue(o, h.ec, "describe", &d, objArg(h.obj)); err != nil || len(d) == 0 {
+			out = append(out, "(an element that could not be described)")
+			continue
+		}
+		out = append(out, d[0])
+	}
+	return out
+}
+
+func strictError(selector string, n int, cands []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "strict mode violation: %q matches %d elements, but this action needs exactly one:", selector, n)
+	for i, c := range cands {
+		fmt.Fprintf(&b, "\n  %d) %s", i+1, c)
+	}
+	if n > len(cands) {
+		fmt.Fprintf(&b, "\n  ... and %d more", n-len(cands))
+	}
+	b.WriteString("\nPick one with nth=N (0-based; the Python client's .first / .nth(i)), or narrow the selector (role=...[name=...], has-text=..., a parent >> child chain).")
+	return newErr(ErrStrictMode, "%s", b.String())
+}
+
+// nodeID returns the backend node id of an element (for scoping snapshots).
+func (p *Page) nodeID(o *op, h handle) (proto.DOMBackendNodeID, error) {
+	n, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.r())
+	if err != nil {
+		return 0, p.jsErr(err)
+	}
+	return n.Node.BackendNodeID, nil
+}
+
+// elementCtx wraps ctx-less helpers for tests.
+func (p *Page) roleAndName(ctx context.Context, selector string) (role, name string, err error) {
+	l, err := p.Locator(selector)
+	if err != nil {
+		return "", "", err
+	}
+	o := p.begin(ctx, 0)
+	defer o.end()
+	h, err := l.waitOne(o, stateAttached, "")
+	if err != nil {
+		return "", "", err
+	}
+	var v struct {
+		Role *string `json:"role"`
+		Name string  `json:"name"`
+	}
+	if err := p.callValue(o, h.ec, "roleAndName", &v, objArg(h.obj)); err != nil {
+		return "", "", o.fail(err, "")
+	}
+	if v.Role != nil {
+		role = *v.Role
+	}
+	return role, v.Name, nil
+}

@@ -1,0 +1,1131 @@
+// The in-page half of wright's selector and actionability engine. The driver
+// installs it once per execution context (see engine.go) and calls its
+// methods with the engine object as `this`. Selectors arrive already parsed
+// (selector.go), so this file only evaluates them.
+//
+// Errors meant for the client are thrown as WrightError with the message
+// "Type|text"; the driver turns them into protocol errors of that type.
+() => {
+  'use strict';
+
+  const W = {};
+
+  function fail(type, msg) {
+    const e = new Error(type + '|' + msg);
+    e.name = 'WrightError';
+    e.stack = 'WrightError: ' + type + '|' + msg;
+    throw e;
+  }
+
+  // ---- text matching -----------------------------------------------------
+
+  const normalize = (s) => String(s == null ? '' : s).replace(/[\s\u200b\u00ad]+/g, ' ').trim();
+
+  // A matcher implements the BODY rules of PROTOCOL.md. kind: exact (JSON
+  // string), ci (case-insensitive substring), cs (case-sensitive substring,
+  // used by has-text with a quoted body) or re (JavaScript regex).
+  function matcher(m) {
+    switch (m.kind) {
+      case 'exact': {
+        const v = normalize(m.value);
+        return (t) => normalize(t) === v;
+      }
+      case 'ci': {
+        const v = normalize(m.value).toLowerCase();
+        return (t) => normalize(t).toLowerCase().includes(v);
+      }
+      case 'cs': {
+        const v = normalize(m.value);
+        return (t) => normalize(t).includes(v);
+      }
+      case 're': {
+        let re;
+        try {
+          re = new RegExp(m.value, (m.flags || '').replace(/[gy]/g, ''));
+        } catch (e) {
+          fail('InvalidSelector', 'invalid regular expression /' + m.value + '/' + (m.flags || '') + ': ' + e.message);
+        }
+        return (t) => re.test(normalize(t));
+      }
+    }
+    fail('InvalidSelector', 'unknown text match kind ' + m.kind);
+  }
+
+  // ---- tree walking ------------------------------------------------------
+
+  const isElement = (n) => !!n && n.nodeType === 1;
+  const tag = (el) => (el.localName || el.nodeName || '').toLowerCase();
+  const parentComposed = (n) => {
+    if (n.assignedSlot) return n.assignedSlot;
+    const p = n.parentNode;
+    if (p && p.nodeType === 11 && p.host) return p.host; // shadow root
+    return p;
+  };
+  const parentElementComposed = (n) => {
+    let p = parentComposed(n);
+    while (p && !isElement(p)) p = p.nodeType === 11 && p.host ? p.host : (p.nodeType === 9 ? null : p.parentNode);
+    return p;
+  };
+
+  // Every element under scope in composed order (the element, then its open
+  // shadow tree, then its light children). Frames are not entered.
+  function descendants(scope) {
+    const out = [];
+    const visit = (node) => {
+      for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
+        out.push(c);
+        if (c.shadowRoot) visit(c.shadowRoot);
+        visit(c);
+      }
+    };
+    if (isElement(scope) && scope.shadowRoot) visit(scope.shadowRoot);
+    visit(scope);
+    return out;
+  }
+
+  // Open shadow roots under scope (not including scope's own, see scopesOf).
+  function shadowRootsUnder(scope) {
+    const out = [];
+    for (const el of descendants(scope)) if (el.shadowRoot) out.push(el.shadowRoot);
+    return out;
+  }
+
+  function scopesOf(root) {
+    const s = [root];
+    if (isElement(root) && root.shadowRoot) s.push(root.shadowRoot);
+    return s.concat(shadowRootsUnder(root));
+  }
+
+  // The order of elements across documents, shadow trees and same-origin
+  // frames, built lazily because most queries never need it.
+  function orderOf(doc) {
+    const map = new Map();
+    let i = 0;
+    const visit = (node) => {
+      for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
+        map.set(c, i++);
+        if (c.shadowRoot) visit(c.shadowRoot);
+        if (c.localName === 'iframe' || c.localName === 'frame') {
+          let d = null;
+          try { d = c.contentDocument; } catch (e) { /* cross-origin */ }
+          if (d) visit(d);
+        }
+        visit(c);
+      }
+    };
+    visit(doc);
+    return map;
+  }
+
+  function sortUnique(list) {
+    const uniq = [...new Set(list)];
+    if (uniq.length < 2) return uniq;
+    const order = orderOf(document);
+    return uniq.sort((a, b) => (order.has(a) ? order.get(a) : 1e9) - (order.has(b) ? order.get(b) : 1e9));
+  }
+
+  // ---- visibility --------------------------------------------------------
+
+  const styleOf = (el, pseudo) => {
+    const view = (el.ownerDocument && el.ownerDocument.defaultView) || window;
+    return view.getComputedStyle(el, pseudo);
+  };
+
+  // Visible as Playwright defines it: rendered, not visibility:hidden, and a
+  // non-empty box. display:contents elements are visible when a child is.
+  function isVisible(el) {
+    if (!el.isConnected) return false;
+    const style = styleOf(el);
+    if (style.display === 'contents') {
+      for (let c = el.firstChild; c; c = c.nextSibling) {
+        if (isElement(c) && isVisible(c)) return true;
+        if (c.nodeType === 3 && c.data.trim()) {
+          const r = document.createRange();
+          r.selectNodeContents(c);
+          const b = r.getBoundingClientRect();
+          if (b.width > 0 && b.height > 0) return true;
+        }
+      }
+      return false;
+    }
+    if (typeof el.checkVisibility === 'function') {
+      if (!el.checkVisibility({ visibilityProperty: true })) return false;
+    } else if (style.visibility !== 'visible') {
+      return false;
+    }
+    if (tag(el) === 'option' || tag(el) === 'optgroup') {
+      const sel = el.closest('select');
+      if (sel) return isVisible(sel);
+    }
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
+
+  // Hidden from assistive technology: not rendered, visibility:hidden,
+  // aria-hidden or inert on the element or an ancestor. Size does not
+  // matter, so visually hidden controls stay in the tree.
+  function isHiddenForAria(el, cache) {
+    if (cache && cache.has(el)) return cache.get(el);
+    let hidden = false;
+    const t = tag(el);
+    if (!el.isConnected) hidden = true;
+    else if ((t === 'option' || t === 'optgroup') && el.closest('select')) hidden = isHiddenForAria(el.closest('select'), cache);
+    else {
+      for (let n = el; n; n = parentElementComposed(n)) {
+        if (n.getAttribute('aria-hidden') === 'true' || n.hasAttribute('inert')) { hidden = true; break; }
+      }
+      if (!hidden) {
+        if (typeof el.checkVisibility === 'function') hidden = !el.checkVisibility({ visibilityProperty: true });
+        else hidden = styleOf(el).display === 'none';
+      }
+    }
+    if (cache) cache.set(el, hidden);
+    return hidden;
+  }
+
+  // ---- element text ------------------------------------------------------
+
+  const SKIP_TEXT = new Set(['script', 'style', 'noscript', 'template', 'head']);
+
+  function childNodesComposed(n) {
+    if (isElement(n) && n.shadowRoot) return n.shadowRoot.childNodes;
+    if (isElement(n) && tag(n) === 'slot') {
+      const a = n.assignedNodes();
+      return a.length ? a : n.childNodes;
+    }
+    return n.childNodes;
+  }
+
+  function elementText(el, cache) {
+    if (cache.has(el)) return cache.get(el);
+    let s = '';
+    const t = tag(el);
+    if (t === 'input' && /^(button|submit|reset)$/i.test(el.type)) s = el.value;
+    else if (!SKIP_TEXT.has(t)) {
+      for (const c of childNodesComposed(el)) {
+        if (c.nodeType === 3) s += c.data;
+        else if (isElement(c)) s += tag(c) === 'br' ? '\n' : elementText(c, cache);
+      }
+    }
+    cache.set(el, s);
+    return s;
+  }
+
+  // ---- roles and names ---------------------------------------------------
+
+  const VALID_ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell checkbox code ' +
+    'columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed ' +
+    'figure form generic grid gridcell group heading img insertion link list listbox listitem log main mark marquee ' +
+    'math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph ' +
+    'presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator ' +
+    'slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer ' +
+    'toolbar tooltip tree treegrid treeitem').split(' '));
+
+  const LANDMARK_SCOPE = 'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
+
+  function hasGlobalAria(el) {
+    for (const a of el.attributes) {
+      if (/^aria-(atomic|busy|controls|current|describedby|details|dropeffect|flowto|grabbed|hidden|keyshortcuts|label|labelledby|live|owns|relevant|roledescription)$/.test(a.name)) return true;
+    }
+    return false;
+  }
+
+  function isFocusable(el) {
+    if (el.hasAttribute('tabindex')) return true;
+    const t = tag(el);
+    if (/^(button|input|select|textarea)$/.test(t)) return !el.disabled;
+    if ((t === 'a' || t === 'area') && el.hasAttribute('href')) return true;
+    return el.isContentEditable;
+  }
+
+  function implicitRole(el) {
+    const t = tag(el);
+    switch (t) {
+      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
+      case 'article': return 'article';
+      case 'aside': return 'complementary';
+      case 'blockquote': return 'blockquote';
+      case 'button': return 'button';
+      case 'caption': return 'caption';
+      case 'code': return 'code';
+      case 'datalist': return 'listbox';
+      case 'dd': return 'definition';
+      case 'del': case 's': return 'deletion';
+      case 'details': return 'group';
+      case 'dfn': case 'dt': return 'term';
+      case 'dialog': return 'dialog';
+      case 'em': return 'emphasis';
+      case 'fieldset': return 'group';
+      case 'figure': return 'figure';
+      case 'footer': return el.closest(LANDMARK_SCOPE) ? null : 'contentinfo';
+      case 'form': return hasExplicitName(el) ? 'form' : null;
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+      case 'header': return el.closest(LANDMARK_SCOPE) ? null : 'banner';
+      case 'hr': return 'separator';
+      case 'html': return 'document';
+      case 'img': return el.getAttribute('alt') === '' && !el.hasAttribute('title') && !hasGlobalAria(el) ? 'presentation' : 'img';
+      case 'input': {
+        const type = (el.getAttribute('type') || 'text').toLowerCase();
+        switch (type) {
+          case 'button': case 'image': case 'reset': case 'submit': return 'button';
+          case 'checkbox': return 'checkbox';
+          case 'radio': return 'radio';
+          case 'range': return 'slider';
+          case 'number': return 'spinbutton';
+          case 'hidden': return null;
+          case 'file': return 'button';
+          case 'search': return el.hasAttribute('list') ? 'combobox' : 'searchbox';
+          case 'email': case 'tel': case 'text': case 'url': return el.hasAttribute('list') ? 'combobox' : 'textbox';
+          default: return 'textbox';
+        }
+      }
+      case 'ins': return 'insertion';
+      case 'li': return 'listitem';
+      case 'main': return 'main';
+      case 'mark': return 'mark';
+      case 'math': return 'math';
+      case 'menu': case 'ol': case 'ul': return 'list';
+      case 'meter': return 'meter';
+      case 'nav': return 'navigation';
+      case 'optgroup': return 'group';
+      case 'option': return 'option';
+      case 'output': return 'status';
+      case 'p': return 'paragraph';
+      case 'progress': return 'progressbar';
+      case 'search': return 'search';
+      case 'section': return hasExplicitName(el) ? 'region' : null;
+      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'strong': return 'strong';
+      case 'sub': return 'subscript';
+      case 'sup': return 'superscript';
+      case 'svg': return 'img';
+      case 'table': return 'table';
+      case 'tbody': case 'tfoot': case 'thead': return 'rowgroup';
+      case 'td': {
+        const table = el.closest('table');
+        const r = table && table.getAttribute('role');
+        return r === 'grid' || r === 'treegrid' ? 'gridcell' : 'cell';
+      }
+      case 'textarea': return 'textbox';
+      case 'th': {
+        const scope = (el.getAttribute('scope') || '').toLowerCase();
+        if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+        if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+        const tr = el.parentElement;
+        if (tr && tr.parentElement && tag(tr.parentElement) === 'thead') return 'columnheader';
+        // A header cell in a row with data cells heads that row.
+        if (tr && [...tr.children].some((c) => tag(c) === 'td') && tr.firstElementChild === el) return 'rowheader';
+        return 'columnheader';
+      }
+      case 'time': return 'time';
+      case 'tr': return 'row';
+    }
+    return null;
+  }
+
+  function hasExplicitName(el) {
+    return !!(el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title'));
+  }
+
+  function roleOf(el) {
+    const explicit = (el.getAttribute('role') || '').split(/\s+/).map((s) => s.toLowerCase()).find((r) => VALID_ROLES.has(r));
+    if (explicit) {
+      if ((explicit === 'none' || explicit === 'presentation') && (isFocusable(el) || hasGlobalAria(el))) return implicitRole(el);
+      return explicit;
+    }
+    return implicitRole(el);
+  }
+
+  const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
+    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'rowheader', 'switch', 'tab',
+    'tooltip', 'treeitem']);
+  const NAME_FROM_CONTENT_IN_TRAVERSAL = new Set(['', 'caption', 'code', 'contentinfo', 'definition', 'deletion',
+    'emphasis', 'generic', 'insertion', 'list', 'listitem', 'mark', 'none', 'paragraph', 'presentation', 'region',
+    'row', 'rowgroup', 'section', 'strong', 'subscript', 'superscript', 'table', 'term', 'time', 'group',
+    'blockquote', 'figure', 'note']);
+
+  function idrefs(el, attr) {
+    const ids = (el.getAttribute(attr) || '').split(/\s+/).filter(Boolean);
+    const root = el.getRootNode();
+    const out = [];
+    for (const id of ids) {
+      const t = (root.getElementById ? root.getElementById(id) : null) || el.ownerDocument.getElementById(id);
+      if (t) out.push(t);
+    }
+    return out;
+  }
+
+  function pseudoContent(el, which) {
+    const c = styleOf(el, which).content;
+    if (!c || c === 'none' || c === 'normal') return '';
+    const m = c.match(/^"(.*)"$/s);
+    return m ? m[1].replace(/\\"/g, '"') : '';
+  }
+
+  function controlValue(el, role) {
+    const t = tag(el);
+    if (role === 'textbox' || role === 'searchbox') return t === 'input' || t === 'textarea' ? el.value : el.textContent;
+    if (role === 'combobox' || role === 'listbox') {
+      if (t === 'select') return [...el.selectedOptions].map((o) => o.label || o.text).join(' ');
+      if (t === 'input') return el.value;
+      const sel = el.querySelector('[role=option][aria-selected=true]');
+      return sel ? textAlternative(sel, { traversal: true, visited: new Set() }) : '';
+    }
+    if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter' || role === 'scrollbar') {
+      return el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || (el.value != null ? String(el.value) : '');
+    }
+    return null;
+  }
+
+  // A simplified accessible name computation (accname 1.2) that agrees with
+  // Chromium's accessibility tree for the common cases.
+  function textAlternative(el, st) {
+    if (st.visited.has(el)) return '';
+    st.visited.add(el);
+    const t = tag(el);
+    const role = roleOf(el) || '';
+    const hidden = !st.includeHidden && isHiddenForAria(el, st.hiddenCache);
+    if (hidden && !st.allowHidden) return '';
+
+    // aria-labelledby, unless we are already following one.
+    if (!st.inLabelledBy) {
+      const refs = idrefs(el, 'aria-labelledby');
+      if (refs.length) {
+        const s = refs.map((r) => textAlternative(r, { ...st, visited: st.visited, inLabelledBy: true, traversal: true, allowHidden: true })).join(' ');
+        if (normalize(s)) return s;
+      }
+    }
+
+    // An embedded control inside a label or button contributes its value.
+    if (st.traversal && !st.isRoot) {
+      const v = controlValue(el, role);
+      if (v != null && role !== 'button') return v;
+    }
+
+    const ariaLabel = el.getAttribute('aria-label');
+    if (ariaLabel && normalize(ariaLabel)) return ariaLabel;
+
+    if (role !== 'presentation' && role !== 'none' || !st.traversal) {
+      // Native host-language names.
+      if (t === 'input') {
+        const type = (el.getAttribute('type') || 'text').toLowerCase();
+        if (type === 'button' || type === 'submit' || type === 'reset') {
+          if (el.hasAttribute('value')) return el.value;
+          if (type === 'submit') return 'Submit';
+          if (type === 'reset') return 'Reset';
+          return el.getAttribute('title') || '';
+        }
+        if (type === 'image') return el.getAttribute('alt') || el.getAttribute('value') || el.getAttribute('title') || 'Submit';
+      }
+      if (/^(input|textarea|select|button|meter|output|progress)$/.test(t) && el.labels && el.labels.length) {
+        const s = [...el.labels].map((l) => textAlternative(l, { ...st, traversal: true, isRoot: false, labelFor: el })).join(' ');
+        if (normalize(s)) return s;
+      }
+      if (t === 'img' || t === 'area') {
+        const alt = el.getAttribute('alt');
+        if (alt != null && (normalize(alt) || !el.hasAttribute('title'))) return alt;
+      }
+      if (t === 'fieldset') {
+        const legend = [...el.children].find((c) => tag(c) === 'legend');
+        if (legend) return textAlternative(legend, { ...st, traversal: true, isRoot: false });
+      }
+      if (t === 'figure') {
+        const cap = [...el.children].find((c) => tag(c) === 'figcaption');
+        if (cap) return textAlternative(cap, { ...st, traversal: true, isRoot: false });
+      }
+      if (t === 'table') {
+        const cap = [...el.children].find((c) => tag(c) === 'caption');
+        if (cap) return textAlternative(cap, { ...st, traversal: true, isRoot: false });
+      }
+      if (t === 'svg') {
+        const title = [...el.children].find((c) => tag(c) === 'title');
+        if (title) return title.textContent;
+      }
+    }
+
+    // Name from content.
+    const fromContent = NAME_FROM_CONTENT.has(role) || (st.traversal && (NAME_FROM_CONTENT_IN_TRAVERSAL.has(role) || st.inLabelledBy || t === 'label'));
+    if (fromContent && !(st.isRoot && (role === 'textbox' || role === 'combobox' || role === 'listbox'))) {
+      let s = pseudoContent(el, '::before');
+      for (const c of childNodesComposed(el)) {
+        if (c.nodeType === 3) s += c.data;
+        else if (isElement(c)) {
+          if (st.labelFor && c === st.labelFor) continue;
+          if (!st.includeHidden && isHiddenForAria(c, st.hiddenCache)) continue;
+          const inner = textAlternative(c, { ...st, traversal: true, isRoot: false });
+          const display = styleOf(c).display;
+          s += display && display !== 'inline' && display !== 'contents' ? ' ' + inner + ' ' : inner;
+        }
+      }
+      s += pseudoContent(el, '::after');
+      if (normalize(s)) return s;
+    }
+
+    const title = el.getAttribute('title');
+    if (title && normalize(title)) return title;
+    if ((t === 'input' || t === 'textarea') && st.isRoot) {
+      const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
+      if (ph) return ph;
+    }
+    return '';
+  }
+
+  function accessibleName(el, hiddenCache, includeHidden) {
+    return normalize(textAlternative(el, { visited: new Set(), isRoot: true, traversal: false, hiddenCache: hiddenCache || new Map(), includeHidden: !!includeHidden }));
+  }
+
+  function ariaState(el, role, name) {
+    const t = tag(el);
+    const attr = el.getAttribute('aria-' + name);
+    switch (name) {
+      case 'checked': {
+        if (t === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
+          if (el.type === 'checkbox' && el.indeterminate) return 'mixed';
+          return el.checked;
+        }
+        if (attr === 'mixed') return 'mixed';
+        if (attr === 'true') return true;
+        if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'option'].includes(role)) return false;
+        return undefined;
+      }
+      case 'pressed':
+        if (attr === 'mixed') return 'mixed';
+        if (attr === 'true') return true;
+        return role === 'button' ? false : undefined;
+      case 'selected':
+        if (t === 'option') return el.selected;
+        if (attr === 'true') return true;
+        return ['row', 'gridcell', 'option', 'tab', 'columnheader', 'rowheader', 'treeitem'].includes(role) ? false : undefined;
+      case 'expanded':
+        if (attr === 'true') return true;
+        if (attr === 'false') return false;
+        if (t === 'details') return el.open;
+        return undefined;
+      case 'disabled':
+        return isDisabled(el);
+      case 'level': {
+        const lv = parseInt(el.getAttribute('aria-level') || '', 10);
+        if (!isNaN(lv)) return lv;
+        const m = /^h([1-6])$/.exec(t);
+        return m ? +m[1] : undefined;
+      }
+    }
+    return undefined;
+  }
+
+  function isDisabled(el) {
+    const t = tag(el);
+    if (/^(button|input|select|textarea|option|optgroup|fieldset)$/.test(t)) {
+      if (el.disabled) return true;
+      // Inside a disabled fieldset, except within its first legend.
+      const fs = el.closest('fieldset[disabled]');
+      if (fs && fs !== el) {
+        const legend = [...fs.children].find((c) => tag(c) === 'legend');
+        if (!legend || !legend.contains(el)) return true;
+      }
+      if ((t === 'option' || t === 'optgroup')) {
+        const g = el.closest('optgroup');
+        if (g && g !== el && g.disabled) return true;
+      }
+    }
+    for (let n = el; n; n = parentElementComposed(n)) {
+      if (n.getAttribute('aria-disabled') === 'true') return true;
+    }
+    return false;
+  }
+
+  // ---- query engines -----------------------------------------------------
+
+  // Splits a CSS selector at top-level occurrences of any char in `seps`,
+  // respecting quotes, brackets and parentheses.
+  function splitTop(s, isSep) {
+    const out = [];
+    let depth = 0, quote = '', cur = '';
+    for (let i = 0; i < s.length; i++) {
+      const ch = s[i];
+      if (quote) {
+        cur += ch;
+        if (ch === '\\') { cur += s[++i] || ''; continue; }
+        if (ch === quote) quote = '';
+        continue;
+      }
+      if (ch === '"' || ch === "'") { quote = ch; cur += ch; continue; }
+      if (ch === '\\') { cur += ch + (s[++i] || ''); continue; }
+      if (ch === '(' || ch === '[') depth++;
+      if (ch === ')' || ch === ']') depth--;
+      const n = depth === 0 ? isSep(s, i) : 0;
+      if (n) { out.push(cur); cur = ''; i += n - 1; continue; }
+      cur += ch;
+    }
+    out.push(cur);
+    return out;
+  }
+
+  // Descendant combinators (plain whitespace) are the only places a CSS
+  // selector may cross into a shadow tree, so we split there and search each
+  // chunk in every shadow root below the previous matches.
+  function descendantChunks(sel) {
+    const chunks = splitTop(sel.trim(), (s, i) => {
+      if (!/\s/.test(s[i])) return 0;
+      let j = i;
+      while (j < s.length && /\s/.test(s[j])) j++;
+      let k = i - 1;
+      while (k >= 0 && /\s/.test(s[k])) k--;
+      const prev = s[k], next = s[j];
+      if (prev === '>' || prev === '+' || prev === '~' || prev === ',' || next === '>' || next === '+' || next === '~' || next === ',' || next === undefined) return 0;
+      return j - i;
+    });
+    return chunks.map((c) => c.trim()).filter(Boolean);
+  }
+
+  const cssChecked = new Map();
+  function checkCSS(sel) {
+    if (cssChecked.has(sel)) return;
+    try {
+      document.createDocumentFragment().querySelector(sel);
+    } catch (e) {
+      fail('InvalidSelector', 'invalid CSS selector ' + JSON.stringify(sel) + ': ' + e.message.replace(/^.*?: /, ''));
+    }
+    cssChecked.set(sel, true);
+  }
+
+  function queryCSS(root, sel) {
+    checkCSS(sel);
+    const out = [];
+    for (const group of splitTop(sel, (s, i) => (s[i] === ',' ? 1 : 0))) {
+      let current = [root];
+      for (const chunk of descendantChunks(group)) {
+        const next = [];
+        for (const r of current) {
+          for (const scope of scopesOf(r)) {
+            for (const el of scope.querySelectorAll(chunk)) next.push(el);
+          }
+        }
+        current = [...new Set(next)];
+      }
+      for (const e of current) if (e !== root) out.push(e);
+    }
+    return out;
+  }
+
+  function queryXPath(root, expr) {
+    const doc = root.nodeType === 9 ? root : root.ownerDocument;
+    let e = expr;
+    if (root.nodeType !== 9 && e.startsWith('/')) e = '.' + e;
+    let res;
+    try {
+      res = doc.evaluate(e, root, null, 7 /* ORDERED_NODE_SNAPSHOT_TYPE */, null);
+    } catch (err) {
+      fail('InvalidSelector', 'invalid XPath ' + JSON.stringify(expr) + ': ' + err.message.replace(/^.*?: /, ''));
+    }
+    const out = [];
+    for (let i = 0; i < res.snapshotLength; i++) {
+      const n = res.snapshotItem(i);
+      if (isElement(n)) out.push(n);
+    }
+    return out;
+  }
+
+  function queryText(root, m, st) {
+    const match = matcher(m);
+    const out = [];
+    for (const el of descendants(root)) {
+      if (SKIP_TEXT.has(tag(el))) continue;
+      if (!match(elementText(el, st.text))) continue;
+      // The smallest element whose text matches: skip it if a child matches too.
+      let childMatches = false;
+      for (const c of childNodesComposed(el)) {
+        if (isElement(c) && !SKIP_TEXT.has(tag(c)) && match(elementText(c, st.text))) { childMatches = true; break; }
+      }
+      if (childMatches) continue;
+      if (!isVisible(el)) continue;
+      out.push(el);
+    }
+    return out;
+  }
+
+  function queryRole(root, p, st) {
+    const out = [];
+    const nameMatch = p.name ? matcher(p.name) : null;
+    for (const el of descendants(root)) {
+      const role = roleOf(el);
+      if (role !== p.role) continue;
+      if (!p.includeHidden && isHiddenForAria(el, st.hidden)) continue;
+      let ok = true;
+      for (const a of p.attrs || []) {
+        const v = ariaState(el, role, a.name);
+        if (a.value === undefined || a.value === null) { if (v !== true) ok = false; }
+        else if (v !== a.value) ok = false;
+        if (!ok) break;
+      }
+      if (!ok) continue;
+      if (nameMatch) {
+        let name = accessibleName(el, st.hidden, p.includeHidden);
+        // Chromium gives table rows no name, but role=row[name=...] is too
+        // useful to lose: match rows by their text.
+        if (!name && role === 'row') name = normalize(el.innerText);
+        if (!nameMatch(name)) continue;
+      }
+      out.push(el);
+    }
+    return out;
+  }
+
+  const LABELABLE = /^(button|input|meter|output|progress|select|textarea)$/;
+
+  function labelTexts(el, st) {
+    const texts = [];
+    const aria = el.getAttribute('aria-label');
+    if (aria) texts.push(aria);
+    const refs = idrefs(el, 'aria-labelledby');
+    if (refs.length) texts.push(refs.map((r) => elementText(r, st.text)).join(' '));
+    if (LABELABLE.test(tag(el)) && el.labels) {
+      for (const l of el.labels) texts.push(elementText(l, st.text));
+    }
+    return texts;
+  }
+
+  function queryLabel(root, m, st) {
+    const match = matcher(m);
+    const out = [];
+    for (const el of descendants(root)) {
+      if (tag(el) === 'input' && el.type === 'hidden') continue;
+      const texts = labelTexts(el, st);
+      if (!texts.length || !texts.some(match)) continue;
+      if (isHiddenForAria(el, st.hidden)) continue;
+      out.push(el);
+    }
+    return out;
+  }
+
+  function queryAttr(root, name, m, st) {
+    const match = matcher(m);
+    const out = [];
+    for (const el of descendants(root)) {
+      const v = el.getAttribute(name);
+      if (v == null || !match(v)) continue;
+      if (isHiddenForAria(el, st.hidden)) continue;
+      out.push(el);
+    }
+    return out;
+  }
+
+  function queryTestID(root, value) {
+    const out = [];
+    for (const el of descendants(root)) if (el.getAttribute('data-testid') === value) out.push(el);
+    return out;
+  }
+
+  function search(root, p, st) {
+    switch (p.engine) {
+      case 'css': return queryCSS(root, p.css);
+      case 'xpath': return queryXPath(root, p.xpath);
+      case 'text': return queryText(root, p.match, st);
+      case 'role': return queryRole(root, p, st);
+      case 'label': return queryLabel(root, p.match, st);
+      case 'placeholder': case 'alt': case 'title': return queryAttr(root, p.engine, p.match, st);
+      case 'testid': return queryTestID(root, p.value);
+    }
+    fail('InvalidSelector', 'unknown selector engine ' + p.engine);
+  }
+
+  const isFilter = (p) => p.engine === 'nth' || p.engine === 'has-text' || p.engine === 'visible';
+
+  function filter(list, p, st) {
+    switch (p.engine) {
+      case 'nth': {
+        const i = p.n < 0 ? list.length + p.n : p.n;
+        return i >= 0 && i < list.length ? [list[i]] : [];
+      }
+      case 'has-text': {
+        const match = matcher(p.match);
+        return list.filter((el) => match(elementText(el, st.text)));
+      }
+      case 'visible':
+        return list.filter((el) => isVisible(el) === p.visible);
+    }
+    return list;
+  }
+
+  const isFrame = (el) => isElement(el) && (tag(el) === 'iframe' || tag(el) === 'frame');
+
+  // run evaluates parts against roots (null: this context's document). It
+  // returns the matches as an array. When a search part must descend into a
+  // frame whose document this context cannot reach (cross-origin), it stops
+  // and returns the roots at that part with stopAt (the part index) and
+  // opaque (comma-separated indexes of the unreachable frames), so the driver
+  // can continue in the frame's own context.
+  W.run = function (parts, ...roots) {
+    const st = { text: new Map(), hidden: new Map() };
+    let cur = roots.length ? roots : [document];
+    const first = !roots.length;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      if (isFilter(p)) {
+        cur = filter(first && i === 0 ? [] : cur, p, st);
+        continue;
+      }
+      const opaque = [];
+      cur.forEach((r, k) => {
+        if (isFrame(r)) {
+          let d = null;
+          try { d = r.contentDocument; } catch (e) { /* cross-origin */ }
+          if (!d) opaque.push(k);
+        }
+      });
+      if (opaque.length) {
+        const res = [...cur];
+        res.stopAt = i;
+        res.opaque = opaque.join(',');
+        return res;
+      }
+      const next = [];
+      for (const r of cur) {
+        const scope = isFrame(r) ? r.contentDocument : r;
+        if (!scope) continue;
+        const found = search(scope, p, st);
+        for (const el of found) next.push(el);
+      }
+      cur = cur.length > 1 || p.engine === 'css' ? sortUnique(next) : [...new Set(next)];
+    }
+    const res = [...cur];
+    res.stopAt = -1;
+    return res;
+  };
+
+  W.filterOne = function (p, el) {
+    return filter([el], p, { text: new Map(), hidden: new Map() }).length === 1;
+  };
+
+  // ---- descriptions for messages -----------------------------------------
+
+  function describe(el) {
+    if (!isElement(el)) return String(el);
+    let s = '<' + tag(el);
+    const keep = ['id', 'class', 'name', 'type', 'role', 'aria-label', 'data-testid', 'href', 'placeholder', 'value', 'title', 'alt'];
+    for (const a of keep) {
+      let v = el.getAttribute(a);
+      if (v == null) continue;
+      if (v.length > 40) v = v.slice(0, 37) + '...';
+      s += ' ' + a + '="' + v + '"';
+    }
+    s += '>';
+    let text = normalize(elementText(el, new Map()));
+    if (text.length > 50) text = text.slice(0, 47) + '...';
+    if (text) s += text + '</' + tag(el) + '>';
+    return s;
+  }
+
+  W.describe = function (...els) {
+    return els.map(describe);
+  };
+
+  // ---- actionability -----------------------------------------------------
+
+  const raf = (view) => new Promise((r) => {
+    // Background pages may not run animation frames; a timer keeps us going.
+    const t = setTimeout(r, 50);
+    (view || window).requestAnimationFrame(() => { clearTimeout(t); r(); });
+  });
+
+  function isEditable(el) {
+    const t = tag(el);
+    if (t === 'input' || t === 'textarea' || t === 'select') return !el.readOnly && !isDisabled(el);
+    if (el.isContentEditable) return true;
+    const role = roleOf(el);
+    if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') {
+      return el.getAttribute('aria-readonly') !== 'true' && !isDisabled(el);
+    }
+    return false;
+  }
+
+  // check reports the first failing actionability condition, or 'ok'.
+  // checks: visible, stable, enabled, editable.
+  W.check = async function (el, checks) {
+    if (!el.isConnected) return { state: 'detached' };
+    if (checks.visible && !isVisible(el)) return { state: 'hidden' };
+    if (checks.enabled && isDisabled(el)) return { state: 'disabled' };
+    if (checks.editable) {
+      const t = tag(el);
+      if (t !== 'input' && t !== 'textarea' && !el.isContentEditable) {
+        fail('BrowserError', 'cannot fill ' + describe(el) + ': fill() works on <input>, <textarea> and [contenteditable] elements');
+      }
+      if (!isEditable(el)) return { state: 'readonly' };
+    }
+    if (checks.stable) {
+      // The box in this frame and in the next must agree.
+      const view = el.ownerDocument.defaultView;
+      const a = el.getBoundingClientRect();
+      await raf(view);
+      const b = el.getBoundingClientRect();
+      if (!el.isConnected) return { state: 'detached' };
+      if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return { state: 'unstable' };
+    }
+    return { state: 'ok' };
+  };
+
+  W.scrollIntoView = function (el) {
+    // Centre the element so sticky headers are less likely to cover it.
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  };
+
+  function deepElementFromPoint(doc, x, y) {
+    let hit = doc.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  function containsComposed(el, n) {
+    for (let x = n; x; x = parentElementComposed(x)) if (x === el) return true;
+    return false;
+  }
+
+  function receives(el, hit) {
+    if (!hit) return false;
+    if (containsComposed(el, hit)) return true;
+    // A <label> hands its clicks to its control.
+    for (let x = hit; x; x = parentElementComposed(x)) {
+      if (tag(x) === 'label' && x.control === el) return true;
+    }
+    return false;
+  }
+
+  // hitTargetAt says whether el would receive a click at the page point
+  // (px, py), given (qx, qy), the top-left of el's box in page coordinates
+  // (from DOM.getContentQuads): the difference maps the point into el's own
+  // frame. Same-origin parent frames are checked too.
+  W.hitTargetAt = function (el, px, py, qx, qy) {
+    const r = el.getBoundingClientRect();
+    let x = px - qx + r.left, y = py - qy + r.top;
+    const doc = el.ownerDocument;
+    const hit = deepElementFromPoint(doc, x, y);
+    if (!receives(el, hit)) return { ok: false, other: hit ? describe(hit) : 'nothing (the point is outside the page)' };
+    let win = doc.defaultView;
+    for (;;) {
+      let fe = null;
+      try { fe = win.frameElement; } catch (e) { /* cross-origin parent */ }
+      if (!fe) break;
+      const fr = fe.getBoundingClientRect();
+      const cs = styleOf(fe);
+      x += fr.left + fe.clientLeft + (parseFloat(cs.paddingLeft) || 0);
+      y += fr.top + fe.clientTop + (parseFloat(cs.paddingTop) || 0);
+      const h = deepElementFromPoint(fe.ownerDocument, x, y);
+      if (h !== fe) return { ok: false, other: h ? describe(h) : 'nothing' };
+      win = fe.ownerDocument.defaultView;
+    }
+    return { ok: true };
+  };
+
+  W.frameWindowOf = function (el) {
+    return el.ownerDocument.defaultView;
+  };
+
+  // ---- element state -----------------------------------------------------
+
+  W.state = function (el, what) {
+    switch (what) {
+      case 'visible': return isVisible(el);
+      case 'hidden': return !isVisible(el);
+      case 'enabled': return !isDisabled(el);
+      case 'disabled': return isDisabled(el);
+      case 'editable': {
+        if (!isElement(el)) return false;
+        return isEditable(el);
+      }
+      case 'checked': {
+        const s = checkedState(el);
+        if (s.error) fail('BrowserError', s.error);
+        return s.checked === true;
+      }
+    }
+    fail('InvalidParams', 'unknown state ' + what);
+  };
+
+  function checkTarget(el) {
+    if (tag(el) === 'label' && el.control) return el.control;
+    return el;
+  }
+
+  function checkedState(el0) {
+    const el = checkTarget(el0);
+    const t = tag(el);
+    if (t === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
+      return { checked: el.type === 'checkbox' && el.indeterminate ? 'mixed' : el.checked, radio: el.type === 'radio' };
+    }
+    const role = roleOf(el);
+    if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role)) {
+      const a = el.getAttribute('aria-checked');
+      return { checked: a === 'mixed' ? 'mixed' : a === 'true', radio: role === 'radio' || role === 'menuitemradio' };
+    }
+    return { error: 'the element is not a checkbox or radio button: ' + describe(el0) + '; check() works on <input type=checkbox|radio>, role=checkbox|radio|switch, or a <label> of one' };
+  }
+  W.checkedState = checkedState;
+
+  W.texts = function (what, ...els) {
+    return els.map((el) => {
+      switch (what) {
+        case 'inner_text': return tag(el) === 'input' || tag(el) === 'textarea' ? '' : el.innerText;
+        case 'text_content': return el.textContent;
+        case 'inner_html': return el.innerHTML;
+      }
+      return '';
+    });
+  };
+
+  W.inputValue = function (el) {
+    const t = tag(el);
+    if (t === 'input' || t === 'textarea' || t === 'select') return el.value;
+    fail('BrowserError', 'input_value works on <input>, <textarea> and <select>, not on ' + describe(el));
+  };
+
+  // ---- form actions ------------------------------------------------------
+
+  const NOT_FILLABLE = new Set(['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image', 'hidden']);
+  const SET_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
+
+  function fire(el, type) {
+    el.dispatchEvent(new Event(type, { bubbles: true, composed: type === 'input' }));
+  }
+
+  // prepareFill returns 'done' when it set the value itself (date-like
+  // inputs that have no text to type), or 'type' after focusing the element
+  // and selecting its content so the driver's inserted text replaces it.
+  W.prepareFill = function (el, value) {
+    const t = tag(el);
+    if (t === 'input') {
+      const type = (el.type || 'text').toLowerCase();
+      if (NOT_FILLABLE.has(type)) fail('BrowserError', 'cannot fill an <input type=' + type + '>: ' + (type === 'checkbox' || type === 'radio' ? 'use check()/uncheck()' : type === 'file' ? 'file inputs are not supported' : 'use click()'));
+      if (SET_VALUE_TYPES.has(type)) {
+        el.focus();
+        const before = el.value;
+        el.value = value;
+        if (el.value !== value && !(type === 'color' && el.value.toLowerCase() === String(value).toLowerCase())) {
+          el.value = before;
+          fail('BrowserError', 'malformed value ' + JSON.stringify(value) + ' for <input type=' + type + '>' + (type === 'date' ? ' (use YYYY-MM-DD)' : type === 'time' ? ' (use HH:MM)' : type === 'datetime-local' ? ' (use YYYY-MM-DDTHH:MM)' : ''));
+        }
+        fire(el, 'input');
+        fire(el, 'change');
+        return 'done';
+      }
+      el.focus();
+      el.select();
+      return 'type';
+    }
+    if (t === 'textarea') {
+      el.focus();
+      el.select();
+      return 'type';
+    }
+    if (el.isContentEditable) {
+      el.focus();
+      const sel = el.ownerDocument.getSelection();
+      const range = el.ownerDocument.createRange();
+      range.selectNodeContents(el);
+      sel.removeAllRanges();
+      sel.addRange(range);
+      return 'type';
+    }
+    fail('BrowserError', 'cannot fill ' + describe(el) + ': fill() works on <input>, <textarea> and [contenteditable] elements');
+  };
+
+  W.finishFill = function (el, value) {
+    const t = tag(el);
+    if (t === 'input' || t === 'textarea') {
+      fire(el, 'change');
+      return el.value;
+    }
+    return el.textContent;
+  };
+
+  W.clearSelection = function (el) {
+    // After inserting nothing into a fully selected field: remove the text.
+    const t = tag(el);
+    if (t === 'input' || t === 'textarea') {
+      if (el.value !== '') {
+        el.value = '';
+        fire(el, 'input');
+      }
+      return;
+    }
+    if (el.isContentEditable && el.textContent !== '') {
+      el.textContent = '';
+      fire(el, 'input');
+    }
+  };
+
+  W.focus = function (el) {
+    el.focus();
+    return el.ownerDocument.activeElement === el || el.contains(el.ownerDocument.activeElement) || (el.shadowRoot && !!el.shadowRoot.activeElement);
+  };
+
+  // selectOptions returns {retry: message} while the wanted options are not
+  // there yet, or {values} once they are selected.
+  W.selectOptions = function (el, want) {
+    if (tag(el) !== 'select') {
+      fail('BrowserError', 'select_option works on <select> elements, not on ' + describe(el) + '; for a custom dropdown, click it and then click the option');
+    }
+    const opts = [...el.options];
+    const picked = [];
+    const missing = [];
+    const addMatches = (items, kind) => {
+      for (const item of items) {
+        let found;
+        if (kind === 'value') {
+          found = opts.find((o) => o.value === item) || opts.find((o) => normalize(o.label || o.text) === normalize(item));
+        } else if (kind === 'label') {
+          found = opts.find((o) => normalize(o.label || o.text) === normalize(item));
+        } else {
+          found = opts[item];
+        }
+        if (found) picked.push(found);
+        else missing.push(kind + ' ' + JSON.stringify(item));
+      }
+    };
+    addMatches(want.value || [], 'value');
+    addMatches(want.label || [], 'label');
+    addMatches(want.index || [], 'index');
+    if (missing.length) {
+      const avail = opts.slice(0, 10).map((o) => JSON.stringify(o.value) + (o.label && o.label !== o.value ? ' (' + JSON.stringify(o.label) + ')' : '')).join(', ');
+      return { retry: 'no option with ' + missing.join(', ') + '; options are: ' + (avail || 'none') + (opts.length > 10 ? ', ...' : '') };
+    }
+    if (picked.length > 1 && !el.multiple) fail('BrowserError', 'cannot select ' + picked.length + ' options in a <select> without the multiple attribute');
+    const disabled = picked.find((o) => o.disabled);
+    if (disabled) return { retry: 'option ' + JSON.stringify(disabled.value) + ' is disabled' };
+    if (el.multiple) {
+      for (const o of opts) o.selected = picked.includes(o);
+    } else if (picked.length) {
+      el.value = picked[0].value;
+      picked[0].selected = true;
+    }
+    fire(el, 'input');
+    fire(el, 'change');
+    return { values: [...el.selectedOptions].map((o) => o.value) };
+  };
+
+  W.boundingBox = function (el) {
+    const r = el.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+
+  W.attribute = function (el, name) {
+    return el.getAttribute(name);
+  };
+
+  // ---- waiting for page state ------------------------------------------
+
+  W.readyState = function () {
+    return document.readyState;
+  };
+
+  // ---- roles for tests and for callers that want them --------------------
+
+  W.roleAndName = function (el) {
+    return { role: roleOf(el), name: accessibleName(el) };
+  };
+
+  return W;
+}

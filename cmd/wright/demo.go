@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"wright/demo"
+)
+
+func init() {
+	var outputDir string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Watch a whole run on a bundled demo shop, with a recorded model (no API key)",
+		Long: `Serve a small demo bookshop on loopback and run the agent on a task there, with
+recorded replies standing in for the model and for the screenshot judge. The
+browser, the shell, the scripts and the gate are all real: the run explores the
+shop, writes and runs final_script.py, has the run judged, and finishes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			url, stop, err := demo.Serve()
+			if err != nil {
+				return err
+			}
+			defer stop()
+			replays, err := os.MkdirTemp("", "wright-demo-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(replays)
+			agentReplay, judgeReplay, err := demo.WriteReplays(replays)
+			if err != nil {
+				return fmt.Errorf("demo replies: %w", err)
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "wright: demo shop at %s\n", url)
+			return runTask(cmd, runFlags{
+				task:      demo.Task,
+				startURL:  url,
+				taskID:    "demo_bookshop",
+				model:     "replay:" + agentReplay,
+				configs:   []string{"gate.model={name: " + strconv.Quote("replay:"+judgeReplay) + "}"},
+				outputDir: outputDir,
+				mode:      "workspace",
+				verbose:   true,
+			})
+		},
+	}
+	cmd.Flags().StringVarP(&outputDir, "output-dir", "o", "demo-runs", "where the run directory is made")
+	rootCmd.AddCommand(cmd)
+}

@@ -1,0 +1,188 @@
+// Package demo is wright's self-contained demonstration: a small bookshop
+// site served on loopback, and recorded model replies (for the agent and for
+// the judge) that solve a task on it the way a good model would. It lets
+// anyone watch a whole run, gate included, with no API key.
+package demo
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+//go:embed site
+var site embed.FS
+
+// Task is the demo's task.
+const Task = `On the Quire Books shop, find the price of the book "The Go Programming Language" and report it.`
+
+// Serve serves the shop on a free loopback port until stop is called.
+func Serve() (url string, stop func(), err error) {
+	root, err := fs.Sub(site, "site")
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, fmt.Errorf("demo site: %w", err)
+	}
+	srv := &http.Server{Handler: http.FileServerFS(root)}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String() + "/", func() { srv.Close() }, nil
+}
+
+// Action is one recorded agent reply.
+type Action struct {
+	Thought       string `json:"thought"`
+	BashCommand   string `json:"bash_command"`
+	Done          bool   `json:"done"`
+	FinalResponse string `json:"final_response"`
+}
+
+// WriteReplays writes the agent's and the judge's recorded replies into dir
+// and returns their paths.
+func WriteReplays(dir string) (agentPath, judgePath string, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", err
+	}
+	agentPath = filepath.Join(dir, "agent.jsonl")
+	judgePath = filepath.Join(dir, "judge.jsonl")
+	if err := writeJSONL(agentPath, Script); err != nil {
+		return "", "", err
+	}
+	if err := writeJSONL(judgePath, JudgeReplies); err != nil {
+		return "", "", err
+	}
+	return agentPath, judgePath, nil
+}
+
+func writeJSONL[T any](path string, items []T) error {
+	var b strings.Builder
+	for _, it := range items {
+		line, err := json.Marshal(it)
+		if err != nil {
+			return err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// Script is the agent's recorded replies, in order; the last one is done.
+var Script = []Action{
+	{Thought: "First I look at the start page: its title and an outline of what can be clicked or typed into.",
+		BashCommand: `cat > explore_1.py <<'EOF'
+import json, os
+from wright_browser import launch
+
+task = json.load(open(os.environ["TASK_JSON"]))
+with launch() as browser:
+    page = browser.new_page()
+    page.goto(task["start_url"])
+    print("title:", page.title())
+    print(page.aria_snapshot())
+    page.screenshot(path="screenshots/explore_home.png")
+EOF
+python3 explore_1.py`},
+	{Thought: "There is a search box labelled 'Search books' and a Search button. I try a search and look at the results; they may load late, so I wait for the list.",
+		BashCommand: `cat > explore_2.py <<'EOF'
+import json, os
+from wright_browser import launch
+
+task = json.load(open(os.environ["TASK_JSON"]))
+with launch() as browser:
+    page = browser.new_page()
+    page.goto(task["start_url"])
+    page.get_by_label("Search books").fill("Go Programming")
+    page.get_by_role("button", name="Search").click()
+    page.locator("#results li").first.wait_for()
+    print("url:", page.url)
+    print(page.locator("#results li").all_inner_texts())
+EOF
+python3 explore_2.py`},
+	{Thought: "The search finds the book and links to its page. I write the plan with its critical points, and the judge's prompts.",
+		BashCommand: `cat > plan.md <<'EOF'
+# Plan
+1. Open the shop's home page.
+2. Search for "Go Programming" (critical point: the results list shows the book).
+3. Open "The Go Programming Language" (critical point: the book page shows its price).
+4. Report the price.
+EOF
+cat > self_reflect_config.json <<'EOF'
+{
+  "image_judge_system_prompt": "You check screenshots of a browser automation run for a bookshop task.",
+  "image_judge_user_prompt": "Task: find the price of the book \"The Go Programming Language\" on Quire Books. Does this screenshot show a correct step towards that? Answer with 'Score: N' (1-5) and 'Reasoning: ...'.",
+  "final_verdict_system_prompt": "You decide whether a browser automation run achieved its task.",
+  "final_verdict_user_prompt": "Task: find the price of \"The Go Programming Language\".\n\nAction log:\n{action_history_log}\n\nScreenshot assessments:\n{image_reasonings}\n\nDid the run find and report the right price? End with 'Status: success' or 'Status: failure'."
+}
+EOF
+ls`},
+	{Thought: "Now the reusable script: it redoes the task from scratch, logs each step and saves a screenshot at each critical point into a new run folder.",
+		BashCommand: `cat > final_script.py <<'EOF'
+"""Find the price of a book on the Quire Books shop, recording the run."""
+import json
+import os
+import sys
+
+import wright_browser
+from wright_browser import launch
+
+BOOK = "The Go Programming Language"
+
+
+def start_url():
+    with open(os.environ.get("TASK_JSON", "task.json")) as f:
+        return json.load(f)["start_url"]
+
+
+def main():
+    run_dir = wright_browser.next_run_dir("final_runs")
+    log = wright_browser.ActionLog(run_dir)
+    with launch() as browser:
+        page = browser.new_page()
+        page.goto(start_url())
+        log.step(1, "open the shop's home page")
+        log.screenshot(page, "home")
+
+        page.get_by_label("Search books").fill("Go Programming")
+        page.get_by_role("button", name="Search").click()
+        results = page.locator("#results li")
+        results.first.wait_for()
+        log.step(2, "search for 'Go Programming': %d result(s)" % results.count())
+        log.screenshot(page, "results")
+
+        page.get_by_role("link", name=BOOK).click()
+        price = page.get_by_test_id("price")
+        price.wait_for()
+        log.step(3, "open the page of %s" % BOOK)
+        log.screenshot(page, "book")
+        log.step(4, "final result: %s costs %s" % (BOOK, price.inner_text()))
+    print("run folder:", run_dir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+EOF
+python3 final_script.py && ls final_runs/run_1/screenshots`},
+	{Thought: "The run is clean: three screenshots and the price in the log. I ask the judge for its verdict on run_1.",
+		BashCommand: `wright reflect --config self_reflect_config.json --workspace-dir . --auto-latest-run final_runs --output final_runs/run_1/self_reflect_result.json; python3 -c "import json; r = json.load(open('final_runs/run_1/self_reflect_result.json')); print('predicted_label:', r['predicted_label'])"`},
+	{Thought: "The judge signed off on run_1 (predicted_label 1). The price is in the log and on the book page.",
+		Done: true, FinalResponse: `"The Go Programming Language" costs $39.99 on Quire Books.`},
+}
+
+// JudgeReplies are the judge's recorded answers: one per screenshot, then
+// the verdict.
+var JudgeReplies = []string{
+	"Score: 5\nReasoning: The shop's home page is open with the search form visible.",
+	"Score: 5\nReasoning: The results list shows \"The Go Programming Language\" with a price.",
+	"Score: 5\nReasoning: The book page shows the title and the price $39.99.",
+	"The log shows the search, the book page and the final price $39.99, and the screenshots confirm each step.\nStatus: success",
+}
