@@ -25,8 +25,8 @@ type Compactor struct {
 	// it returns only fails this compaction, never the run.
 	Client model.Client
 	// Prompt is the rendered summary prompt (agent.summary_user_prompt),
-	// sent as the last user message. See WorkspaceSummaryPrompt and
-	// LiveSummaryPrompt for the defaults.
+	// sent as the last user message. The defaults are the templates
+	// summary_workspace.j2 and summary_browser.j2.
 	Prompt string
 	// Tokenizer measures the history before and after. Nil means the
 	// default (cl100k) tokenizer.

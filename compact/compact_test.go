@@ -46,7 +46,7 @@ func longHistory(t *testing.T, steps int) []model.Message {
 func TestCompact(t *testing.T) {
 	const summary = "Progress: found the kettle list at /c/kettles.\nNext steps: sort by price."
 	srv := modeltest.New(t, modeltest.Reply(summary).WithUsage(5000, 80))
-	c := &Compactor{Client: newClient(t, srv), Prompt: WorkspaceSummaryPrompt, Tokenizer: NewTokenizer("gpt-4o")}
+	c := &Compactor{Client: newClient(t, srv), Prompt: testSummaryPrompt, Tokenizer: NewTokenizer("gpt-4o")}
 	msgs := longHistory(t, 4)
 	before := deepCopy(msgs)
 
@@ -98,7 +98,7 @@ func TestCompact(t *testing.T) {
 	if len(sent) != len(msgs)+1 {
 		t.Fatalf("model was sent %d messages, want %d", len(sent), len(msgs)+1)
 	}
-	if last := sent[len(sent)-1]; last.Role != "user" || last.Text() != WorkspaceSummaryPrompt {
+	if last := sent[len(sent)-1]; last.Role != "user" || last.Text() != testSummaryPrompt {
 		t.Errorf("last message sent is %s %.60q, want the summary prompt", last.Role, last.Text())
 	}
 	if sent[1].Text() != taskText {
@@ -110,7 +110,7 @@ func TestCompact(t *testing.T) {
 // original one, not the first summary.
 func TestCompactTwiceKeepsTask(t *testing.T) {
 	srv := modeltest.New(t, modeltest.Reply("first summary"), modeltest.Reply("second summary"))
-	c := &Compactor{Client: newClient(t, srv), Prompt: LiveSummaryPrompt}
+	c := &Compactor{Client: newClient(t, srv), Prompt: testSummaryPrompt}
 	h, _, err := c.Compact(context.Background(), longHistory(t, 3), 20)
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +153,7 @@ func TestCompactFailuresLeaveHistory(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := modeltest.New(t, tc.resp)
-			c := &Compactor{Client: newClient(t, srv), Prompt: WorkspaceSummaryPrompt}
+			c := &Compactor{Client: newClient(t, srv), Prompt: testSummaryPrompt}
 			msgs := longHistory(t, 3)
 			before := deepCopy(msgs)
 			out, rec, err := c.Compact(context.Background(), msgs, 5)
@@ -258,3 +258,6 @@ func TestSummaryText(t *testing.T) {
 		})
 	}
 }
+
+// testSummaryPrompt stands for the rendered summary template.
+const testSummaryPrompt = "Summarise the work so far: what was tried, what works, what remains."

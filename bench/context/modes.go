@@ -36,7 +36,7 @@ func workspaceMode(cfg config) mode {
 		name:          "workspace",
 		system:        must(tpl.Render("builtin:workspace_system.j2", vars)),
 		task:          must(tpl.Render("builtin:workspace_instance.j2", vars)),
-		summaryPrompt: compact.WorkspaceSummaryPrompt,
+		summaryPrompt: must(tpl.Render("builtin:summary_workspace.j2", vars)),
 		keepLast:      3,
 		action: func(step int) string {
 			return fmt.Sprintf(`{"thought":"Step %d. The grid is filled from /api/products; the last run showed the colour filter applied but the sort was lost after paging, so I check page %d with the filter and sort in the query and print the prices I get back.","bash_command":"python3 probe.py --page %d --colour red --sort price_asc 2>&1 | tee -a probe.log | tail -n 400","done":false,"final_response":""}`, step, step%7+1, step%7+1)
@@ -73,7 +73,7 @@ func liveMode(cfg config) mode {
 		name:          "live",
 		system:        must(tpl.Render("builtin:browser_system.j2", vars)),
 		task:          must(tpl.Render("builtin:browser_instance.j2", vars)),
-		summaryPrompt: compact.LiveSummaryPrompt,
+		summaryPrompt: must(tpl.Render("builtin:summary_browser.j2", vars)),
 		keepLast:      1,
 		action: func(step int) string {
 			return fmt.Sprintf(`{"thought":"Step %d. The filter panel is open and Red is ticked; now I set the capacity filter and read the first result card to compare prices.","python_code":"page.get_by_role(\"checkbox\", name=\"1.5 L and more\").check()\npage.wait_for_load_state(\"networkidle\")\nprint(page.get_by_role(\"listitem\").first.inner_text())","done":false,"final_response":""}`, step)
