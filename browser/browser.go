@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,6 +63,10 @@ type Options struct {
 	UserDataDir string
 	// Args are extra command-line flags (--name or --name=value).
 	Args []string
+	// Env is the browser process's environment; nil means this process's.
+	// Live mode passes its own without the API keys, so that code the model
+	// runs cannot read them from the browser's /proc entry.
+	Env []string
 	// URLPolicy, if set, is asked before every navigation (goto, links,
 	// redirects, frames) and for every new tab or popup; a non-nil error
 	// refuses it and surfaces as a BlockedURL error.
@@ -163,6 +168,13 @@ func FindExecutable(executable string) (string, error) {
 	return "", newErr(ErrBrowser, "no Chrome or Chromium found: install chromium, set WRIGHT_BROWSER or browser.executable to its path, or attach to a running browser with a CDP URL (wright never downloads a browser)")
 }
 
+func (o Options) environ() []string {
+	if o.Env != nil {
+		return slices.Clone(o.Env)
+	}
+	return os.Environ()
+}
+
 // shortTempDir is where Chromium's profile and sockets go. Chromium puts a
 // Unix socket under TMPDIR, and socket paths are limited to about 100
 // bytes: inside a deep run directory (whose shell sets TMPDIR to
@@ -202,7 +214,7 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 		Set("disable-features", "IsolateOrigins", "site-per-process", "Translate", "BackForwardCache").
 		Set("window-size", fmt.Sprintf("%d,%d", vp.Width, vp.Height)).
 		Delete("enable-automation").
-		Env(append(os.Environ(), "TMPDIR="+shortTempDir())...)
+		Env(append(opts.environ(), "TMPDIR="+shortTempDir())...)
 	if opts.BrowserLog != nil {
 		l = l.Logger(opts.BrowserLog)
 	}

@@ -330,6 +330,15 @@ func TestLiveModeRun(t *testing.T) {
 page.get_by_role("button", name="Search").click()
 page.locator("#results li").first.wait_for()
 print(page.locator("#results li").first.inner_text())`),
+		modeltest.Python("is the key anywhere I can reach?", `import os
+hits = 0
+for pid in os.listdir("/proc"):
+    try:
+        if b"chrom" in open("/proc/%s/cmdline" % pid, "rb").read() and b"`+testKey+`" in open("/proc/%s/environ" % pid, "rb").read():
+            hits += 1
+    except Exception:
+        pass
+print("key-in-browser:", hits, "key-in-python:", os.environ.get("OPENAI_API_KEY"))`),
 		modeltest.Done(model.FieldPython, "the price is on screen", "$39.99"),
 	)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -347,6 +356,10 @@ print(page.locator("#results li").first.inner_text())`),
 		if !strings.Contains(text, want) {
 			t.Errorf("the model was not shown %q:\n%s", want, text)
 		}
+	}
+	keyCheck := srv.Requests()[2].Chat().Messages
+	if text := keyCheck[len(keyCheck)-1].Text(); !strings.Contains(text, "key-in-browser: 0 key-in-python: None") {
+		t.Errorf("the API key is reachable from the model's code:\n%s", text)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "workspace", "screenshots", "step_0001.png")); err != nil {
 		t.Error(err)

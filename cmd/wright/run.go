@@ -372,6 +372,7 @@ func newLive(ctx context.Context, run *runs.Run, cfg *config.Config, startURL st
 			Headed:     !cfg.Browser.Headless,
 			Viewport:   browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
 			Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
+			Env:        hiddenEnviron(cfg.KeyNames()),
 		},
 		AllowedDomains: cfg.Browser.AllowedDomains,
 		BlockedDomains: cfg.Browser.BlockedDomains,
