@@ -177,7 +177,10 @@ func TestCLIReflect(t *testing.T) {
 			want string
 		}{
 			{[]string{"reflect", "--workspace-dir", ws, "--frobnicate"}, "unknown flag"},
-			{[]string{"reflect", "--workspace-dir", ws}, "no judge model: pass --model or set WRIGHT_MODEL"},
+			// Without --model or $WRIGHT_MODEL the judge is the config's
+			// (base.yaml names a hosted model, which needs a key).
+			{[]string{"reflect", "--workspace-dir", ws}, "no API key: set OPENAI_API_KEY"},
+			{[]string{"reflect", "--workspace-dir", ws, "--wright-config", `model.name=""`}, "no judge model: pass --model or set WRIGHT_MODEL"},
 			{[]string{"reflect", "--workspace-dir", ws, "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--concurrency", "0"}, "--concurrency"},
 			{[]string{"reflect", "--workspace-dir", ws, "--model", "m", "--base-url", "https://api.example.com/v1"}, "no API key: set OPENAI_API_KEY"},
 			{[]string{"reflect", "--workspace-dir", filepath.Join(ws, "nope"), "--model", "m", "--base-url", "http://127.0.0.1:9/v1"}, "is not a directory"},

@@ -62,7 +62,7 @@ func TestWriteStep(t *testing.T) {
 	}
 	s := Step{Step: 1, Thought: "look around", Field: "bash_command", Code: "echo '```'",
 		Observation: map[string]any{"returncode": 0, "aria_snapshot": "- button"},
-		Usage:       model.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}}
+		Usage:       model.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}, PromptTokens: 12}
 	if err := r.WriteStep(s); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestWriteStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(filepath.Join(r.Dir, "debug", "steps.md"))
-	for _, want := range []string{"## Step 1", "look around", "````bash\necho '```'\n````", "History compacted at step 20", "10 prompt + 5 completion"} {
+	for _, want := range []string{"## Step 1", "look around", "````bash\necho '```'\n````", "History compacted at step 20", "10 prompt + 5 completion", "Prompt: 12 tokens"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("steps.md lacks %q:\n%s", want, md)
 		}
