@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -62,9 +63,9 @@ var errSilent = errors.New("silent")
 
 // isUsage reports cobra's own argument errors, which it does not type.
 func isUsage(err error) bool {
-	msg := err.Error()
+	msg := strings.ToLower(err.Error())
 	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "invalid argument"} {
-		if len(msg) >= len(p) && containsFold(msg, p) {
+		if strings.Contains(msg, p) {
 			return true
 		}
 	}

@@ -343,15 +343,11 @@ func shellEnv(run *runs.Run, cfg *config.Config, extra map[string]string) (map[s
 }
 
 func newWorkspace(ctx context.Context, run *runs.Run, cfg *config.Config, vars map[string]string) (env.Environment, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("find the wright binary: %w", err)
-	}
 	return workspace.New(ctx, workspace.Options{
 		Dir:         run.Workspace,
 		Env:         vars,
 		HideEnv:     cfg.KeyNames(),
-		PathPrepend: []string{filepath.Dir(exe)},
+		PathPrepend: []string{filepath.Dir(vars["WRIGHT_BIN"])},
 		Timeout:     time.Duration(cfg.Env.CommandTimeoutSeconds * float64(time.Second)),
 		OutputLimit: cfg.Env.OutputTruncationChars,
 		RecentFiles: 8,
