@@ -469,7 +469,7 @@ type pageKind int
 const (
 	kindCreated pageKind = iota // by NewPage
 	kindPopup                   // opened by one of our pages
-	kindForeign                 // anything else: tabs of an attached browser, noopener windows
+	kindForeign                 // anything else: tabs that were open before we attached, tabs other clients or the user opened
 )
 
 // adopt attaches to a page target and gives it the next page id. The
@@ -488,9 +488,14 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 	}
 	b.byTarget[id] = p
 	b.mu.Unlock()
-	// The viewport is ours to set, except on the tabs of someone else's
-	// browser.
-	if err := p.setup(ctx, !b.attached || kind != kindForeign); err != nil {
+	// The viewport is ours to set only on our own pages: the ones we
+	// created and their popups. A foreign tab belongs to someone else, in
+	// a launched browser too: another client attached to it (a second
+	// driver, or a test) creates tabs that we adopt here as foreign, and
+	// two sessions overriding the device metrics of one tab fight, so the
+	// size the tab ends up with would depend on which session's override
+	// Chromium applied last.
+	if err := p.setup(ctx, kind != kindForeign); err != nil {
 		p.markClosed("setting the page up failed")
 		return nil, b.targetErr(err)
 	}

@@ -192,6 +192,11 @@ func TestAttachOverCDP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The shared browser adopts this tab too, as a foreign one: its
+		// viewport must not fight the attachment's.
+		if w := eval[float64](t, own, "innerWidth"); w != 800 {
+			t.Errorf("the attachment's new page has width %v, want 800", w)
+		}
 		if _, err := own.Goto(bg, site.URL+"/nav.html", Load, 0); err != nil {
 			t.Fatal(err)
 		}

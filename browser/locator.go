@@ -364,9 +364,11 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 	if err := l.p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
+	before := l.p.documentURL(o)
 	if err := l.p.clickAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods); err != nil {
 		return o.fail(err, "clicking "+l.selector)
 	}
+	l.p.settleURL(o, before)
 	return nil
 }
 
@@ -452,9 +454,11 @@ func (l *Locator) Press(ctx context.Context, key string, timeout time.Duration) 
 	if err := l.p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
+	before := l.p.documentURL(o)
 	if err := l.p.pressCombo(o, key, 0); err != nil {
 		return o.fail(err, "pressing "+key)
 	}
+	l.p.settleURL(o, before)
 	return nil
 }
 

@@ -103,8 +103,8 @@ func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 }
 
 // setup enables the domains the page needs and starts its event pump.
-// emulate applies the browser's viewport (not done for tabs of an attached
-// browser that were open before we came).
+// emulate applies the browser's viewport (done only for the pages we
+// created and their popups, never for someone else's tabs).
 func (p *Page) setup(ctx context.Context, emulate bool) error {
 	events := p.rod.Context(p.ctx).Event() // subscribe before enabling, so nothing is missed
 	p.b.wg.Add(1)
@@ -221,7 +221,7 @@ func (p *Page) pump(events <-chan *rod.Message) {
 			var e proto.PageFrameNavigated
 			if msg.Load(&e) && e.Frame.ParentID == "" {
 				p.mu.Lock()
-				p.url = e.Frame.URL
+				p.url = e.Frame.URL + e.Frame.URLFragment // the URL comes without its #fragment
 				if e.Frame.UnreachableURL != "" {
 					p.url = e.Frame.UnreachableURL // an error page stands for the URL that failed
 				}
@@ -773,6 +773,60 @@ func (p *Page) targetErr(err error) error {
 		return e
 	}
 	return asError(err)
+}
+
+// documentURL reads location.href of the main frame's document, or ""
+// when it cannot be read now (a navigation is replacing the document, or
+// the renderer is busy past the short limit).
+func (p *Page) documentURL(o *op) string {
+	ctx, cancel := context.WithTimeout(o.ctx, settleLimit)
+	defer cancel()
+	res, err := proto.RuntimeEvaluate{Expression: "location.href", ReturnByValue: true}.Call(p.rod.Context(ctx))
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil {
+		return ""
+	}
+	return res.Result.Value.Str()
+}
+
+// settleLimit bounds what an input action spends making URL reflect the
+// navigation it caused; past it the action still succeeds.
+const settleLimit = 2 * time.Second
+
+// settleURL makes URL reflect a same-document navigation (a #fragment
+// link, history.pushState in a click handler) that an input action
+// started, as Playwright's actions wait for the navigations they start to
+// commit. The renderer commits such a navigation synchronously while it
+// handles the event, but Chromium acknowledges the input before it reports
+// Page.navigatedWithinDocument, and our pump records that event after
+// that: without this, URL right after a click on a #fragment link is
+// usually still the old one. before is the document's URL read before the
+// action ("" skips the wait); the document's URL now is the truth, and we
+// wait, briefly, for the events to catch up with it. A cross-document
+// navigation that has not committed leaves location.href unchanged and is
+// not waited for here (as before: wait_for_url or wait_for_load_state).
+func (p *Page) settleURL(o *op, before string) {
+	if before == "" {
+		return
+	}
+	after := p.documentURL(o)
+	if after == "" || after == before {
+		return
+	}
+	ctx, cancel := context.WithTimeout(o.ctx, settleLimit)
+	defer cancel()
+	for {
+		p.mu.Lock()
+		u, ch := p.url, p.changed
+		p.mu.Unlock()
+		if u == after {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // URL is the page's current URL.

@@ -136,6 +136,10 @@ func TestHistoryAndLinks(t *testing.T) {
 	if err := loc(t, p, "#hash").Click(bg, ClickOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// The click returns once the navigation it started shows in URL.
+	if u := p.URL(); !strings.HasSuffix(u, "/nav.html#section") {
+		t.Errorf("URL right after clicking a #hash link: %q", u)
+	}
 	if _, err := p.WaitForURL(bg, "**/nav.html#section", Load, 0); err != nil {
 		t.Fatal(err)
 	}
