@@ -556,6 +556,86 @@ type handler func(ctx context.Context, c *conn, params json.RawMessage) (any, er
 
 var handlers map[string]handler
 
+// The adapters below hold the steps every method starts with, so each
+// handler is only its own params struct and the one call it makes. The
+// params structs stay as they were (anonymous where they were), because
+// decode's errors name the struct type and are part of the protocol.
+
+// These methods are promoted into every params struct that embeds the
+// type, which is how the adapters reach the shared fields.
+func (pp pageParams) pageID() string              { return pp.Page }
+func (tp timeoutParams) timeout() ms              { return tp.Timeout }
+func (lp locatorParams) locParams() locatorParams { return lp }
+
+// onBrowser adapts a method of the browser named by an optional "browser".
+func onBrowser(run func(ctx context.Context, b *Browser) (any, error)) handler {
+	return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+		var bp struct {
+			Browser string `json:"browser"`
+		}
+		if err := decode(raw, &bp); err != nil {
+			return nil, err
+		}
+		b, err := c.s.browserParam(bp.Browser)
+		if err != nil {
+			return nil, err
+		}
+		return run(ctx, b)
+	}
+}
+
+// onPage adapts a page method: it decodes the params, refusing unknown
+// fields, and finds the page they name.
+func onPage[P interface{ pageID() string }](run func(ctx context.Context, p *Page, params *P) (any, error)) handler {
+	return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+		var params P
+		if err := decode(raw, &params); err != nil {
+			return nil, err
+		}
+		p, err := c.s.page(params.pageID())
+		if err != nil {
+			return nil, err
+		}
+		return run(ctx, p, &params)
+	}
+}
+
+// onPageTimed is onPage for methods with a "timeout", which it converts
+// after finding the page.
+func onPageTimed[P interface {
+	pageID() string
+	timeout() ms
+}](run func(ctx context.Context, p *Page, params *P, to time.Duration) (any, error)) handler {
+	return onPage(func(ctx context.Context, p *Page, params *P) (any, error) {
+		to, err := (*params).timeout().duration()
+		if err != nil {
+			return nil, err
+		}
+		return run(ctx, p, params, to)
+	})
+}
+
+// onLocator adapts a method on the locator that "page" and "selector"
+// name, passing on its converted "timeout".
+func onLocator[P interface{ locParams() locatorParams }](run func(ctx context.Context, l *Locator, params *P, to time.Duration) (any, error)) handler {
+	return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+		var params P
+		if err := decode(raw, &params); err != nil {
+			return nil, err
+		}
+		l, to, err := c.s.locator(params.locParams())
+		if err != nil {
+			return nil, err
+		}
+		return run(ctx, l, &params, to)
+	}
+}
+
+// value is the result of the many methods that answer a single value.
+func value(v any, err error) (any, error) {
+	return map[string]any{"value": v}, err
+}
+
 func init() {
 	handlers = map[string]handler{
 		"browser.launch": func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
@@ -569,34 +649,14 @@ func init() {
 			}
 			return map[string]any{"browser": id, "pages": pageIDs(b.Pages())}, nil
 		},
-		"browser.new_page": func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-			var bp struct {
-				Browser string `json:"browser"`
-			}
-			if err := decode(raw, &bp); err != nil {
-				return nil, err
-			}
-			b, err := c.s.browserParam(bp.Browser)
-			if err != nil {
-				return nil, err
-			}
+		"browser.new_page": onBrowser(func(ctx context.Context, b *Browser) (any, error) {
 			p, err := b.NewPage(ctx)
 			if err != nil {
 				return nil, err
 			}
 			return map[string]any{"page": p.ID()}, nil
-		},
-		"browser.pages": func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-			var bp struct {
-				Browser string `json:"browser"`
-			}
-			if err := decode(raw, &bp); err != nil {
-				return nil, err
-			}
-			b, err := c.s.browserParam(bp.Browser)
-			if err != nil {
-				return nil, err
-			}
+		}),
+		"browser.pages": onBrowser(func(ctx context.Context, b *Browser) (any, error) {
 			list := []map[string]any{}
 			for _, p := range b.Pages() {
 				tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -609,7 +669,7 @@ func init() {
 				list = append(list, map[string]any{"page": p.ID(), "url": p.URL(), "title": title, "opener": opener})
 			}
 			return map[string]any{"pages": list}, nil
-		},
+		}),
 		"browser.close": func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
 			var bp struct {
 				Browser string `json:"browser"`
@@ -636,25 +696,10 @@ func addPageHandlers() {
 		timeoutParams
 		WaitUntil string `json:"wait_until"`
 	}
-	withPage := func(raw json.RawMessage, dst any, id func() string, c *conn) (*Page, error) {
-		if err := decode(raw, dst); err != nil {
-			return nil, err
-		}
-		return c.s.page(id())
-	}
-	handlers["page.goto"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var np struct {
-			navParams
-			URL string `json:"url"`
-		}
-		p, err := withPage(raw, &np, func() string { return np.Page }, c)
-		if err != nil {
-			return nil, err
-		}
-		to, err := np.Timeout.duration()
-		if err != nil {
-			return nil, err
-		}
+	handlers["page.goto"] = onPageTimed(func(ctx context.Context, p *Page, np *struct {
+		navParams
+		URL string `json:"url"`
+	}, to time.Duration) (any, error) {
 		res, err := p.Goto(ctx, np.URL, WaitUntil(np.WaitUntil), to)
 		if err != nil {
 			return nil, err
@@ -664,32 +709,18 @@ func addPageHandlers() {
 			status = res.Status
 		}
 		return map[string]any{"url": res.URL, "status": status}, nil
-	}
-	nav := func(run func(ctx context.Context, p *Page, w WaitUntil, to time.Duration) (any, error)) handler {
-		return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-			var np navParams
-			p, err := withPage(raw, &np, func() string { return np.Page }, c)
-			if err != nil {
-				return nil, err
-			}
-			to, err := np.Timeout.duration()
-			if err != nil {
-				return nil, err
-			}
-			return run(ctx, p, WaitUntil(np.WaitUntil), to)
-		}
-	}
-	handlers["page.reload"] = nav(func(ctx context.Context, p *Page, w WaitUntil, to time.Duration) (any, error) {
-		u, err := p.Reload(ctx, w, to)
+	})
+	handlers["page.reload"] = onPageTimed(func(ctx context.Context, p *Page, np *navParams, to time.Duration) (any, error) {
+		u, err := p.Reload(ctx, WaitUntil(np.WaitUntil), to)
 		return map[string]any{"url": u}, err
 	})
 	history := func(back bool) handler {
-		return nav(func(ctx context.Context, p *Page, w WaitUntil, to time.Duration) (any, error) {
+		return onPageTimed(func(ctx context.Context, p *Page, np *navParams, to time.Duration) (any, error) {
 			f := p.GoForward
 			if back {
 				f = p.GoBack
 			}
-			u, ok, err := f(ctx, w, to)
+			u, ok, err := f(ctx, WaitUntil(np.WaitUntil), to)
 			if err != nil {
 				return nil, err
 			}
@@ -701,58 +732,36 @@ func addPageHandlers() {
 	}
 	handlers["page.go_back"] = history(true)
 	handlers["page.go_forward"] = history(false)
-	simple := func(run func(ctx context.Context, p *Page) (any, error)) handler {
-		return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-			var pp pageParams
-			p, err := withPage(raw, &pp, func() string { return pp.Page }, c)
-			if err != nil {
-				return nil, err
-			}
-			return run(ctx, p)
-		}
-	}
-	handlers["page.url"] = simple(func(ctx context.Context, p *Page) (any, error) {
+	handlers["page.url"] = onPage(func(ctx context.Context, p *Page, _ *pageParams) (any, error) {
 		return map[string]any{"url": p.URL()}, nil
 	})
-	handlers["page.title"] = simple(func(ctx context.Context, p *Page) (any, error) {
+	handlers["page.title"] = onPage(func(ctx context.Context, p *Page, _ *pageParams) (any, error) {
 		t, err := p.Title(ctx)
 		return map[string]any{"title": t}, err
 	})
-	handlers["page.content"] = simple(func(ctx context.Context, p *Page) (any, error) {
+	handlers["page.content"] = onPage(func(ctx context.Context, p *Page, _ *pageParams) (any, error) {
 		h, err := p.Content(ctx)
 		return map[string]any{"html": h}, err
 	})
-	handlers["page.bring_to_front"] = simple(func(ctx context.Context, p *Page) (any, error) {
+	handlers["page.bring_to_front"] = onPage(func(ctx context.Context, p *Page, _ *pageParams) (any, error) {
 		return nil, p.BringToFront(ctx)
 	})
-	handlers["page.close"] = simple(func(ctx context.Context, p *Page) (any, error) {
+	handlers["page.close"] = onPage(func(ctx context.Context, p *Page, _ *pageParams) (any, error) {
 		return nil, p.Close(ctx)
 	})
-	handlers["page.wait_for_load_state"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var wp struct {
-			pageParams
-			timeoutParams
-			State string `json:"state"`
-		}
-		p, err := withPage(raw, &wp, func() string { return wp.Page }, c)
-		if err != nil {
-			return nil, err
-		}
-		to, err := wp.Timeout.duration()
-		if err != nil {
-			return nil, err
-		}
+	handlers["page.wait_for_load_state"] = onPageTimed(func(ctx context.Context, p *Page, wp *struct {
+		pageParams
+		timeoutParams
+		State string `json:"state"`
+	}, to time.Duration) (any, error) {
 		return nil, p.WaitForLoadState(ctx, WaitUntil(wp.State), to)
-	}
-	handlers["page.wait_for_url"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var wp struct {
-			navParams
-			URL string `json:"url"`
-		}
-		p, err := withPage(raw, &wp, func() string { return wp.Page }, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	// page.wait_for_url and page.screenshot check their own params before
+	// the timeout, so they convert it themselves to keep that order.
+	handlers["page.wait_for_url"] = onPage(func(ctx context.Context, p *Page, wp *struct {
+		navParams
+		URL string `json:"url"`
+	}) (any, error) {
 		if wp.URL == "" {
 			return nil, newErr(ErrInvalidParams, "missing \"url\" (exact, glob with * or **, or /regex/)")
 		}
@@ -762,32 +771,19 @@ func addPageHandlers() {
 		}
 		u, err := p.WaitForURL(ctx, wp.URL, WaitUntil(wp.WaitUntil), to)
 		return map[string]any{"url": u}, err
-	}
-	handlers["page.wait_for_selector"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var wp struct {
-			locatorParams
-			State string `json:"state"`
-		}
-		if err := decode(raw, &wp); err != nil {
-			return nil, err
-		}
-		l, to, err := c.s.locator(wp.locatorParams)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["page.wait_for_selector"] = onLocator(func(ctx context.Context, l *Locator, wp *struct {
+		locatorParams
+		State string `json:"state"`
+	}, to time.Duration) (any, error) {
 		return nil, l.p.WaitForSelector(ctx, wp.Selector, ElementState(wp.State), to)
-	}
-	handlers["page.screenshot"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var sp struct {
-			pageParams
-			timeoutParams
-			Path     string `json:"path"`
-			FullPage bool   `json:"full_page"`
-		}
-		p, err := withPage(raw, &sp, func() string { return sp.Page }, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["page.screenshot"] = onPage(func(ctx context.Context, p *Page, sp *struct {
+		pageParams
+		timeoutParams
+		Path     string `json:"path"`
+		FullPage bool   `json:"full_page"`
+	}) (any, error) {
 		if err := checkPath(sp.Path); err != nil {
 			return nil, err
 		}
@@ -800,142 +796,88 @@ func addPageHandlers() {
 			return nil, err
 		}
 		return saveImage(sp.Path, png)
-	}
-	handlers["page.aria_snapshot"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var ap struct {
-			pageParams
-			timeoutParams
-			ariaParams
-			Ref      string `json:"ref"`
-			Selector string `json:"selector"`
-		}
-		p, err := withPage(raw, &ap, func() string { return ap.Page }, c)
-		if err != nil {
-			return nil, err
-		}
-		to, err := ap.Timeout.duration()
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["page.aria_snapshot"] = onPageTimed(func(ctx context.Context, p *Page, ap *struct {
+		pageParams
+		timeoutParams
+		ariaParams
+		Ref      string `json:"ref"`
+		Selector string `json:"selector"`
+	}, to time.Duration) (any, error) {
 		opts := ap.ariaParams.options()
 		opts.Ref, opts.Selector = ap.Ref, ap.Selector
 		snap, err := p.AriaSnapshot(ctx, opts, to)
 		return map[string]any{"snapshot": snap}, err
-	}
-	handlers["page.evaluate"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var ep struct {
-			pageParams
-			timeoutParams
-			Expression string          `json:"expression"`
-			Arg        json.RawMessage `json:"arg"`
-		}
-		p, err := withPage(raw, &ep, func() string { return ep.Page }, c)
-		if err != nil {
-			return nil, err
-		}
-		to, err := ep.Timeout.duration()
-		if err != nil {
-			return nil, err
-		}
-		v, err := p.Evaluate(ctx, ep.Expression, ep.Arg, to)
-		return map[string]any{"value": v}, err
-	}
-	handlers["page.keyboard.press"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var kp struct {
-			pageParams
-			Key string `json:"key"`
-		}
-		p, err := withPage(raw, &kp, func() string { return kp.Page }, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["page.evaluate"] = onPageTimed(func(ctx context.Context, p *Page, ep *struct {
+		pageParams
+		timeoutParams
+		Expression string          `json:"expression"`
+		Arg        json.RawMessage `json:"arg"`
+	}, to time.Duration) (any, error) {
+		return value(p.Evaluate(ctx, ep.Expression, ep.Arg, to))
+	})
+	handlers["page.keyboard.press"] = onPage(func(ctx context.Context, p *Page, kp *struct {
+		pageParams
+		Key string `json:"key"`
+	}) (any, error) {
 		return nil, p.Press(ctx, kp.Key)
-	}
-	handlers["page.keyboard.type"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var kp struct {
-			pageParams
-			Text  string `json:"text"`
-			Delay ms     `json:"delay"`
-		}
-		p, err := withPage(raw, &kp, func() string { return kp.Page }, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["page.keyboard.type"] = onPage(func(ctx context.Context, p *Page, kp *struct {
+		pageParams
+		Text  string `json:"text"`
+		Delay ms     `json:"delay"`
+	}) (any, error) {
 		d, err := kp.Delay.duration()
 		if err != nil {
 			return nil, err
 		}
 		return nil, p.Type(ctx, kp.Text, d)
-	}
-	handlers["page.mouse.click"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var mp struct {
-			pageParams
-			X          *float64 `json:"x"`
-			Y          *float64 `json:"y"`
-			Button     string   `json:"button"`
-			ClickCount int      `json:"click_count"`
-		}
-		p, err := withPage(raw, &mp, func() string { return mp.Page }, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["page.mouse.click"] = onPage(func(ctx context.Context, p *Page, mp *struct {
+		pageParams
+		X          *float64 `json:"x"`
+		Y          *float64 `json:"y"`
+		Button     string   `json:"button"`
+		ClickCount int      `json:"click_count"`
+	}) (any, error) {
 		if mp.X == nil || mp.Y == nil {
 			return nil, newErr(ErrInvalidParams, "page.mouse.click needs x and y")
 		}
 		return nil, p.MouseClick(ctx, *mp.X, *mp.Y, MouseButton(mp.Button), mp.ClickCount)
-	}
-	handlers["page.mouse.move"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var mp struct {
-			pageParams
-			X *float64 `json:"x"`
-			Y *float64 `json:"y"`
-		}
-		p, err := withPage(raw, &mp, func() string { return mp.Page }, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["page.mouse.move"] = onPage(func(ctx context.Context, p *Page, mp *struct {
+		pageParams
+		X *float64 `json:"x"`
+		Y *float64 `json:"y"`
+	}) (any, error) {
 		if mp.X == nil || mp.Y == nil {
 			return nil, newErr(ErrInvalidParams, "page.mouse.move needs x and y")
 		}
 		return nil, p.MouseMove(ctx, *mp.X, *mp.Y)
-	}
-	handlers["page.mouse.wheel"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var mp struct {
-			pageParams
-			DeltaX float64 `json:"delta_x"`
-			DeltaY float64 `json:"delta_y"`
-		}
-		p, err := withPage(raw, &mp, func() string { return mp.Page }, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["page.mouse.wheel"] = onPage(func(ctx context.Context, p *Page, mp *struct {
+		pageParams
+		DeltaX float64 `json:"delta_x"`
+		DeltaY float64 `json:"delta_y"`
+	}) (any, error) {
 		return nil, p.MouseWheel(ctx, mp.DeltaX, mp.DeltaY)
-	}
-	handlers["page.set_viewport_size"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var vp struct {
-			pageParams
-			Width  int `json:"width"`
-			Height int `json:"height"`
-		}
-		p, err := withPage(raw, &vp, func() string { return vp.Page }, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["page.set_viewport_size"] = onPage(func(ctx context.Context, p *Page, vp *struct {
+		pageParams
+		Width  int `json:"width"`
+		Height int `json:"height"`
+	}) (any, error) {
 		return nil, p.SetViewportSize(ctx, vp.Width, vp.Height)
-	}
+	})
 	type clearParams struct {
 		pageParams
 		Clear bool `json:"clear"`
 	}
 	logs := func(key string, get func(p *Page, clear bool) any) handler {
-		return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-			var cp clearParams
-			p, err := withPage(raw, &cp, func() string { return cp.Page }, c)
-			if err != nil {
-				return nil, err
-			}
+		return onPage(func(ctx context.Context, p *Page, cp *clearParams) (any, error) {
 			return map[string]any{key: get(p, cp.Clear)}, nil
-		}
+		})
 	}
 	handlers["page.console_messages"] = logs("messages", func(p *Page, clear bool) any { return p.ConsoleMessages(clear) })
 	handlers["page.page_errors"] = logs("errors", func(p *Page, clear bool) any { return p.PageErrors(clear) })
@@ -975,13 +917,6 @@ func saveImage(path string, png []byte) (any, error) {
 // ---- locator methods --------------------------------------------------------------
 
 func addLocatorHandlers() {
-	// loc decodes params that embed locatorParams and builds the locator.
-	loc := func(raw json.RawMessage, dst interface{ lp() locatorParams }, c *conn) (*Locator, time.Duration, error) {
-		if err := decode(raw, dst); err != nil {
-			return nil, 0, err
-		}
-		return c.s.locator(dst.lp())
-	}
 	type clickParams struct {
 		locatorParams
 		Button     string   `json:"button"`
@@ -992,12 +927,7 @@ func addLocatorHandlers() {
 		Position   *Point   `json:"position"`
 	}
 	click := func(dbl bool) handler {
-		return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-			var cp clickParams
-			l, to, err := loc(raw, &lpWrap{&cp, func() locatorParams { return cp.locatorParams }}, c)
-			if err != nil {
-				return nil, err
-			}
+		return onLocator(func(ctx context.Context, l *Locator, cp *clickParams, to time.Duration) (any, error) {
 			d, err := cp.Delay.duration()
 			if err != nil {
 				return nil, err
@@ -1007,63 +937,43 @@ func addLocatorHandlers() {
 				return nil, l.DblClick(ctx, opts)
 			}
 			return nil, l.Click(ctx, opts)
-		}
+		})
 	}
 	handlers["locator.click"] = click(false)
 	handlers["locator.dblclick"] = click(true)
-	handlers["locator.fill"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var fp struct {
-			locatorParams
-			Value *string `json:"value"`
-			Force bool    `json:"force"`
-		}
-		l, to, err := loc(raw, &lpWrap{&fp, func() locatorParams { return fp.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
+	handlers["locator.fill"] = onLocator(func(ctx context.Context, l *Locator, fp *struct {
+		locatorParams
+		Value *string `json:"value"`
+		Force bool    `json:"force"`
+	}, to time.Duration) (any, error) {
 		if fp.Value == nil {
 			return nil, newErr(ErrInvalidParams, "locator.fill needs \"value\" (a string; \"\" clears the field)")
 		}
 		return nil, l.Fill(ctx, *fp.Value, fp.Force, to)
-	}
-	handlers["locator.press"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var kp struct {
-			locatorParams
-			Key string `json:"key"`
-		}
-		l, to, err := loc(raw, &lpWrap{&kp, func() locatorParams { return kp.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["locator.press"] = onLocator(func(ctx context.Context, l *Locator, kp *struct {
+		locatorParams
+		Key string `json:"key"`
+	}, to time.Duration) (any, error) {
 		return nil, l.Press(ctx, kp.Key, to)
-	}
-	handlers["locator.press_sequentially"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var kp struct {
-			locatorParams
-			Text  string `json:"text"`
-			Delay ms     `json:"delay"`
-		}
-		l, to, err := loc(raw, &lpWrap{&kp, func() locatorParams { return kp.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["locator.press_sequentially"] = onLocator(func(ctx context.Context, l *Locator, kp *struct {
+		locatorParams
+		Text  string `json:"text"`
+		Delay ms     `json:"delay"`
+	}, to time.Duration) (any, error) {
 		d, err := kp.Delay.duration()
 		if err != nil {
 			return nil, err
 		}
 		return nil, l.PressSequentially(ctx, kp.Text, d, to)
-	}
+	})
 	checked := func(want *bool) handler {
-		return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-			var cp struct {
-				locatorParams
-				Force   bool  `json:"force"`
-				Checked *bool `json:"checked"`
-			}
-			l, to, err := loc(raw, &lpWrap{&cp, func() locatorParams { return cp.locatorParams }}, c)
-			if err != nil {
-				return nil, err
-			}
+		return onLocator(func(ctx context.Context, l *Locator, cp *struct {
+			locatorParams
+			Force   bool  `json:"force"`
+			Checked *bool `json:"checked"`
+		}, to time.Duration) (any, error) {
 			w := want
 			if w == nil {
 				if cp.Checked == nil {
@@ -1074,25 +984,21 @@ func addLocatorHandlers() {
 				return nil, newErr(ErrInvalidParams, "\"checked\" is a parameter of locator.set_checked only")
 			}
 			return nil, l.SetChecked(ctx, *w, cp.Force, to)
-		}
+		})
 	}
 	yes, no := true, false
 	handlers["locator.check"] = checked(&yes)
 	handlers["locator.uncheck"] = checked(&no)
 	handlers["locator.set_checked"] = checked(nil)
-	handlers["locator.select_option"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var sp struct {
-			locatorParams
-			Value json.RawMessage `json:"value"`
-			Label json.RawMessage `json:"label"`
-			Index json.RawMessage `json:"index"`
-			Force bool            `json:"force"`
-		}
-		l, to, err := loc(raw, &lpWrap{&sp, func() locatorParams { return sp.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
+	handlers["locator.select_option"] = onLocator(func(ctx context.Context, l *Locator, sp *struct {
+		locatorParams
+		Value json.RawMessage `json:"value"`
+		Label json.RawMessage `json:"label"`
+		Index json.RawMessage `json:"index"`
+		Force bool            `json:"force"`
+	}, to time.Duration) (any, error) {
 		var want SelectOptions
+		var err error
 		if want.Values, err = oneOrMany[string](sp.Value, "value"); err != nil {
 			return nil, err
 		}
@@ -1107,27 +1013,18 @@ func addLocatorHandlers() {
 		}
 		vals, err := l.SelectOption(ctx, want, sp.Force, to)
 		return map[string]any{"values": vals}, err
-	}
-	plain := func(run func(ctx context.Context, l *Locator, to time.Duration) (any, error)) handler {
-		return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-			var lp locatorParams
-			l, to, err := loc(raw, &lpWrap{&lp, func() locatorParams { return lp }}, c)
-			if err != nil {
-				return nil, err
-			}
-			return run(ctx, l, to)
-		}
-	}
-	handlers["locator.hover"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var hp struct {
-			locatorParams
-			Force bool `json:"force"`
-		}
-		l, to, err := loc(raw, &lpWrap{&hp, func() locatorParams { return hp.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["locator.hover"] = onLocator(func(ctx context.Context, l *Locator, hp *struct {
+		locatorParams
+		Force bool `json:"force"`
+	}, to time.Duration) (any, error) {
 		return nil, l.Hover(ctx, hp.Force, to)
+	})
+	// plain adapts the methods whose only params are the locator's own.
+	plain := func(run func(ctx context.Context, l *Locator, to time.Duration) (any, error)) handler {
+		return onLocator(func(ctx context.Context, l *Locator, _ *locatorParams, to time.Duration) (any, error) {
+			return run(ctx, l, to)
+		})
 	}
 	handlers["locator.focus"] = plain(func(ctx context.Context, l *Locator, to time.Duration) (any, error) {
 		return nil, l.Focus(ctx, to)
@@ -1142,63 +1039,42 @@ func addLocatorHandlers() {
 		"locator.input_value":  (*Locator).InputValue,
 	} {
 		handlers[name] = plain(func(ctx context.Context, l *Locator, to time.Duration) (any, error) {
-			v, err := f(l, ctx, to)
-			return map[string]any{"value": v}, err
+			return value(f(l, ctx, to))
 		})
 	}
-	handlers["locator.get_attribute"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var ap struct {
-			locatorParams
-			Name string `json:"name"`
-		}
-		l, to, err := loc(raw, &lpWrap{&ap, func() locatorParams { return ap.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
+	handlers["locator.get_attribute"] = onLocator(func(ctx context.Context, l *Locator, ap *struct {
+		locatorParams
+		Name string `json:"name"`
+	}, to time.Duration) (any, error) {
 		if ap.Name == "" {
 			return nil, newErr(ErrInvalidParams, "locator.get_attribute needs \"name\"")
 		}
-		v, err := l.GetAttribute(ctx, ap.Name, to)
-		return map[string]any{"value": v}, err
-	}
+		return value(l.GetAttribute(ctx, ap.Name, to))
+	})
 	for _, st := range []string{"visible", "hidden", "enabled", "disabled", "editable", "checked"} {
 		handlers["locator.is_"+st] = plain(func(ctx context.Context, l *Locator, _ time.Duration) (any, error) {
-			v, err := l.Is(ctx, st)
-			return map[string]any{"value": v}, err
+			return value(l.Is(ctx, st))
 		})
 	}
 	handlers["locator.count"] = plain(func(ctx context.Context, l *Locator, _ time.Duration) (any, error) {
-		n, err := l.Count(ctx)
-		return map[string]any{"value": n}, err
+		return value(l.Count(ctx))
 	})
 	handlers["locator.all_inner_texts"] = plain(func(ctx context.Context, l *Locator, _ time.Duration) (any, error) {
-		v, err := l.AllTexts(ctx, "inner_text")
-		return map[string]any{"value": v}, err
+		return value(l.AllTexts(ctx, "inner_text"))
 	})
 	handlers["locator.all_text_contents"] = plain(func(ctx context.Context, l *Locator, _ time.Duration) (any, error) {
-		v, err := l.AllTexts(ctx, "text_content")
-		return map[string]any{"value": v}, err
+		return value(l.AllTexts(ctx, "text_content"))
 	})
-	handlers["locator.wait_for"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var wp struct {
-			locatorParams
-			State string `json:"state"`
-		}
-		l, to, err := loc(raw, &lpWrap{&wp, func() locatorParams { return wp.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
+	handlers["locator.wait_for"] = onLocator(func(ctx context.Context, l *Locator, wp *struct {
+		locatorParams
+		State string `json:"state"`
+	}, to time.Duration) (any, error) {
 		return nil, l.WaitFor(ctx, ElementState(wp.State), to)
-	}
-	handlers["locator.screenshot"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var sp struct {
-			locatorParams
-			Path string `json:"path"`
-		}
-		l, to, err := loc(raw, &lpWrap{&sp, func() locatorParams { return sp.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
+	})
+	handlers["locator.screenshot"] = onLocator(func(ctx context.Context, l *Locator, sp *struct {
+		locatorParams
+		Path string `json:"path"`
+	}, to time.Duration) (any, error) {
 		if err := checkPath(sp.Path); err != nil {
 			return nil, err
 		}
@@ -1207,7 +1083,7 @@ func addLocatorHandlers() {
 			return nil, err
 		}
 		return saveImage(sp.Path, png)
-	}
+	})
 	handlers["locator.bounding_box"] = plain(func(ctx context.Context, l *Locator, to time.Duration) (any, error) {
 		b, err := l.BoundingBox(ctx, to)
 		if err != nil {
@@ -1218,46 +1094,20 @@ func addLocatorHandlers() {
 		}
 		return map[string]any{"value": b}, nil
 	})
-	handlers["locator.aria_snapshot"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var ap struct {
-			locatorParams
-			ariaParams
-		}
-		l, to, err := loc(raw, &lpWrap{&ap, func() locatorParams { return ap.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
+	handlers["locator.aria_snapshot"] = onLocator(func(ctx context.Context, l *Locator, ap *struct {
+		locatorParams
+		ariaParams
+	}, to time.Duration) (any, error) {
 		snap, err := l.AriaSnapshot(ctx, ap.ariaParams.options(), to)
 		return map[string]any{"snapshot": snap}, err
-	}
-	handlers["locator.evaluate"] = func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
-		var ep struct {
-			locatorParams
-			Expression string          `json:"expression"`
-			Arg        json.RawMessage `json:"arg"`
-		}
-		l, to, err := loc(raw, &lpWrap{&ep, func() locatorParams { return ep.locatorParams }}, c)
-		if err != nil {
-			return nil, err
-		}
-		v, err := l.Evaluate(ctx, ep.Expression, ep.Arg, to)
-		return map[string]any{"value": v}, err
-	}
-}
-
-// wrap lets decode fill a params struct and the locator helper read its
-// embedded locatorParams afterwards.
-type lpWrap struct {
-	dst any
-	get func() locatorParams
-}
-
-func (w *lpWrap) lp() locatorParams { return w.get() }
-
-func (w *lpWrap) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	return dec.Decode(w.dst)
+	})
+	handlers["locator.evaluate"] = onLocator(func(ctx context.Context, l *Locator, ep *struct {
+		locatorParams
+		Expression string          `json:"expression"`
+		Arg        json.RawMessage `json:"arg"`
+	}, to time.Duration) (any, error) {
+		return value(l.Evaluate(ctx, ep.Expression, ep.Arg, to))
+	})
 }
 
 // oneOrMany reads a param that may be one item or a list.
