@@ -25,35 +25,13 @@ func yamlValue(s string) string {
 	if !yamlNeedsQuotes(s) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '\\':
-			b.WriteString(`\\`)
-		case '"':
-			b.WriteString(`\"`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
-				fmt.Fprintf(&b, `\x%02x`, r)
-			} else {
-				b.WriteRune(r)
-			}
+	// YAML's double-quoted style has \x escapes, and C1 controls need one.
+	return quote(s, func(r rune) string {
+		if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+			return fmt.Sprintf(`\x%02x`, r)
 		}
-	}
-	b.WriteByte('"')
-	return b.String()
+		return ""
+	})
 }
 
 // yamlWords are scalars YAML 1.1 reads as booleans or null.
@@ -121,6 +99,17 @@ func lastRune(s string) rune {
 // jsonString quotes s the way JavaScript's JSON.stringify does (no HTML
 // escaping, unlike encoding/json), which is how names appear in keys.
 func jsonString(s string) string {
+	return quote(s, func(r rune) string {
+		if r < 0x20 {
+			return fmt.Sprintf(`\u%04x`, r)
+		}
+		return ""
+	})
+}
+
+// quote writes s in double quotes with the escapes JSON and YAML share;
+// other returns the escape for any other rune, or "" to keep it as it is.
+func quote(s string, other func(rune) string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
@@ -141,8 +130,8 @@ func jsonString(s string) string {
 		case '\t':
 			b.WriteString(`\t`)
 		default:
-			if r < 0x20 {
-				fmt.Fprintf(&b, `\u%04x`, r)
+			if e := other(r); e != "" {
+				b.WriteString(e)
 			} else {
 				b.WriteRune(r)
 			}
