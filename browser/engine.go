@@ -105,30 +105,13 @@ func (p *Page) frameOf(o *op, iframe handle) (*execCtx, error) {
 		return nil, errRetry // the frame has no document yet
 	}
 	docID := node.Node.ContentDocument.BackendNodeID
-	p.mu.Lock()
-	ec := p.frameCtx[docID]
-	p.mu.Unlock()
-	if ec != nil {
-		return ec, nil
-	}
-	doc, err := proto.DOMResolveNode{BackendNodeID: docID, ObjectGroup: o.grp()}.Call(o.r())
-	if err != nil {
-		return nil, p.jsErr(err)
-	}
-	win, err := proto.RuntimeCallFunctionOn{
-		ObjectID: doc.Object.ObjectID, FunctionDeclaration: "function () { return globalThis; }", ObjectGroup: engineGroup,
-	}.Call(o.r())
-	if err != nil {
-		return nil, p.jsErr(err)
-	}
-	ec, err = p.ctxFor(o, win.Result.ObjectID)
-	if err != nil {
-		return nil, err
-	}
-	p.mu.Lock()
-	p.frameCtx[docID] = ec
-	p.mu.Unlock()
-	return ec, nil
+	return p.docCtx(o, docID, func() (proto.RuntimeRemoteObjectID, error) {
+		doc, err := proto.DOMResolveNode{BackendNodeID: docID, ObjectGroup: o.grp()}.Call(o.r())
+		if err != nil {
+			return "", err
+		}
+		return doc.Object.ObjectID, nil
+	})
 }
 
 // ctxOfObject finds the context an object (from someone else, such as the
@@ -144,15 +127,27 @@ func (p *Page) ctxOfObject(o *op, obj proto.RuntimeRemoteObjectID) (*execCtx, er
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
-	docID := node.Node.BackendNodeID
+	return p.docCtx(o, node.Node.BackendNodeID, func() (proto.RuntimeRemoteObjectID, error) {
+		return doc.Result.ObjectID, nil
+	})
+}
+
+// docCtx returns the engine context of the document docID, made once from
+// the document's window and then cached; doc yields the document's object
+// only when the cache misses.
+func (p *Page) docCtx(o *op, docID proto.DOMBackendNodeID, doc func() (proto.RuntimeRemoteObjectID, error)) (*execCtx, error) {
 	p.mu.Lock()
 	ec := p.frameCtx[docID]
 	p.mu.Unlock()
 	if ec != nil {
 		return ec, nil
 	}
+	obj, err := doc()
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
 	win, err := proto.RuntimeCallFunctionOn{
-		ObjectID: doc.Result.ObjectID, FunctionDeclaration: "function () { return globalThis; }", ObjectGroup: engineGroup,
+		ObjectID: obj, FunctionDeclaration: "function () { return globalThis; }", ObjectGroup: engineGroup,
 	}.Call(o.r())
 	if err != nil {
 		return nil, p.jsErr(err)

@@ -128,15 +128,9 @@ func (l *Locator) waitOne(o *op, state ElementState, what string) (handle, error
 		what = "to be " + string(state)
 	}
 	err := l.poll(o, what, func() (bool, string, error) {
-		hs, err := l.p.resolve(o, l.parts)
-		if err != nil {
-			return false, "", err
-		}
-		switch {
-		case len(hs) == 0:
-			return false, noMatch, nil
-		case len(hs) > 1:
-			return false, "", strictError(l.selector, len(hs), l.p.describe(o, hs, 5))
+		hs, wait, err := l.strict(o)
+		if wait != "" || err != nil {
+			return false, wait, err
 		}
 		if state == stateVisible {
 			var vis bool
@@ -151,6 +145,21 @@ func (l *Locator) waitOne(o *op, state ElementState, what string) (handle, error
 		return true, "", nil
 	})
 	return found, err
+}
+
+// strict resolves the locator for an action, which needs exactly one
+// element: none yet is a reason to keep waiting, several an error.
+func (l *Locator) strict(o *op) (hs []handle, wait string, err error) {
+	hs, err = l.p.resolve(o, l.parts)
+	switch {
+	case err != nil:
+		return nil, "", err
+	case len(hs) == 0:
+		return nil, noMatch, nil
+	case len(hs) > 1:
+		return nil, "", strictError(l.selector, len(hs), l.p.describe(o, hs, 5))
+	}
+	return hs, "", nil
 }
 
 func (l *Locator) one(o *op, h handle) string {
@@ -211,15 +220,9 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 	var pt Point
 	var box *Box
 	err := l.poll(o, a.waitingFor(), func() (bool, string, error) {
-		hs, err := l.p.resolve(o, l.parts)
-		if err != nil {
-			return false, "", err
-		}
-		switch {
-		case len(hs) == 0:
-			return false, noMatch, nil
-		case len(hs) > 1:
-			return false, "", strictError(l.selector, len(hs), l.p.describe(o, hs, 5))
+		hs, wait, err := l.strict(o)
+		if wait != "" || err != nil {
+			return false, wait, err
 		}
 		h = hs[0]
 		if !a.force {

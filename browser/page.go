@@ -963,34 +963,27 @@ func (p *Page) WaitForURL(ctx context.Context, pattern string, waitUntil WaitUnt
 // ConsoleMessages returns the console messages since the page opened or the
 // last clear.
 func (p *Page) ConsoleMessages(clear bool) []ConsoleMessage {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := append([]ConsoleMessage{}, p.console...)
-	if clear {
-		p.console = nil
-	}
-	return out
+	return takeLog(&p.mu, &p.console, clear)
 }
 
 // PageErrors returns the uncaught exceptions since the page opened or the
 // last clear.
 func (p *Page) PageErrors(clear bool) []PageError {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := append([]PageError{}, p.errors...)
-	if clear {
-		p.errors = nil
-	}
-	return out
+	return takeLog(&p.mu, &p.errors, clear)
 }
 
 // Dialogs returns the dialogs since the page opened or the last clear.
 func (p *Page) Dialogs(clear bool) []Dialog {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := append([]Dialog{}, p.dialogs...)
+	return takeLog(&p.mu, &p.dialogs, clear)
+}
+
+// takeLog copies a page's log under its lock, emptying it when clear is set.
+func takeLog[T any](mu *sync.Mutex, log *[]T, clear bool) []T {
+	mu.Lock()
+	defer mu.Unlock()
+	out := append([]T{}, *log...)
 	if clear {
-		p.dialogs = nil
+		*log = nil
 	}
 	return out
 }
