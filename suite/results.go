@@ -1,0 +1,139 @@
+package suite
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+)
+
+// Record is one finished attempt: one line of results.jsonl.
+type Record struct {
+	TaskID     string       `json:"task_id"`
+	Attempt    int          `json:"attempt"`
+	ExitStatus string       `json:"exit_status"`
+	GateLabel  *int         `json:"gate_label"`
+	Passed     *bool        `json:"passed"`
+	Evals      []EvalResult `json:"evals"`
+	Steps      int          `json:"steps"`
+	Tokens     int          `json:"tokens"`
+	Cost       float64      `json:"cost"`
+	Seconds    float64      `json:"seconds"`
+	RunDir     string       `json:"run_dir"`
+	// Error is set for an infrastructure failure (endpoint unreachable, the
+	// browser would not start): the attempt says nothing about the agent.
+	Error         string  `json:"error,omitempty"`
+	Unscored      string  `json:"unscored,omitempty"` // why passed is null
+	FinalResponse string  `json:"final_response,omitempty"`
+	Level         string  `json:"level,omitempty"`
+	Site          string  `json:"site,omitempty"`
+	ModelSeconds  float64 `json:"model_seconds,omitempty"`
+	Retries       int     `json:"retries,omitempty"`
+}
+
+// EvalResult is one evaluator's verdict on one attempt. Passed is nil when
+// the evaluator could not run; Detail then says why.
+type EvalResult struct {
+	Kind   string   `json:"kind"`
+	Passed *bool    `json:"passed"`
+	Score  *float64 `json:"score,omitempty"`
+	Detail string   `json:"detail,omitempty"`
+}
+
+// Final says whether a record ends its attempt for good: resume skips it.
+// Interrupted attempts and infrastructure errors are run again.
+func (r Record) Final() bool {
+	return r.Error == "" && r.ExitStatus != "Interrupted" && r.ExitStatus != ""
+}
+
+// Status is the record's line in counts: "error" for infrastructure
+// failures, otherwise the run's exit status.
+func (r Record) Status() string {
+	if r.Error != "" {
+		return "error"
+	}
+	return r.ExitStatus
+}
+
+// Log appends records to results.jsonl, one write per line so a killed bench
+// leaves whole lines (a torn last line is skipped when read back).
+type Log struct {
+	mu   sync.Mutex
+	file *os.File
+}
+
+// OpenLog opens (creating) a results file for appending.
+func OpenLog(path string) (*Log, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open results: %w", err)
+	}
+	return &Log{file: f}, nil
+}
+
+// Append writes one record and syncs it to disk.
+func (l *Log) Append(r Record) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.file.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("append result: %w", err)
+	}
+	return l.file.Sync()
+}
+
+// Close closes the file.
+func (l *Log) Close() error { return l.file.Close() }
+
+// ReadRecords reads results.jsonl. A missing file is no records; a line that
+// does not parse (the torn end of a killed write) is skipped and counted.
+func ReadRecords(path string) (recs []Record, skipped int, err error) {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("read results: %w", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var r Record
+		if json.Unmarshal(line, &r) != nil || r.TaskID == "" {
+			skipped++
+			continue
+		}
+		recs = append(recs, r)
+	}
+	return recs, skipped, sc.Err()
+}
+
+// Latest keeps, per (task, attempt), the last record written: a rerun of an
+// errored or interrupted attempt supersedes the earlier line.
+func Latest(recs []Record) []Record {
+	type key struct {
+		id      string
+		attempt int
+	}
+	idx := map[key]int{}
+	var out []Record
+	for _, r := range recs {
+		k := key{r.TaskID, r.Attempt}
+		if i, ok := idx[k]; ok {
+			out[i] = r
+			continue
+		}
+		idx[k] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
