@@ -7,8 +7,7 @@ import (
 )
 
 func TestBenchSuiteLoadsWithRecordingsAndEvaluators(t *testing.T) {
-	suite.Builtin = BenchSuite
-	s, err := suite.Load("builtin:demo", suite.Options{Sites: map[string]string{SitePlaceholder: "http://127.0.0.1:9/"}})
+	s, err := suite.Load("builtin:demo", suite.Options{Builtin: BenchSuite, Sites: map[string]string{SitePlaceholder: "http://127.0.0.1:9/"}})
 	if err != nil {
 		t.Fatal(err)
 	}

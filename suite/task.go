@@ -98,20 +98,19 @@ type Suite struct {
 type Options struct {
 	// Sites fills WebArena's __NAME__ placeholders: "SHOPPING" -> "http://...".
 	Sites map[string]string
+	// Builtin resolves builtin:NAME to the suite's bytes; the caller passes
+	// the package that embeds them, so this one stays free of them.
+	Builtin func(name string) ([]byte, error)
 }
-
-// Builtin resolves a builtin:NAME suite to its bytes; set by the package that
-// embeds the built-in suites, so this one stays free of them.
-var Builtin func(name string) ([]byte, error)
 
 // Load reads a suite: a JSONL file, a JSON array, builtin:NAME, or a directory
 // of WebArena-style task files (one JSON object each).
 func Load(ref string, opts Options) (*Suite, error) {
 	if name, ok := strings.CutPrefix(ref, "builtin:"); ok {
-		if Builtin == nil {
+		if opts.Builtin == nil {
 			return nil, fmt.Errorf("suite %s: no built-in suites in this build", ref)
 		}
-		data, err := Builtin(name)
+		data, err := opts.Builtin(name)
 		if err != nil {
 			return nil, fmt.Errorf("suite %s: %w", ref, err)
 		}
