@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"wright/suite"
+)
+
+// The bench's offline tools: they read results.jsonl files and write
+// summaries, merges, comparisons and exports; none starts a run.
+
+var benchSummarizeCmd = &cobra.Command{
+	Use:   "summarize DIR",
+	Short: "Rebuild DIR/summary.md and summary.json from DIR/results.jsonl",
+	Args:  cobra.ExactArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		dir := args[0]
+		recs, skipped, err := suite.ReadRecords(filepath.Join(dir, suite.ResultsFile))
+		if err != nil {
+			return err
+		}
+		if len(recs) == 0 {
+			return usageError("%s has no %s with results", dir, suite.ResultsFile)
+		}
+		repro, err := suite.ReadRepro(dir)
+		if err != nil {
+			return err
+		}
+		s := suite.Summarize(recs, repro)
+		if err := suite.WriteSummary(dir, s); err != nil {
+			return err
+		}
+		if skipped > 0 {
+			fmt.Fprintf(cmd.ErrOrStderr(), "wright: skipped %d unreadable line(s) of %s (a bench killed mid-write leaves one)\n", skipped, suite.ResultsFile)
+		}
+		fmt.Fprint(cmd.OutOrStdout(), s.Markdown())
+		return nil
+	},
+}
+
+var benchMergeCmd = &cobra.Command{
+	Use:   "merge OUT DIR...",
+	Short: "Join the results of shard directories into OUT",
+	Args:  cobra.MinimumNArgs(2),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		s, err := suite.Merge(args[0], args[1:])
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(cmd.OutOrStdout(), s.Markdown())
+		return nil
+	},
+}
+
+var benchCompareCmd = &cobra.Command{
+	Use:   "compare A B",
+	Short: "Pair two benches task by task: who passed, McNemar's exact p-value, cost and steps",
+	Args:  cobra.ExactArgs(2),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		var sets [2][]suite.Record
+		for i, dir := range args {
+			recs, _, err := suite.ReadRecords(filepath.Join(dir, suite.ResultsFile))
+			if err != nil {
+				return err
+			}
+			if len(recs) == 0 {
+				return usageError("%s has no %s with results", dir, suite.ResultsFile)
+			}
+			sets[i] = recs
+		}
+		suite.Compare(sets[0], sets[1]).Write(cmd.OutOrStdout(), args[0], args[1])
+		return nil
+	},
+}
+
+var benchExportFormat, benchExportOut string
+
+var benchExportCmd = &cobra.Command{
+	Use:   "export DIR --format online-mind2web -o OUT",
+	Short: "Write a bench's runs in the layout a benchmark's own judge reads",
+	Args:  cobra.ExactArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		out := benchExportOut
+		if out == "" {
+			out = filepath.Join(args[0], "export-"+benchExportFormat)
+		}
+		n, err := suite.Export(args[0], out, benchExportFormat)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "wrote %d task folder(s) to %s\n", n, out)
+		return nil
+	},
+}
+
+func init() {
+	benchExportCmd.Flags().StringVar(&benchExportFormat, "format", "online-mind2web", "the layout to write")
+	benchExportCmd.Flags().StringVarP(&benchExportOut, "output", "o", "", "where to write (default DIR/export-FORMAT)")
+	benchCmd.AddCommand(benchSummarizeCmd, benchMergeCmd, benchCompareCmd, benchExportCmd)
+}
