@@ -21,6 +21,13 @@ import (
 // task's first words.
 type Task = agent.Task
 
+// Observer hears runs' progress; Event is what it hears (agent's types,
+// named here so callers of the harness need not import agent).
+type (
+	Observer = agent.Observer
+	Event    = agent.Event
+)
+
 // Options are what a caller decides beyond the config.
 type Options struct {
 	// OutputDir is where run directories are made, as
@@ -32,7 +39,7 @@ type Options struct {
 	RunDir string
 	// Observer hears every run's progress; nil hears nothing. It must be
 	// safe for concurrent use when runs share it.
-	Observer agent.Observer
+	Observer Observer
 	// Warn receives warnings about the configuration; nil discards them.
 	Warn func(string)
 	// Executable is the wright binary the model's code calls as `wright`
