@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -73,8 +72,9 @@ type Agent struct {
 	Env      env.Environment
 	Gate     gate.Gate
 	Run      *runs.Run
-	// Progress, when set, gets one short block per step for a person.
-	Progress io.Writer
+	// Observer, when set, hears the run's progress (steps, refusals,
+	// compactions).
+	Observer Observer
 
 	tpl          templates.Set
 	messages     []model.Message
@@ -89,6 +89,9 @@ type Agent struct {
 	tokenizer compact.Tokenizer
 	compactor *compact.Compactor
 	started   time.Time
+	task      Task
+	// verdict is the gate's last answer that carried a judge's label.
+	verdict *gate.Verdict
 }
 
 // flow interrupts a step: its messages are appended instead of the step's
@@ -105,6 +108,8 @@ func exitMsg(status, text string) *flow {
 // error is non-nil only when the run's files could not be written.
 func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 	a.started = time.Now()
+	a.task = task
+	a.emit(Event{Kind: RunStarted})
 	vars := a.vars(map[string]any{"task": task.Text, "start_url": task.StartURL, "task_id": task.ID})
 	system, err := a.tpl.Render(a.Settings.SystemTemplate, vars)
 	if err != nil {
@@ -150,6 +155,7 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 	if err := a.Run.WriteJSON("result.json", res); err != nil && saveErr == nil {
 		saveErr = err
 	}
+	a.emit(Event{Kind: RunEnded, Status: res.ExitStatus, Message: firstLine(res.Message)})
 	return res, saveErr
 }
 
@@ -226,6 +232,9 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 	a.progressAction(action)
 	if action.Done {
 		verdict, err := a.Gate.Check(ctx)
+		if verdict.Label != nil {
+			a.verdict = &verdict
+		}
 		if err != nil {
 			a.Run.RuntimeError(a.calls, "gate", err)
 			if ctx.Err() != nil {
@@ -244,7 +253,7 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 		if err != nil {
 			return err
 		}
-		a.progressf("  done refused: %s\n", firstLine(verdict.Message))
+		a.emit(Event{Kind: DoneRefused, Message: firstLine(verdict.Message)})
 		return &flow{[]model.Message{{Role: model.RoleUser, Content: text,
 			Extra: map[string]any{"interrupt_type": "SelfReflectionGate", "step": a.calls}}}}
 	}
@@ -326,7 +335,7 @@ func (a *Agent) maybeCompact(ctx context.Context) {
 	a.compactions = append(a.compactions, rec)
 	_ = a.Run.AppendJSONL("compactions.jsonl", rec)
 	_ = a.Run.Note(fmt.Sprintf("History compacted at step %d (%d -> %d tokens)", rec.Step, rec.TokensBefore, rec.TokensAfter))
-	a.progressf("  history compacted at step %d (%d -> %d tokens)\n", rec.Step, rec.TokensBefore, rec.TokensAfter)
+	a.emit(Event{Kind: Compacted, TokensBefore: rec.TokensBefore, TokensAfter: rec.TokensAfter})
 	_ = a.saveTrajectory()
 }
 
@@ -360,6 +369,10 @@ func (a *Agent) result(task Task) runs.Result {
 		StartedAt: a.started.UTC(), EndedAt: time.Now().UTC(), RunDir: a.Run.Dir,
 		Model: a.Settings.ModelName, Mode: a.Settings.Mode}
 	res.Seconds = res.EndedAt.Sub(res.StartedAt).Seconds()
+	if a.verdict != nil {
+		label, run := *a.verdict.Label, a.verdict.Run
+		res.GateLabel, res.GateRun = &label, &run
+	}
 	if status == Submitted {
 		res.FinalResponse = exit.Content
 	} else {
@@ -395,20 +408,21 @@ func (a *Agent) lastAssistant() *model.Message {
 	return nil
 }
 
-func (a *Agent) progressf(format string, args ...any) {
-	if a.Progress != nil {
-		fmt.Fprintf(a.Progress, format, args...)
+// emit tells the observer, if any, filling in what every event carries.
+func (a *Agent) emit(e Event) {
+	if a.Observer == nil {
+		return
 	}
+	e.TaskID, e.Step, e.Usage = a.task.ID, a.calls, a.usage
+	if a.Run != nil {
+		e.RunDir = a.Run.Dir
+	}
+	a.Observer.Observe(e)
 }
 
 func (a *Agent) progressAction(action model.Action) {
-	a.progressf("step %d · %s\n", a.calls, firstLine(action.Thought))
-	if action.Code != "" {
-		a.progressf("  $ %s\n", firstLine(action.Code))
-	}
-	if action.Done {
-		a.progressf("  done: %s\n", firstLine(action.FinalResponse))
-	}
+	a.emit(Event{Kind: StepStarted, Thought: firstLine(action.Thought), Command: firstLine(action.Code),
+		Done: action.Done, FinalResponse: firstLine(action.FinalResponse)})
 }
 
 func (a *Agent) progressObservation(obs env.Observation) {
@@ -419,7 +433,7 @@ func (a *Agent) progressObservation(obs env.Observation) {
 	if obs["timed_out"] == true {
 		status += " (timed out)"
 	}
-	a.progressf("  → %s · %d tokens · $%.4f\n", status, a.usage.TotalTokens, a.usage.Cost)
+	a.emit(Event{Kind: StepEnded, Status: status})
 }
 
 func firstLine(s string) string {

@@ -19,6 +19,9 @@ type Locator struct {
 	parts    []part
 }
 
+// Page is the page the locator searches.
+func (l *Locator) Page() *Page { return l.p }
+
 // Locator parses selector (see PROTOCOL.md, "Selectors") for use on p.
 // A malformed selector is an InvalidSelector error here, not later.
 func (p *Page) Locator(selector string) (*Locator, error) {

@@ -445,6 +445,10 @@ func (p *Page) isClosed() bool {
 	return p.closed != ""
 }
 
+// Err is the TargetClosed error for a closed page (or its broken
+// browser's error), or nil while the page can be used.
+func (p *Page) Err() error { return p.closedErr() }
+
 // closedErr is the TargetClosed error for a closed page, or nil.
 func (p *Page) closedErr() error {
 	if err := p.b.Err(); err != nil {

@@ -120,11 +120,13 @@ func (g *FileGate) Check(ctx context.Context) (Verdict, error) {
 		if reasoning == "" {
 			reasoning = "(the verdict holds no final_response)"
 		}
-		return refuse(fmt.Sprintf("The judge's verdict on %s is %s. Its reasoning:\n%s\n\n"+
+		v := refuse(fmt.Sprintf("The judge's verdict on %s is %s. Its reasoning:\n%s\n\n"+
 			"Fix final_script.py so the run really accomplishes the task (check the screenshots and %s/%s yourself), then make a fresh run and judge it; do not edit or reuse %s:\n%s",
-			rel, what, indent(truncateMiddle(reasoning, 6000)), rel, FinalLogName, rel, g.rerunSteps(next))), nil
+			rel, what, indent(truncateMiddle(reasoning, 6000)), rel, FinalLogName, rel, g.rerunSteps(next)))
+		v.Label, v.Run = label, newest.N
+		return v, nil
 	}
-	return Verdict{Pass: true}, nil
+	return Verdict{Pass: true, Label: label, Run: newest.N}, nil
 }
 
 // parseLabel accepts 1, 0 or null; anything else is reported.

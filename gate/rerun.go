@@ -169,14 +169,16 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 		return Verdict{}, fmt.Errorf("rerun gate: %w", err)
 	}
 	if verdict.Success() {
-		return Verdict{Pass: true}, nil
+		return Verdict{Pass: true, Label: verdict.PredictedLabel, Run: n}, nil
 	}
 	what := "failure"
 	if verdict.PredictedLabel == nil {
 		what = "no verdict (its answer had no readable \"Status: success|failure\" line)"
 	}
-	return refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0) and the judge's verdict is %s. Its reasoning:\n%s\n\nLook at the screenshots in %s/%s/ and at %s/%s, fix %s, and say done again; the gate reruns it into run_%d.",
-		FinalScriptName, rel, what, indent(truncateMiddle(strings.TrimSpace(verdict.FinalResponse), 6000)), rel, ScreenshotsDir, rel, FinalLogName, FinalScriptName, n+1)), nil
+	v := refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0) and the judge's verdict is %s. Its reasoning:\n%s\n\nLook at the screenshots in %s/%s/ and at %s/%s, fix %s, and say done again; the gate reruns it into run_%d.",
+		FinalScriptName, rel, what, indent(truncateMiddle(strings.TrimSpace(verdict.FinalResponse), 6000)), rel, ScreenshotsDir, rel, FinalLogName, FinalScriptName, n+1))
+	v.Label, v.Run = verdict.PredictedLabel, n
+	return v, nil
 }
 
 func (g *RerunGate) baseEnv() []string {

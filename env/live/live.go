@@ -1,7 +1,7 @@
 // Package live is live browser mode's environment: each python_code action
 // runs in one persistent Python process bound to one live page.
 //
-// The browser is held in this process: a browser.Server (the engine behind
+// The browser is held in this process: a driver.Server (the engine behind
 // `wright driver`) launches Chromium with the run's URL policy and serves the
 // driver protocol on a Unix socket in a short private directory. The Python
 // runner (runner.py, written beside the run) connects to that socket with
@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"wright/browser"
+	"wright/browser/driver"
 	"wright/browser/python"
 	"wright/env"
 )
@@ -101,7 +102,7 @@ type Env struct {
 	policy     *Policy
 	sockDir    string
 	sock       string
-	srv        *browser.Server
+	srv        *driver.Server
 	serveStop  context.CancelFunc
 	serveDone  chan struct{}
 	closing    chan struct{}
@@ -237,7 +238,7 @@ func (e *Env) start(ctx context.Context) error {
 		}
 		return nil
 	}
-	e.srv = browser.NewServer(browser.ServerOptions{Browser: bopts})
+	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts})
 	b, err := e.srv.Launch(ctx)
 	if err != nil {
 		return err
