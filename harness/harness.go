@@ -12,6 +12,7 @@ import (
 
 	"wright/agent"
 	"wright/config"
+	"wright/env"
 	"wright/model"
 	"wright/runs"
 	"wright/templates"
@@ -42,6 +43,10 @@ type Options struct {
 	Observer Observer
 	// Warn receives warnings about the configuration; nil discards them.
 	Warn func(string)
+	// AtEnd, if set, is called once the loop has ended and before the
+	// environment closes, with that environment: bench evaluators read the
+	// final page through it (env.Prober). ctx is the run's, cancelled or not.
+	AtEnd func(ctx context.Context, e env.Environment)
 	// Executable is the wright binary the model's code calls as `wright`
 	// (`wright reflect`, `wright driver`). Default: this process's own.
 	Executable string
@@ -126,6 +131,9 @@ func (h *Harness) Run(ctx context.Context, task Task) (runs.Result, error) {
 		return runs.Result{TaskID: task.ID, RunDir: run.Dir}, err
 	}
 	res, err := a.Execute(ctx, task)
+	if h.opts.AtEnd != nil {
+		h.opts.AtEnd(ctx, a.Env)
+	}
 	r.close() // the environment ends before the caller reads the result
 	return res, err
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"wright/agent"
-	"wright/browser/python"
 	"wright/config"
 	"wright/gate"
 	"wright/gate/keyproxy"
@@ -204,31 +203,14 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 // shellEnv is what the model's code gets on top of this process's
 // environment (from which every key variable is removed).
 func (r *runner) shellEnv(extra map[string]string) (map[string]string, error) {
-	cfg, run := r.h.cfg, r.run
-	vars := map[string]string{}
-	for k, v := range cfg.Env.Env {
-		vars[k] = v
+	vars, err := ScriptVars(r.h.cfg, r.run.Dir, r.run.Workspace, r.h.opts.Executable)
+	if err != nil {
+		return nil, err
 	}
+	// The shell finds wright through PathPrepend; its PATH is its own.
+	delete(vars, "PATH")
 	for k, v := range extra {
 		vars[k] = v
-	}
-	ws := run.Workspace
-	vars["WORKSPACE_DIR"] = ws
-	vars["TASK_JSON"] = filepath.Join(ws, "task.json")
-	vars["FINAL_SCRIPT_PATH"] = filepath.Join(ws, "final_script.py")
-	vars["WRIGHT_BIN"] = r.h.opts.Executable
-	// The browser client goes beside the run, not in the workspace, so the
-	// model's file listings stay its own.
-	lib := filepath.Join(run.Dir, "lib", "python")
-	if _, err := python.Install(lib); err != nil {
-		return nil, fmt.Errorf("install the browser client: %w", err)
-	}
-	vars["PYTHONPATH"] = joinPath(lib, os.Getenv("PYTHONPATH"))
-	if cfg.Browser.Executable != "" {
-		vars["WRIGHT_BROWSER"] = config.Abs(cfg.Browser.Executable)
-	}
-	if cfg.Browser.CDPURL != "" {
-		vars["WRIGHT_CDP_URL"] = cfg.Browser.CDPURL
 	}
 	return vars, nil
 }

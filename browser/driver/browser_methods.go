@@ -58,6 +58,9 @@ func browserClose(ctx context.Context, c *conn, raw json.RawMessage) (any, error
 	if b == nil || (bp.Browser != "" && bp.Browser != bid) {
 		return map[string]any{}, nil // nothing to close
 	}
+	if err := c.s.probe.finish(ctx, b); err != nil {
+		c.s.logf("%v", err)
+	}
 	return map[string]any{}, b.Close(ctx)
 }
 

@@ -17,7 +17,7 @@ var methods = map[string]handler{
 	"page.title":               onPage(pageTitle),
 	"page.content":             onPage(pageContent),
 	"page.bring_to_front":      onPage(pageBringToFront),
-	"page.close":               onPage(pageClose),
+	"page.close":               closePage,
 	"page.wait_for_load_state": onPageTimed(pageWaitForLoadState),
 	"page.wait_for_url":        onPage(pageWaitForURL),
 	"page.wait_for_selector":   onLocator(pageWaitForSelector),

@@ -71,7 +71,19 @@ func pageBringToFront(ctx context.Context, p *browser.Page, _ *pageParams) (any,
 	return nil, p.BringToFront(ctx)
 }
 
-func pageClose(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
+// closePage closes a page; when a probe was asked for and this is the last
+// open page, the page is read first.
+func closePage(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+	var params pageParams
+	if err := decode(raw, &params); err != nil {
+		return nil, err
+	}
+	p, err := c.s.page(params.pageID())
+	if err != nil {
+		return nil, err
+	}
+	b, _ := c.s.current()
+	c.s.probe.beforeClose(ctx, b, p)
 	return nil, p.Close(ctx)
 }
 

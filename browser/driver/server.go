@@ -27,6 +27,9 @@ type ServerOptions struct {
 	// Log receives the driver's own diagnostics (never protocol traffic);
 	// nil discards them.
 	Log io.Writer
+	// Probe, if set, is read from the page the client used last when the
+	// client ends (see ProbeRequest).
+	Probe *ProbeRequest
 }
 
 // Server answers the JSON-RPC protocol of PROTOCOL.md. One Server holds at
@@ -34,6 +37,7 @@ type ServerOptions struct {
 type Server struct {
 	opts    ServerOptions
 	pageIDs atomic.Int64
+	probe   *prober
 
 	launchMu sync.Mutex // one launch at a time
 
@@ -45,7 +49,7 @@ type Server struct {
 
 // NewServer returns a server with no browser yet; browser.launch starts one.
 func NewServer(opts ServerOptions) *Server {
-	return &Server{opts: opts}
+	return &Server{opts: opts, probe: newProber(opts.Probe)}
 }
 
 // Browser returns the server's current browser (nil before browser.launch),
@@ -63,11 +67,15 @@ func (s *Server) Launch(ctx context.Context) (*browser.Browser, error) {
 	return b, err
 }
 
-// Close closes the server's browser.
+// Close closes the server's browser, reading the probe first if one was
+// asked for.
 func (s *Server) Close(ctx context.Context) error {
 	s.mu.Lock()
 	b := s.browser
 	s.mu.Unlock()
+	if err := s.probe.finish(ctx, b); err != nil {
+		s.logf("%v", err)
+	}
 	if b == nil {
 		return nil
 	}

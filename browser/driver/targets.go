@@ -38,6 +38,7 @@ func (s *Server) page(id string) (*browser.Page, error) {
 	if err := p.Err(); err != nil {
 		return nil, err
 	}
+	s.probe.touch(id)
 	return p, nil
 }
 

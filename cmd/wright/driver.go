@@ -52,7 +52,12 @@ func runDriver(cmd *cobra.Command, _ []string) error {
 	if err := browser.BecomeSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "wright driver: cannot become a subreaper:", err)
 	}
+	probe, err := driver.LoadProbeRequest()
+	if err != nil {
+		return err
+	}
 	opts := driver.ServerOptions{
+		Probe: probe,
 		Browser: browser.Options{
 			Executable: driverFlags.executable,
 			CDPURL:     driverFlags.cdpURL,

@@ -1,0 +1,200 @@
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+
+	"wright/agent"
+	"wright/browser/driver"
+	"wright/config"
+	"wright/env"
+	"wright/harness"
+)
+
+// HarnessExecutor runs attempts through the harness, one run each, and
+// scores them.
+type HarnessExecutor struct {
+	// Config returns the configuration of one attempt (the bench's layers,
+	// the task's mode and config, the model). Its error is a usage error.
+	Config func(t Task, attempt int) (*config.Config, error)
+	// Executable is the wright binary (`wright driver`, `wright reflect`).
+	Executable string
+	// Fields checks an answer's field checks against a JSON response; nil
+	// leaves such checks unscored.
+	Fields func(response string, checks []FieldCheck) (bool, string, error)
+	Warn   func(string)
+	// RerunTimeout bounds the rerun of a final script for page evaluators.
+	RerunTimeout time.Duration
+}
+
+var endpointStatus = regexp.MustCompile(`model endpoint answered (\d{3})`)
+
+// Run runs one attempt.
+func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
+	cfg, err := x.Config(a.Task, a.N)
+	if err != nil {
+		return Record{}, &FatalError{Err: err}
+	}
+	var probe *PageProbe
+	var probeErr string
+	live := cfg.Agent.Mode == "browser"
+	opts := harness.Options{
+		RunDir:     a.RunDir,
+		Executable: x.Executable,
+		Warn:       x.Warn,
+		Observer: agent.ObserverFunc(func(e agent.Event) {
+			if e.Kind == agent.StepStarted && a.Step != nil {
+				a.Step(e.Step, e.Command)
+			}
+		}),
+	}
+	if live && a.Task.Eval.NeedsPage() {
+		opts.AtEnd = func(ctx context.Context, e env.Environment) {
+			probe, probeErr = probeLive(ctx, e, a.Task.Eval.ProbeExprs())
+		}
+	}
+	h, err := harness.Build(cfg, opts)
+	if err != nil {
+		return Record{}, &FatalError{Err: err}
+	}
+	start := time.Now()
+	res, err := h.Run(ctx, harness.Task{ID: a.Task.ID, Text: a.Task.Text, StartURL: a.Task.StartURL})
+	if err != nil && res.ExitStatus == "" {
+		var dirErr *harness.RunDirError
+		if errors.As(err, &dirErr) {
+			return Record{}, &FatalError{Err: err}
+		}
+		return Record{ExitStatus: "EnvironmentError", Seconds: time.Since(start).Seconds()}, fmt.Errorf("the run did not start: %w", err)
+	}
+	rec := Record{
+		ExitStatus:    string(res.ExitStatus),
+		GateLabel:     res.GateLabel,
+		Steps:         res.Steps,
+		Tokens:        res.Usage.TotalTokens,
+		Cost:          res.Usage.Cost,
+		Seconds:       res.Seconds,
+		FinalResponse: res.FinalResponse,
+	}
+	if errors.Is(context.Cause(ctx), ErrTaskTimeout) {
+		rec.ExitStatus = TimeLimitExceeded
+	}
+	switch rec.ExitStatus {
+	case string(agent.ModelError):
+		if m := endpointStatus.FindStringSubmatch(res.Message); m != nil {
+			switch code, _ := strconv.Atoi(m[1]); code {
+			case 400, 401, 403, 404:
+				return rec, &FatalError{Err: errors.New(res.Message)}
+			}
+		}
+		return rec, errors.New(res.Message)
+	case string(agent.EnvironmentError):
+		return rec, errors.New(res.Message)
+	case string(agent.Interrupted):
+		return rec, nil
+	}
+	if rec.ExitStatus == string(agent.Submitted) && !live && a.Task.Eval.NeedsPage() {
+		probe, probeErr = x.rerun(ctx, cfg, a, res.RunDir)
+	}
+	passed, evals, reason := Score(a.Task, Final{
+		ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel,
+		Page: probe, PageErr: probeErr,
+	}, x.Fields)
+	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
+	return rec, nil
+}
+
+func probeLive(ctx context.Context, e env.Environment, exprs []string) (*PageProbe, string) {
+	p, ok := e.(env.Prober)
+	if !ok {
+		return nil, "this environment has no page"
+	}
+	// The run's ctx may be cancelled (a timeout); the probe still reads.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	got, err := p.Probe(pctx, exprs)
+	if err != nil {
+		return nil, err.Error()
+	}
+	out := &PageProbe{URL: got.URL}
+	for _, v := range got.Values {
+		out.Values = append(out.Values, ProbeValue{Value: v.Value, Err: v.Err})
+	}
+	return out, ""
+}
+
+// rerun runs the run's final_script.py again in a folder of its own
+// (bench_eval/, beside the workspace, so final_runs/ stays the model's and
+// the gate's) and reads the page the script was last active on through the
+// driver's probe.
+func (x *HarnessExecutor) rerun(ctx context.Context, cfg *config.Config, a Attempt, runDir string) (*PageProbe, string) {
+	src := filepath.Join(runDir, "workspace", "final_script.py")
+	script, err := os.ReadFile(src)
+	if err != nil {
+		return nil, "no final_script.py to rerun"
+	}
+	dir := filepath.Join(runDir, "bench_eval")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err.Error()
+	}
+	if err := os.WriteFile(filepath.Join(dir, "final_script.py"), script, 0o644); err != nil {
+		return nil, err.Error()
+	}
+	if b, err := os.ReadFile(filepath.Join(runDir, "workspace", "task.json")); err == nil {
+		_ = os.WriteFile(filepath.Join(dir, "task.json"), b, 0o644)
+	}
+	req := driver.ProbeRequest{Exprs: a.Task.Eval.ProbeExprs(), Out: filepath.Join(dir, "probe.json")}
+	rb, _ := json.Marshal(req)
+	reqPath := filepath.Join(dir, "probe_request.json")
+	if err := os.WriteFile(reqPath, rb, 0o644); err != nil {
+		return nil, err.Error()
+	}
+	vars, err := harness.ScriptVars(cfg, runDir, dir, x.Executable)
+	if err != nil {
+		return nil, err.Error()
+	}
+	vars[driver.ProbeEnv] = reqPath
+	timeout := x.RerunTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(rctx, "python3", "final_script.py")
+	cmd.Dir = dir
+	cmd.Env = harness.Environ(cfg, vars)
+	log, err := os.Create(filepath.Join(dir, "rerun.log"))
+	if err != nil {
+		return nil, err.Error()
+	}
+	defer log.Close()
+	cmd.Stdout, cmd.Stderr = log, log
+	setProcessGroup(cmd)
+	runErr := cmd.Run()
+	b, err := os.ReadFile(req.Out)
+	if err != nil {
+		if runErr != nil {
+			return nil, fmt.Sprintf("the rerun of final_script.py failed (%v) and read no page; see bench_eval/rerun.log", runErr)
+		}
+		return nil, "the rerun of final_script.py opened no browser through wright's driver"
+	}
+	var got driver.ProbeResult
+	if err := json.Unmarshal(b, &got); err != nil {
+		return nil, "probe.json: " + err.Error()
+	}
+	if got.URL == "" && len(got.Values) == 0 {
+		return nil, "the rerun's script " + got.When
+	}
+	out := &PageProbe{URL: got.URL}
+	for _, v := range got.Values {
+		out.Values = append(out.Values, ProbeValue{Value: v.Value, Err: v.Err})
+	}
+	return out, ""
+}
