@@ -318,4 +318,3 @@ func rateText(v *float64) string {
 func checkFields(response string, checks []suite.FieldCheck) (bool, string, error) {
 	return false, "", errors.New("field checks need the output package")
 }
-

@@ -1,0 +1,388 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"wright/suite"
+)
+
+// benchSite serves the fixture pages bench tasks run on.
+func benchSite(t *testing.T) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Fixture</title><h1>Fixture</h1><a href="/page.html">Next page</a>`)
+	})
+	mux.HandleFunc("/page.html", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Second</title><h1 id="h">The answer is 42</h1>`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+type benchTask struct {
+	id, mode string
+	replies  []map[string]any
+	eval     map[string]any
+	config   map[string]any
+}
+
+func bashStep(cmd string) map[string]any {
+	return map[string]any{"thought": "next", "bash_command": cmd, "done": false, "final_response": ""}
+}
+
+func pyStep(code string) map[string]any {
+	return map[string]any{"thought": "next", "python_code": code, "done": false, "final_response": ""}
+}
+
+func doneStep(field, answer string) map[string]any {
+	return map[string]any{"thought": "done", field: "", "done": true, "final_response": answer}
+}
+
+// writeSuite writes the tasks' replay files and the suite JSONL; each task
+// answers from its own replay file through its config.
+func writeSuite(t *testing.T, dir, site string, tasks []benchTask) string {
+	t.Helper()
+	var lines []string
+	for _, tk := range tasks {
+		rp := filepath.Join(dir, tk.id+".replay.jsonl")
+		var b strings.Builder
+		for _, r := range tk.replies {
+			line, _ := json.Marshal(r)
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+		if err := os.WriteFile(rp, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := map[string]any{"model": map[string]any{"name": "replay:" + rp}}
+		for k, v := range tk.config {
+			cfg[k] = v
+		}
+		line, _ := json.Marshal(map[string]any{"task_id": tk.id, "task": "Find the answer on the fixture site (" + tk.id + ")",
+			"start_url": site, "mode": tk.mode, "eval": tk.eval, "config": cfg})
+		lines = append(lines, string(line))
+	}
+	path := filepath.Join(dir, "suite.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// finalScript writes and runs a final_script.py that ends on the fixture's
+// second page.
+const finalScript = `cat > final_script.py <<'PY'
+import json, os
+from wright_browser import launch
+task = json.load(open(os.environ["TASK_JSON"]))
+with launch() as browser:
+    page = browser.new_page()
+    page.goto(task["start_url"])
+    page.get_by_role("link", name="Next page").click()
+    page.wait_for_url("**/page.html")
+    print(page.locator("#h").inner_text())
+PY
+python3 final_script.py`
+
+// killChromium writes and runs a script that finds the Chromium its own
+// driver started (its grandchild) and kills it.
+const killChromium = `cat > kill.py <<'PY'
+import os, signal
+from wright_browser import launch
+def children(pid):
+    out = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                fields = open("/proc/%s/stat" % p).read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(p))
+    return out
+with launch() as browser:
+    page = browser.new_page()
+    for driver in children(os.getpid()):
+        for chrome in children(driver):
+            os.kill(chrome, signal.SIGKILL)
+    try:
+        page.goto("about:blank")
+    except Exception as e:
+        print("after the kill:", type(e).__name__)
+PY
+python3 kill.py`
+
+func readResults(t *testing.T, dir string) map[string]suite.Record {
+	t.Helper()
+	recs, skipped, err := suite.ReadRecords(filepath.Join(dir, suite.ResultsFile))
+	if err != nil || skipped > 0 {
+		t.Fatalf("results: %v (%d unreadable)", err, skipped)
+	}
+	out := map[string]suite.Record{}
+	for _, r := range suite.Latest(recs) {
+		out[r.TaskID] = r
+	}
+	return out
+}
+
+func benchCLI(t *testing.T, args ...string) *cliRun {
+	t.Helper()
+	return wright(t, append([]string{"bench"}, args...)...)
+}
+
+// TestBenchIsolationEvaluatorsAndFaults runs one bench at --parallel 3 in
+// which one task hangs, one kills its own Chromium and one floods its
+// output, beside tasks whose evaluators pass, fail or cannot run, in both
+// modes.
+func TestBenchIsolationEvaluatorsAndFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several browsers")
+	}
+	site := benchSite(t)
+	dir := t.TempDir()
+	passEval := map[string]any{"answer": map[string]any{"must_include": []string{"42"}}, "js": "document.title === 'Second'", "url": "/page.html"}
+	tasks := []benchTask{
+		{id: "ws-pass", mode: "workspace", replies: []map[string]any{bashStep(finalScript), doneStep("bash_command", "The answer is 42")}, eval: passEval},
+		{id: "ws-fail", mode: "workspace", replies: []map[string]any{bashStep(finalScript), doneStep("bash_command", "The answer is 42")},
+			eval: map[string]any{"js": "document.title === 'Fixture'", "url": "/page.html"}},
+		{id: "live-pass", mode: "browser", replies: []map[string]any{pyStep("page.get_by_role('link', name='Next page').click()\npage.wait_for_url('**/page.html')"), doneStep("python_code", "42")}, eval: passEval},
+		{id: "live-fail", mode: "browser", replies: []map[string]any{pyStep("print(page.title())"), doneStep("python_code", "41")},
+			eval: map[string]any{"url": "/page.html", "js": "document.title === 'Second'"}},
+		{id: "live-unscored", mode: "browser", replies: []map[string]any{doneStep("python_code", "42")},
+			eval: map[string]any{"js": "(() => { throw new Error('evaluator broke') })()"}},
+		{id: "hang", mode: "workspace", replies: []map[string]any{bashStep("sleep 600")}, eval: passEval,
+			config: map[string]any{"env.command_timeout_seconds": 900}},
+		{id: "flood", mode: "workspace", replies: []map[string]any{bashStep("head -c 20000000 /dev/zero | tr '\\0' x; echo"), doneStep("bash_command", "flooded 42")},
+			eval: map[string]any{"answer": map[string]any{"must_include": []string{"42"}}}},
+		{id: "kill-chromium", mode: "workspace", replies: []map[string]any{bashStep(killChromium), doneStep("bash_command", "no answer")},
+			eval: map[string]any{"answer": map[string]any{"must_include": []string{"42"}}}},
+	}
+	suitePath := writeSuite(t, dir, site, tasks)
+	out := filepath.Join(dir, "bench")
+	r := benchCLI(t, suitePath, "-o", out, "--parallel", "3", "--task-timeout", "60s",
+		"-c", "agent.require_self_reflection_success=false")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout.String(), r.stderr.String())
+	}
+	got := readResults(t, out)
+	want := map[string]struct {
+		status string
+		passed *bool
+	}{
+		"ws-pass": {"Submitted", ptr(true)}, "ws-fail": {"Submitted", ptr(false)},
+		"live-pass": {"Submitted", ptr(true)}, "live-fail": {"Submitted", ptr(false)},
+		"live-unscored": {"Submitted", nil}, "hang": {suite.TimeLimitExceeded, ptr(false)},
+		"flood": {"Submitted", ptr(true)}, "kill-chromium": {"Submitted", ptr(false)},
+	}
+	for id, w := range want {
+		rec, ok := got[id]
+		if !ok {
+			t.Errorf("%s: no result", id)
+			continue
+		}
+		if rec.ExitStatus != w.status || !samePtr(rec.Passed, w.passed) || rec.Error != "" {
+			t.Errorf("%s: status %s passed %s error %q evals %+v unscored %q", id, rec.ExitStatus, fmtPtr(rec.Passed), rec.Error, rec.Evals, rec.Unscored)
+		}
+		// Each attempt's run is its own directory under the bench's.
+		if rec.RunDir != id {
+			t.Errorf("%s: run_dir %q", id, rec.RunDir)
+		}
+	}
+	if rec := got["live-unscored"]; !strings.Contains(rec.Unscored, "evaluator broke") {
+		t.Errorf("unscored reason: %q", rec.Unscored)
+	}
+	// The workspace checks read the page the rerun ended on, in a folder of
+	// its own; final_runs stays the model's.
+	if _, err := os.Stat(filepath.Join(out, "ws-pass", "bench_eval", "probe.json")); err != nil {
+		t.Errorf("workspace probe: %v", err)
+	}
+	var sum suite.Summary
+	b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Passed != 3 || sum.Failed != 4 || sum.Rate.Unscored != 1 || sum.Errors != 0 {
+		t.Errorf("summary %+v", sum.Rate)
+	}
+	if procs := processesUnder(out); len(procs) > 0 {
+		t.Errorf("processes left running: %v", procs)
+	}
+}
+
+// TestBenchResumeAndShards: a bench killed mid-run runs only what is
+// missing when started again, and three shards merged hold the same tasks
+// as one unsharded bench.
+func TestBenchResumeAndShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs several browsers")
+	}
+	site := benchSite(t)
+	dir := t.TempDir()
+	var tasks []benchTask
+	for i := 1; i <= 5; i++ {
+		tasks = append(tasks, benchTask{id: fmt.Sprintf("t%d", i), mode: "browser",
+			replies: []map[string]any{pyStep("print(page.title())"), doneStep("python_code", "42")},
+			eval:    map[string]any{"answer": map[string]any{"number": 42}}})
+	}
+	suitePath := writeSuite(t, dir, site, tasks)
+	out := filepath.Join(dir, "whole")
+
+	// Kill the bench with SIGKILL once its first result is written.
+	cmd := exec.Command(wrightBin, "bench", suitePath, "-o", out, "--parallel", "1")
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for time.Now().Before(deadline) {
+		if recs, _, _ := suite.ReadRecords(filepath.Join(out, suite.ResultsFile)); len(recs) >= 1 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	first := readResults(t, out)
+	if len(first) == 0 || len(first) == 5 {
+		t.Fatalf("after the kill: %d results", len(first))
+	}
+	r := benchCLI(t, suitePath, "-o", out, "--parallel", "2")
+	if r.code != 0 {
+		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr.String())
+	}
+	recs, _, _ := suite.ReadRecords(filepath.Join(out, suite.ResultsFile))
+	count := map[string]int{}
+	for _, rec := range recs {
+		count[rec.TaskID]++
+	}
+	for id := range first {
+		if count[id] != 1 {
+			t.Errorf("%s finished before the kill and ran again (%d lines)", id, count[id])
+		}
+	}
+	if len(count) != 5 {
+		t.Errorf("after resume: %v", count)
+	}
+	if !strings.Contains(r.stderr.String(), "already final") {
+		t.Errorf("resume did not say what it skipped: %s", r.stderr.String())
+	}
+
+	// Three shards at once, then merged.
+	var shardDirs []string
+	var procs []*exec.Cmd
+	for i := 1; i <= 3; i++ {
+		d := filepath.Join(dir, fmt.Sprintf("shard%d", i))
+		shardDirs = append(shardDirs, d)
+		c := exec.Command(wrightBin, "bench", suitePath, "-o", d, "--shard", fmt.Sprintf("%d/3", i))
+		c.Dir = dir
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		procs = append(procs, c)
+	}
+	for _, c := range procs {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("shard: %v", err)
+		}
+	}
+	merged := filepath.Join(dir, "merged")
+	r = wright(t, append([]string{"bench", "merge", merged}, shardDirs...)...)
+	if r.code != 0 {
+		t.Fatalf("merge: %s", r.stderr.String())
+	}
+	if a, b := taskSet(readResults(t, merged)), taskSet(readResults(t, out)); a != b {
+		t.Errorf("merged shards %s, unsharded %s", a, b)
+	}
+	r = wright(t, "bench", "compare", out, merged)
+	if r.code != 0 || !strings.Contains(r.stdout.String(), "both pass: 5") {
+		t.Errorf("compare: %s %s", r.stdout.String(), r.stderr.String())
+	}
+}
+
+// TestBenchRefusesASecondBenchOnOneDir: the lock names its holder.
+func TestBenchRefusesASecondBenchOnOneDir(t *testing.T) {
+	dir := t.TempDir()
+	lock, err := suite.Acquire(dir, "pid 1 on test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Release()
+	suitePath := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(suitePath, []byte(`{"task_id":"a","task":"x","start_url":"http://127.0.0.1:9/"}`+"\n"), 0o644)
+	r := benchCLI(t, suitePath, "-o", dir, "--model", "replay:"+suitePath)
+	if r.code == 0 || !strings.Contains(r.stderr.String(), "pid 1 on test") {
+		t.Errorf("second bench: exit %d %s", r.code, r.stderr.String())
+	}
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	suitePath := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(suitePath, []byte("{\"task_id\":\"a\",\"task\":\"x\"}\nnot json\n"), 0o644)
+	for name, args := range map[string][]string{
+		"no -o":        {suitePath},
+		"bad shard":    {suitePath, "-o", dir, "--shard", "3/2"},
+		"no task":      {suitePath, "-o", dir},
+		"bad mode":     {suitePath, "-o", dir, "--mode", "x"},
+		"missing file": {filepath.Join(dir, "nope.jsonl"), "-o", dir},
+	} {
+		if r := benchCLI(t, args...); r.code != 2 {
+			t.Errorf("%s: exit %d, want 2: %s", name, r.code, r.stderr.String())
+		}
+	}
+	r := benchCLI(t, suitePath, "-o", dir)
+	if !strings.Contains(r.stderr.String(), "s.jsonl:1: no start URL") || !strings.Contains(r.stderr.String(), "s.jsonl:2: not a JSON object") {
+		t.Errorf("invalid tasks not reported by line: %s", r.stderr.String())
+	}
+}
+
+func taskSet(m map[string]suite.Record) string {
+	var ids []string
+	for id, r := range m {
+		ids = append(ids, fmt.Sprintf("%s:%s:%s", id, r.ExitStatus, fmtPtr(r.Passed)))
+	}
+	sort.Strings(ids)
+	return strings.Join(ids, ",")
+}
+
+func ptr(b bool) *bool { return &b }
+
+func samePtr(a, b *bool) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func fmtPtr(b *bool) string {
+	if b == nil {
+		return "null"
+	}
+	return fmt.Sprint(*b)
+}
+
+// processesUnder lists processes whose command line or working directory
+// lies under dir.
+func processesUnder(dir string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if strings.HasPrefix(cwd, dir) || strings.Contains(string(cmdline), dir) {
+			out = append(out, e.Name()+" "+strings.ReplaceAll(string(cmdline), "\x00", " "))
+		}
+	}
+	return out
+}
