@@ -67,8 +67,11 @@ type Env struct {
 
 // Browser configures Chromium.
 type Browser struct {
-	Executable     string   `mapstructure:"executable"`
-	CDPURL         string   `mapstructure:"cdp_url"`
+	Executable string `mapstructure:"executable"`
+	CDPURL     string `mapstructure:"cdp_url"`
+	// CDPURLs are remote browsers (a grid) that `wright bench` shares among
+	// its attempts, one per attempt in turn; cdp_url, when set, wins.
+	CDPURLs        []string `mapstructure:"cdp_urls"`
 	Headless       bool     `mapstructure:"headless"`
 	Viewport       Viewport `mapstructure:"viewport"`
 	TimeoutMS      int      `mapstructure:"timeout_ms"`

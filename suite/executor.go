@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"wright/agent"
@@ -33,6 +34,9 @@ type HarnessExecutor struct {
 	Warn   func(string)
 	// RerunTimeout bounds the rerun of a final script for page evaluators.
 	RerunTimeout time.Duration
+
+	// turn picks the next of browser.cdp_urls.
+	turn atomic.Int64
 }
 
 var endpointStatus = regexp.MustCompile(`model endpoint answered (\d{3})`)
@@ -43,6 +47,7 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 	if err != nil {
 		return Record{}, &FatalError{Err: err}
 	}
+	x.shareBrowsers(cfg)
 	var probe *PageProbe
 	var probeErr string
 	live := cfg.Agent.Mode == "browser"
@@ -109,6 +114,14 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 	}, x.Fields)
 	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
 	return rec, nil
+}
+
+// shareBrowsers gives an attempt the next of browser.cdp_urls, in turn, so
+// a grid of remote browsers serves a bench's attempts evenly.
+func (x *HarnessExecutor) shareBrowsers(cfg *config.Config) {
+	if urls := cfg.Browser.CDPURLs; cfg.Browser.CDPURL == "" && len(urls) > 0 {
+		cfg.Browser.CDPURL = urls[int(x.turn.Add(1)-1)%len(urls)]
+	}
 }
 
 func probeLive(ctx context.Context, e env.Environment, exprs []string) (*PageProbe, string) {

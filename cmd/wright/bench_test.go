@@ -312,6 +312,58 @@ func TestBenchResumeAndShards(t *testing.T) {
 	}
 }
 
+// TestBenchCtrlC: SIGINT ends the running attempt as Interrupted with its
+// files written, starts nothing more, and says how to resume.
+func TestBenchCtrlC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs browsers")
+	}
+	site := benchSite(t)
+	dir := t.TempDir()
+	quick := []map[string]any{pyStep("print(page.title())"), doneStep("python_code", "42")}
+	eval := map[string]any{"answer": map[string]any{"number": 42}}
+	suitePath := writeSuite(t, dir, site, []benchTask{
+		{id: "a", mode: "browser", replies: quick, eval: eval},
+		{id: "b", mode: "workspace", replies: []map[string]any{bashStep("sleep 600")}, eval: eval},
+		{id: "c", mode: "browser", replies: quick, eval: eval},
+	})
+	out := filepath.Join(dir, "bench")
+	cmd := exec.Command(wrightBin, "bench", suitePath, "-o", out, "-c", "agent.require_self_reflection_success=false")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	step := filepath.Join(out, "b", "workspace", "steps", "step_0001.sh")
+	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(step); err == nil {
+			break
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // the command is running
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v\n%s", err, stderr.String())
+	}
+	got := readResults(t, out)
+	if got["a"].ExitStatus != "Submitted" || got["b"].ExitStatus != "Interrupted" {
+		t.Errorf("results %+v", got)
+	}
+	if _, ran := got["c"]; ran {
+		t.Error("a task started after the interrupt")
+	}
+	if _, err := os.Stat(filepath.Join(out, "b", "result.json")); err != nil {
+		t.Errorf("the interrupted run's files: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "Resume with the same command") {
+		t.Errorf("no resume hint: %s", stderr.String())
+	}
+	if procs := processesUnder(out); len(procs) > 0 {
+		t.Errorf("processes left running: %v", procs)
+	}
+}
+
 // TestBenchRefusesASecondBenchOnOneDir: the lock names its holder.
 func TestBenchRefusesASecondBenchOnOneDir(t *testing.T) {
 	dir := t.TempDir()
