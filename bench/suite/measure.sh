@@ -17,7 +17,7 @@ tree_rss() {
   local total=0 pid
   for pid in $(descendants "$1") "$1"; do
     [ -r "/proc/$pid/status" ] || continue
-    total=$((total + $(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)))
+    total=$((total + $(awk '/^VmRSS/ {s = $2} END {print s + 0}' "/proc/$pid/status" 2>/dev/null || echo 0)))
   done
   echo "$total"
 }
