@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"wright/clip"
 )
 
 // FileGate is gate.mode: file. The model runs its script and the judge
@@ -122,7 +124,7 @@ func (g *FileGate) Check(ctx context.Context) (Verdict, error) {
 		}
 		v := refuse(fmt.Sprintf("The judge's verdict on %s is %s. Its reasoning:\n%s\n\n"+
 			"Fix final_script.py so the run really accomplishes the task (check the screenshots and %s/%s yourself), then make a fresh run and judge it; do not edit or reuse %s:\n%s",
-			rel, what, indent(truncateMiddle(reasoning, 6000)), rel, FinalLogName, rel, g.rerunSteps(next)))
+			rel, what, indent(clip.Thirds(reasoning, 6000)), rel, FinalLogName, rel, g.rerunSteps(next)))
 		v.Label, v.Run = label, newest.N
 		return v, nil
 	}

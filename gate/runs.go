@@ -194,3 +194,13 @@ func NewestRunWithScreenshots(runsDir string) (run RunFolder, shots []string, ok
 	}
 	return RunFolder{}, nil, false, nil
 }
+
+// RelToWorkspace writes a path inside the workspace relative to it, so a
+// verdict stays valid when the run folder is moved or copied.
+func RelToWorkspace(ws, p string) string {
+	rel, err := filepath.Rel(ws, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}

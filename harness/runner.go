@@ -13,7 +13,8 @@ import (
 	"wright/browser/python"
 	"wright/config"
 	"wright/gate"
-	"wright/gate/keyproxy"
+	"wright/judge"
+	"wright/judge/keyproxy"
 	"wright/model"
 	"wright/runs"
 )
@@ -136,7 +137,7 @@ func (r *runner) gate(shellVars map[string]string) (gate.Gate, error) {
 	if cfg.Gate.Mode == "file" {
 		return gate.NewFileGate(run.Workspace), nil
 	}
-	judge, err := judgeClient(cfg)
+	client, err := judgeClient(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -146,13 +147,15 @@ func (r *runner) gate(shellVars map[string]string) (gate.Gate, error) {
 		env = append(env, k+"="+v)
 	}
 	return gate.NewRerunGate(gate.RerunOptions{
-		Workspace:  run.Workspace,
-		Client:     judge,
-		Reflect:    gate.ReflectOptions{Model: jm.Name},
-		ConfigPath: filepath.Join(run.Workspace, "self_reflect_config.json"),
-		Timeout:    time.Duration(cfg.Gate.RerunTimeoutSeconds * float64(time.Second)),
-		Crafted:    cfg.Gate.Crafted,
-		Env:        env,
+		Workspace: run.Workspace,
+		Judge: &judge.RunJudge{
+			Client:     client,
+			Options:    judge.ReflectOptions{Model: jm.Name},
+			ConfigPath: filepath.Join(run.Workspace, gate.ReflectConfig),
+		},
+		Timeout: time.Duration(cfg.Gate.RerunTimeoutSeconds * float64(time.Second)),
+		Crafted: cfg.Gate.Crafted,
+		Env:     env,
 	}), nil
 }
 

@@ -11,14 +11,15 @@ import (
 
 	"wright/config"
 	"wright/gate"
-	"wright/gate/keyproxy"
+	"wright/judge"
+	"wright/judge/keyproxy"
 	"wright/model"
 )
 
 // judgeSettings are the model flags reflect and image-qa share, and the
 // config layers that fill in what neither the flags nor the environment say.
 type judgeSettings struct {
-	gate.JudgeModel
+	judge.JudgeModel
 	layers []string
 }
 
@@ -70,7 +71,7 @@ func newJudgeClient(js judgeSettings) (model.Client, string, string, error) {
 // judgeError maps the gate's errors onto exit codes: configuration problems
 // are usage errors (2), everything else a failure (1).
 func judgeError(err error) error {
-	var cfgErr *gate.ConfigError
+	var cfgErr *judge.ConfigError
 	if errors.As(err, &cfgErr) {
 		return &exitError{code: 2, err: err}
 	}
@@ -102,14 +103,14 @@ Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if printDefault {
-				_, err := cmd.OutOrStdout().Write(gate.DefaultReflectConfigJSON())
+				_, err := cmd.OutOrStdout().Write(judge.DefaultReflectConfigJSON())
 				return err
 			}
 			ws, err := filepath.Abs(workspace)
 			if err != nil {
 				return usageError("--workspace-dir: %v", err)
 			}
-			opts := gate.ReflectOptions{
+			opts := judge.ReflectOptions{
 				Workspace:       ws,
 				RunsDir:         runsDir,
 				MaxParseRetries: parseRetries,
@@ -131,7 +132,7 @@ Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 				configPath = filepath.Join(ws, configPath) // named relative to the workspace
 			}
 			if configPath != "" {
-				cfg, err := gate.LoadReflectConfig(configPath)
+				cfg, err := judge.LoadReflectConfig(configPath)
 				if err != nil {
 					return judgeError(err)
 				}
@@ -143,7 +144,7 @@ Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 			}
 			opts.Model, opts.Endpoint = name, endpoint
 
-			res, err := gate.Reflect(cmd.Context(), client, opts)
+			res, err := judge.Reflect(cmd.Context(), client, opts)
 			if err != nil {
 				return judgeError(err)
 			}
@@ -151,7 +152,7 @@ Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 			if out == "" {
 				out = filepath.Join(ws, filepath.FromSlash(res.RunDir), gate.VerdictName)
 			}
-			if err := gate.WriteResult(out, res); err != nil {
+			if err := judge.WriteResult(out, res); err != nil {
 				return &exitError{code: 1, err: err}
 			}
 			printVerdict(cmd, res, out)
@@ -174,7 +175,7 @@ Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 }
 
 // printVerdict tells the reader what the judge decided and where it is.
-func printVerdict(cmd *cobra.Command, res *gate.ReflectResult, out string) {
+func printVerdict(cmd *cobra.Command, res *judge.ReflectResult, out string) {
 	w := cmd.OutOrStdout()
 	for _, r := range res.ImageRecords {
 		if r.ParseFailed {
