@@ -412,15 +412,15 @@ func (e *Env) isClosing() bool {
 // steps/step_NNNN.py and appended to script.py before it runs.
 func (e *Env) Execute(ctx context.Context, step int, code string) (env.Observation, error) {
 	if step < 0 {
-		return nil, fmt.Errorf("execute: negative step number %d", step)
+		return env.Observation{}, fmt.Errorf("execute: negative step number %d", step)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.isClosing() {
-		return nil, fmt.Errorf("execute step %d: %w", step, errClosed)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, errClosed)
 	}
 	// Steps may be cancelled when the run is, or when Close is called.
 	ctx, cancel := context.WithCancel(ctx)
@@ -436,16 +436,16 @@ func (e *Env) Execute(ctx context.Context, step int, code string) (env.Observati
 	name := fmt.Sprintf("step_%04d", step)
 	file := filepath.Join(e.ws, "steps", name+".py")
 	if err := e.recordStep(step, file, code); err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
 	if err := e.ensureReady(ctx); err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
 	before := e.snapshotTabs()
 
 	res, err := e.runCode(ctx, file, code)
 	if err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
 	obs, err := e.observe(ctx, step, code, res, before)
 	e.appendOutcome(obs)

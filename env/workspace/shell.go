@@ -378,15 +378,15 @@ func (s *Shell) awaitPrompt(ctx context.Context, p *bashProc) error {
 // observation together with an error wrapping ctx.Err().
 func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observation, error) {
 	if step < 0 {
-		return nil, fmt.Errorf("execute: negative step number %d", step)
+		return env.Observation{}, fmt.Errorf("execute: negative step number %d", step)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.isClosing() {
-		return nil, fmt.Errorf("execute step %d: %w", step, errClosed)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, errClosed)
 	}
 	start := time.Now()
 	name := fmt.Sprintf("step_%04d", step)
@@ -395,7 +395,7 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	for _, sub := range []string{"steps", "logs", "tmp"} {
 		// The command may have removed them.
 		if err := os.MkdirAll(filepath.Join(s.dir, sub), 0o755); err != nil {
-			return nil, fmt.Errorf("execute step %d: %w", step, err)
+			return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 		}
 	}
 	text := code
@@ -403,11 +403,11 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 		text += "\n" // a heredoc on the last line needs its newline
 	}
 	if err := os.WriteFile(script, []byte(text), 0o644); err != nil {
-		return nil, fmt.Errorf("execute step %d: write command: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: write command: %w", step, err)
 	}
 	logFile, err := os.Create(filepath.Join(s.dir, filepath.FromSlash(logRel)))
 	if err != nil {
-		return nil, fmt.Errorf("execute step %d: create log: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: create log: %w", step, err)
 	}
 	defer logFile.Close()
 
@@ -415,7 +415,7 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	restarted := false
 	if s.proc == nil {
 		if err := s.startShell(ctx, s.cwd); err != nil {
-			return nil, fmt.Errorf("execute step %d: %w", step, err)
+			return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 		}
 		restarted = true
 		notes = append(notes, "the shell had exited; a fresh one was started for this command")
@@ -465,19 +465,23 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 
 	screenshots, files := recentFiles(s.dir, s.opts.RecentFiles)
 	obs := env.Observation{
-		"success":            returncode == 0 && !res.timedOut && !res.interrupted,
-		"returncode":         returncode,
-		"timed_out":          res.timedOut,
-		"cwd":                cwd,
-		"command_output":     output,
-		"output_chars":       col.total,
-		"log_path":           logRel,
-		"shell_restarted":    restarted,
-		"note":               strings.Join(notes, "; "),
-		"elapsed_ms":         elapsed.Milliseconds(),
-		"final_script":       finalScriptHead(s.dir),
-		"recent_screenshots": screenshots,
-		"recent_files":       files,
+		Success:   returncode == 0 && !res.timedOut && !res.interrupted,
+		Elapsed:   elapsed,
+		Output:    output,
+		OutputKey: "command_output",
+		LogPath:   logRel,
+		Details: map[string]any{
+			"returncode":         returncode,
+			"timed_out":          res.timedOut,
+			"cwd":                cwd,
+			"output_chars":       col.total,
+			"shell_restarted":    restarted,
+			"note":               strings.Join(notes, "; "),
+			"final_script":       finalScriptHead(s.dir),
+			"recent_screenshots": screenshots,
+			"recent_files":       files,
+		},
+		Prunable: map[string]string{"command_output": OutputPlaceholder(output, logRel)},
 	}
 	switch {
 	case runErr != nil:
@@ -783,4 +787,11 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// OutputPlaceholder replaces an old command output when the context is
+// pruned: it says how much there was and where the whole of it is, so the
+// model need not run the command again just to see it.
+func OutputPlaceholder(output, logPath string) string {
+	return fmt.Sprintf("[output pruned to save context (%d chars); the whole output is in %s]", len(output), logPath)
 }
