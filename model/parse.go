@@ -45,7 +45,6 @@ func (a Action) JSON() string {
 	return b.String()
 }
 
-
 // ParseAction turns a reply into one validated action. Parsing is lenient:
 // the object may sit in a code fence or prose, after <think>...</think>, with
 // text after it; the first complete JSON object that parses is taken.

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // newShell starts a shell in a fresh workspace and closes it at the end.
