@@ -41,7 +41,7 @@ type Config struct {
 	// RequireSelfReflectionSuccess asks the harness for a gate that needs a
 	// judge-approved final run; the loop asks whatever gate it is given.
 	RequireSelfReflectionSuccess bool `mapstructure:"require_self_reflection_success"`
-	// Context control (DESIGN §6): observations older than the last
+	// Context control (docs/context.md): observations older than the last
 	// KeepLastNObservations lose their bulky parts; every SummaryEveryNSteps
 	// calls, or when a prompt passes CompactAtTokens, the history is
 	// compacted with SummaryUserPrompt. Zero turns each off.

@@ -42,9 +42,10 @@ type Env struct {
 	StepTimeoutSeconds    float64 `mapstructure:"step_timeout_seconds"`
 	OutputTruncationChars int     `mapstructure:"output_truncation_chars"`
 	AriaSnapshotChars     int     `mapstructure:"aria_snapshot_chars"`
-	// Env is read from the layers directly: viper lowercases map keys, and
-	// variable names are case-sensitive.
-	Env     map[string]string `mapstructure:"-"`
+	// Vars (env.env in the YAML) are the variables the model's code gets.
+	// They are read from the layers directly: viper lowercases map keys,
+	// and variable names are case-sensitive.
+	Vars    map[string]string `mapstructure:"-"`
 	HideEnv []string          `mapstructure:"hide_env"`
 }
 
@@ -121,7 +122,7 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 	if err := dec.Decode(settings); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	c.Env.Env = envVars
+	c.Env.Vars = envVars
 	c.settings = settings
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -231,7 +232,7 @@ func (c *Config) Redacted(secrets ...string) ([]byte, error) {
 	envSection, _ := clean["env"].(map[string]any)
 	if envSection != nil {
 		vars := map[string]any{}
-		for k, v := range c.Env.Env {
+		for k, v := range c.Env.Vars {
 			vars[k] = redactValue(k, v, secrets)
 		}
 		envSection["env"] = vars

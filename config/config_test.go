@@ -50,10 +50,10 @@ func TestLayering(t *testing.T) {
 	if c.Model.Price.Input != 1.5 || c.Model.Price.Output != 6 {
 		t.Errorf("inline YAML value: %+v", c.Model.Price)
 	}
-	if c.Env.Env["MixedCase_Var"] != "kept" {
-		t.Errorf("env.env lost its case: %v", c.Env.Env)
+	if c.Env.Vars["MixedCase_Var"] != "kept" {
+		t.Errorf("env.env lost its case: %v", c.Env.Vars)
 	}
-	if _, ok := c.Env.Env["DROP"]; ok {
+	if _, ok := c.Env.Vars["DROP"]; ok {
 		t.Error("a null in a later layer should remove the variable")
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"strings"
 )
 
-// Names of the files a final run leaves behind (DESIGN.md §7). The model's
-// prompts, the gate's refusals and `wright reflect` all speak of them, so
-// they live in one place.
+// Names of the files a final run leaves behind (README, "The run
+// directory"). The model's prompts, the gate's refusals and `wright
+// reflect` all speak of them, so they live in one place.
 const (
 	FinalRunsDir    = "final_runs"
 	FinalScriptName = "final_script.py"

@@ -194,7 +194,7 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 func (r *runner) shellEnv(extra map[string]string) (map[string]string, error) {
 	cfg, run := r.h.cfg, r.run
 	vars := map[string]string{}
-	for k, v := range cfg.Env.Env {
+	for k, v := range cfg.Env.Vars {
 		vars[k] = v
 	}
 	for k, v := range extra {

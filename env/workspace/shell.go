@@ -25,8 +25,6 @@ package workspace
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -41,6 +39,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"wright/env"
+	"wright/env/proctree"
 )
 
 // Options configures a Shell. Zero values take the defaults noted.
@@ -159,7 +158,7 @@ func New(ctx context.Context, opts Options) (*Shell, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start shell: %w", err)
 	}
-	tag := randomHex(16)
+	tag := proctree.NewTag(16)
 	shellEnv, err := buildEnv(os.Environ(), opts, dir, tag)
 	if err != nil {
 		return nil, fmt.Errorf("start shell: %w", err)
@@ -562,7 +561,7 @@ func (s *Shell) run(ctx context.Context, script string, sink func([]byte)) (outc
 	if err := s.resetTerminal(); err != nil {
 		return res, err
 	}
-	line := "source " + shellQuote(script) + " </dev/null\n"
+	line := "source " + env.ShellQuote(script) + " </dev/null\n"
 	// The shell reads its line at once; the deadline only guards against
 	// a terminal whose input queue is stuck full.
 	_ = s.master.SetWriteDeadline(time.Now().Add(killGrace))
@@ -781,12 +780,6 @@ func exitCode(ps *os.ProcessState) int {
 		return 128 + int(ws.Signal())
 	}
 	return ps.ExitCode()
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 // OutputPlaceholder replaces an old command output when the context is
