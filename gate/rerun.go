@@ -139,7 +139,13 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 			FinalScriptName, rel, res.describe(o.Timeout), rel, FinalLogName, indent(tail(string(logText), o.TailChars)), FinalScriptName, n+1)), nil
 	}
 
-	verdict, err := o.Judge.JudgeRun(ctx, o.Workspace, runDir)
+	return g.judge(ctx, runDir, rel, n)
+}
+
+// judge asks the judge about the run the gate just made (run_<n>, at rel)
+// and turns its verdict, or a problem the model can fix, into the gate's.
+func (g *RerunGate) judge(ctx context.Context, runDir, rel string, n int) (Verdict, error) {
+	verdict, err := g.opts.Judge.JudgeRun(ctx, g.opts.Workspace, runDir)
 	var promptErr *PromptError
 	switch {
 	case errors.Is(err, ErrNothingToJudge):

@@ -105,31 +105,11 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	if client == nil {
 		return nil, errors.New("reflect: no model client")
 	}
-	if opts.Workspace == "" {
-		return nil, configErrorf("reflect: no workspace directory given")
-	}
-	ws, err := filepath.Abs(opts.Workspace)
+	opts, err := opts.withDefaults()
 	if err != nil {
-		return nil, configErrorf("reflect: workspace: %w", err)
+		return nil, err
 	}
-	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
-		return nil, configErrorf("reflect: workspace %s is not a directory", opts.Workspace)
-	}
-	opts.Workspace = ws
-	opts.Prompts = opts.Prompts.withDefaults()
-	if err := opts.Prompts.validate(); err != nil {
-		return nil, &ConfigError{Err: fmt.Errorf("reflect: %w", err)}
-	}
-	if opts.MaxParseRetries == 0 {
-		opts.MaxParseRetries = 3
-	}
-	opts.MaxParseRetries = max(opts.MaxParseRetries, 0)
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = 4
-	}
-	if opts.MaxLogChars <= 0 {
-		opts.MaxLogChars = 30000
-	}
+	ws := opts.Workspace
 	warn := opts.Warn
 	if warn == nil {
 		warn = func(string) {}
@@ -192,6 +172,38 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 		}
 	}
 	return res, nil
+}
+
+// withDefaults checks the options and fills in the defaults: an absolute
+// workspace that exists, the built-in prompts for any left empty, retries,
+// concurrency and the log budget.
+func (opts ReflectOptions) withDefaults() (ReflectOptions, error) {
+	if opts.Workspace == "" {
+		return opts, configErrorf("reflect: no workspace directory given")
+	}
+	ws, err := filepath.Abs(opts.Workspace)
+	if err != nil {
+		return opts, configErrorf("reflect: workspace: %w", err)
+	}
+	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
+		return opts, configErrorf("reflect: workspace %s is not a directory", opts.Workspace)
+	}
+	opts.Workspace = ws
+	opts.Prompts = opts.Prompts.withDefaults()
+	if err := opts.Prompts.validate(); err != nil {
+		return opts, &ConfigError{Err: fmt.Errorf("reflect: %w", err)}
+	}
+	if opts.MaxParseRetries == 0 {
+		opts.MaxParseRetries = 3
+	}
+	opts.MaxParseRetries = max(opts.MaxParseRetries, 0)
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	if opts.MaxLogChars <= 0 {
+		opts.MaxLogChars = 30000
+	}
+	return opts, nil
 }
 
 func (p Prompts) withDefaults() Prompts {

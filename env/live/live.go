@@ -142,33 +142,21 @@ func New(ctx context.Context, opts Options) (*Env, error) {
 }
 
 func newEnv(opts Options) (*Env, error) {
-	switch {
-	case opts.Workspace == "":
+	if opts.Workspace == "" {
 		return nil, errors.New("start live browser: Options.Workspace is empty")
-	case opts.StepTimeout < 0:
-		return nil, fmt.Errorf("start live browser: negative StepTimeout %v", opts.StepTimeout)
-	case opts.AriaChars < 0:
-		return nil, fmt.Errorf("start live browser: negative AriaChars %d", opts.AriaChars)
-	case opts.OutputLimit < 0:
-		return nil, fmt.Errorf("start live browser: negative OutputLimit %d", opts.OutputLimit)
 	}
-	if opts.StepTimeout == 0 {
-		opts.StepTimeout = defaultStepTimeout
+	for _, err := range []error{
+		env.Default(&opts.StepTimeout, defaultStepTimeout, "StepTimeout"),
+		env.Default(&opts.AriaChars, defaultAriaChars, "AriaChars"),
+		env.Default(&opts.OutputLimit, defaultOutputLimit, "OutputLimit"),
+	} {
+		if err != nil {
+			return nil, fmt.Errorf("start live browser: %w", err)
+		}
 	}
-	if opts.AriaChars == 0 {
-		opts.AriaChars = defaultAriaChars
-	}
-	if opts.OutputLimit == 0 {
-		opts.OutputLimit = defaultOutputLimit
-	}
-	ws, err := filepath.Abs(opts.Workspace)
+	ws, err := env.Workspace(opts.Workspace)
 	if err != nil {
-		return nil, fmt.Errorf("start live browser: workspace %q: %w", opts.Workspace, err)
-	}
-	if fi, err := os.Stat(ws); err != nil {
-		return nil, fmt.Errorf("start live browser: workspace: %w", err)
-	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("start live browser: workspace %s is not a directory", ws)
+		return nil, fmt.Errorf("start live browser: %w", err)
 	}
 	if opts.TaskJSON != "" {
 		if opts.TaskJSON, err = filepath.Abs(opts.TaskJSON); err != nil {
@@ -412,11 +400,8 @@ func (e *Env) isClosing() bool {
 // Execute runs one step. See env.Environment. The step's code is saved as
 // steps/step_NNNN.py and appended to script.py before it runs.
 func (e *Env) Execute(ctx context.Context, step int, code string) (env.Observation, error) {
-	if step < 0 {
-		return env.Observation{}, fmt.Errorf("execute: negative step number %d", step)
-	}
-	if err := ctx.Err(); err != nil {
-		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
+	if err := env.StartStep(ctx, step); err != nil {
+		return env.Observation{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
