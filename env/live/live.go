@@ -111,13 +111,13 @@ type Env struct {
 	closeErr   error
 	scriptPath string
 
-	mu      sync.Mutex // one Execute at a time; guards the fields below
-	py      *pyProc    // nil when it must be (re)started
-	pageID  string     // the page the namespace's `page` names
-	lastURL string     // where that page was at the end of the last step
-	notes   []string   // restart notes for the next observation
-	notices []string   // notices for the next observation
-	loop    loopState
+	mu           sync.Mutex // one Execute at a time; guards the fields below
+	py           *pyProc    // nil when it must be (re)started
+	pageID       string     // the page the namespace's `page` names
+	lastURL      string     // where that page was at the end of the last step
+	restartNotes []string   // what was restarted, for the next observation
+	notices      []string   // notices for the next observation
+	loop         loopState
 }
 
 var _ env.Environment = (*Env)(nil)
@@ -451,7 +451,7 @@ func (e *Env) ensureReady(ctx context.Context) error {
 	}
 	if e.py == nil || !e.py.alive() {
 		if e.py != nil {
-			e.notes = append(e.notes, fmt.Sprintf("The Python process had ended (%s); a fresh one was started. Variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", e.py.waitExit()))
+			e.restartNotes = append(e.restartNotes, fmt.Sprintf("The Python process had ended (%s); a fresh one was started. Variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", e.py.waitExit()))
 			e.py.kill()
 			e.py = nil
 		}
@@ -517,7 +517,7 @@ func (e *Env) runCode(ctx context.Context, file, code string) (stepResult, error
 			}
 		} else {
 			// No observation for this step; the next one says what was lost.
-			e.notes = append(e.notes, fmt.Sprintf("The Python process was stopped (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
+			e.restartNotes = append(e.restartNotes, fmt.Sprintf("The Python process was stopped (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
 		}
 	}
 	return res, err

@@ -69,7 +69,7 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 	notices, e.notices = e.notices, nil
 	notices = append(notices, res.notices...)
 	if res.pythonEnded != "" {
-		e.notes = append(e.notes, fmt.Sprintf("The Python process ended during this step (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
+		e.restartNotes = append(e.restartNotes, fmt.Sprintf("The Python process ended during this step (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
 	}
 	out, err := e.formatOutput(step, res.output, res.dropped)
 	obs.Output = out
@@ -158,9 +158,9 @@ func (e *Env) finish(obs env.Observation, st pageState, tabs []map[string]any, n
 		notices = []string{}
 	}
 	obs.Notices = notices
-	obs.Details["restarted"] = len(e.notes) > 0
-	obs.Details["restart_note"] = strings.Join(e.notes, " ")
-	e.notes = nil
+	obs.Details["restarted"] = len(e.restartNotes) > 0
+	obs.Details["restart_note"] = strings.Join(e.restartNotes, " ")
+	e.restartNotes = nil
 	if _, ok := obs.Details["console_output"]; !ok {
 		obs.Details["console_output"] = ""
 	}
@@ -394,7 +394,7 @@ func (e *Env) restartBrowser(ctx context.Context) error {
 			e.py = nil
 		}
 	}
-	e.notes = append(e.notes, note+". `page` and `browser` now point to the new browser; other tabs, cookies, logins and form input are gone, and pages or locators kept in your own variables no longer work.")
+	e.restartNotes = append(e.restartNotes, note+". `page` and `browser` now point to the new browser; other tabs, cookies, logins and form input are gone, and pages or locators kept in your own variables no longer work.")
 	return nil
 }
 
