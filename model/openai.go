@@ -187,6 +187,9 @@ func seconds(s float64) time.Duration {
 
 // retryWait waits before a retry; a cancelled run says why it ended.
 func retryWait(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
 	if err := pause.For(ctx, d); err != nil {
 		return context.Cause(ctx)
 	}

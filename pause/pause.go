@@ -7,11 +7,12 @@ import (
 	"time"
 )
 
-// For waits d, or until ctx is done, and returns ctx's error in that case
-// (also when d <= 0 and ctx is already done).
+// For waits d, or until ctx is done, and returns ctx's error in that case.
+// A d <= 0 returns at once, without looking at ctx: a step with no delay
+// (typing with no delay between keys) is not cut short.
 func For(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
-		return ctx.Err()
+		return nil
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
