@@ -34,7 +34,7 @@ import (
 	"wright/browser/driver"
 	"wright/browser/python"
 	"wright/env"
-	"wright/env/proctree"
+	"wright/env/proctab"
 )
 
 // Options configure a live browser environment. Zero values take the
@@ -481,7 +481,7 @@ type stepResult struct {
 // that dies or does not come back from an interrupt is replaced by a
 // fresh one; only a cancelled ctx is an error.
 func (e *Env) runCode(ctx context.Context, file, code string) (stepResult, error) {
-	marker := "__wright_step_end_" + proctree.NewTag(8) + "__"
+	marker := "__wright_step_end_" + proctab.NewTag(8) + "__"
 	start := time.Now()
 	var res stepResult
 	id, err := e.py.send(map[string]any{"op": "exec", "file": file, "code": code, "marker": marker})

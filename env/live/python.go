@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"wright/env/proctree"
+	"wright/env/proctab"
 )
 
 // tagVar marks every process the Python runner starts (run_command's
@@ -61,7 +61,7 @@ func startPython(ctx context.Context, python, runner, workspace, taskJSON string
 		ansW.Close()
 		return nil, fmt.Errorf("start python: %w", err)
 	}
-	tag := proctree.NewTag(12)
+	tag := proctab.NewTag(12)
 	p := &pyProc{tag: tag, reqW: reqW, out: newOutputBuffer(), answers: make(chan map[string]any, 4), done: make(chan struct{})}
 	p.cmd = &exec.Cmd{
 		Path:       python,
@@ -260,7 +260,7 @@ func describeExit(st *os.ProcessState, err error) string {
 // killTagged kills every process whose environment carries tagVar=tag,
 // until none is left.
 func killTagged(tag string) {
-	proctree.KillAll(func() []int { return proctree.Tagged(tagVar, tag) })
+	proctab.KillAll(func() []int { return proctab.WithEnv(tagVar+"="+tag, os.Getpid()) })
 }
 
 // outputBuffer collects the runner's stdout and stderr for the whole life

@@ -3,10 +3,11 @@ package workspace
 import (
 	"os"
 
-	"wright/env/proctree"
+	"wright/env/proctab"
 )
 
-// The shell's processes are found through /proc, without cgroups: every
+// The shell's processes are found in the process table (package proctab:
+// /proc on Linux, sysctl on macOS), without cgroups: every
 // process the shell starts inherits tagVar in its environment (kept across
 // exec, setsid and double forks); for processes that cleared their
 // environment, the sessions of the shells we started and the parent links
@@ -21,7 +22,7 @@ const tagVar = "WRIGHT_SHELL_ID"
 // ones, members of the sessions of the shells in sessions (the live one
 // and those that died), and descendants of any of them.
 func shellProcs(tag string, sessions []int) []int {
-	procs := proctree.List()
+	procs, _ := proctab.List()
 	self := os.Getpid()
 	alive := map[int]bool{}
 	for _, p := range procs {
@@ -44,7 +45,7 @@ func shellProcs(tag string, sessions []int) []int {
 		if p.PID == self || p.PID == 1 || p.Zombie {
 			continue
 		}
-		if ours[p.SID] || proctree.HasTag(p.PID, tagVar, tag) {
+		if ours[p.SID] || proctab.HasEnv(p.PID, tagVar+"="+tag) {
 			mine[p.PID] = true
 		}
 	}
@@ -80,8 +81,8 @@ func shellProcs(tag string, sessions []int) []int {
 
 // killShellProcs kills every process of the shell until none is left.
 func killShellProcs(tag string, sessions []int) {
-	proctree.KillAll(func() []int { return shellProcs(tag, sessions) })
+	proctab.KillAll(func() []int { return shellProcs(tag, sessions) })
 }
 
 // pidAlive reports whether pid exists and is not a zombie.
-func pidAlive(pid int) bool { return proctree.Alive(pid) }
+func pidAlive(pid int) bool { return proctab.Alive(pid) }
