@@ -1,13 +1,15 @@
 // Package browser is wright's browser engine: it launches (or attaches to)
-// Chromium through go-rod and drives it with Playwright's semantics, and it
-// serves that engine to language clients as the JSON-RPC protocol of
-// PROTOCOL.md (`wright driver`).
+// Chromium through go-rod and drives it with Playwright's semantics.
+// Package browser/driver serves this engine to language clients as the
+// JSON-RPC protocol of PROTOCOL.md (`wright driver`).
 //
 // # Launching
 //
 // Launch starts a headless Chromium found from Options.Executable, then
 // $WRIGHT_BROWSER, then chromium, chromium-browser, google-chrome or
-// google-chrome-stable on PATH (a browser is never downloaded), with a
+// google-chrome-stable on PATH, then on macOS the Chromium and Google Chrome
+// application bundles in /Applications and ~/Applications (a browser is
+// never downloaded), with a
 // fresh temporary profile unless Options.UserDataDir names one. With
 // Options.CDPURL it attaches to a running browser instead (ws://... or
 // http://host:port) and adopts the tabs it has.
@@ -50,14 +52,14 @@
 //
 // # Serving the protocol
 //
-// ServeStdio serves one client over a reader and a writer (the `wright
-// driver` subcommand) and closes the browser when the input ends.
-// ServeSocket serves any number of clients on a Unix socket until its
-// context ends, all sharing one browser. For live mode, a Server can be held
-// in-process: NewServer, then Server.ServeSocket or Server.ServeConn, while
+// Package browser/driver does: driver.ServeStdio serves one client over a
+// reader and a writer (the `wright driver` subcommand) and closes the
+// browser when the input ends; driver.ServeSocket serves any number of
+// clients on a Unix socket until its context ends, all sharing one
+// browser. For live mode, a driver.Server is held in-process, while
 // Server.Browser gives the same browser to Go code for observations.
-// ServerOptions.Browser.URLPolicy is asked before every navigation and for
-// every new tab; a refusal is a BlockedURL error.
+// Options.URLPolicy is asked before every navigation and for every new
+// tab; a refusal is a BlockedURL error.
 //
 // Selectors and actionability run in a JavaScript engine (engine.js)
 // installed once per execution context; ARIA snapshots and aria-ref=

@@ -1,4 +1,7 @@
-// Package gate decides whether the agent may finish.
+// Package gate decides whether the agent may finish, and owns the layout
+// of final runs (final_runs/run_<N>/ with the script, its log, its
+// screenshots and the judge's verdict). The judge itself is package judge,
+// which the rerun gate reaches through the Judge interface.
 package gate
 
 import "context"

@@ -23,8 +23,33 @@ func TestBuildRefusesAnUnknownMode(t *testing.T) {
 	}
 	cfg.Agent.Mode = "spaceship"
 	_, err = harness.Build(cfg, harness.Options{Executable: wrightBin})
-	if err == nil || !strings.Contains(err.Error(), "browser or workspace") {
+	if err == nil || !strings.Contains(err.Error(), "agent.mode") || !strings.Contains(err.Error(), "browser or workspace") {
 		t.Fatalf("Build with an unknown mode: %v", err)
+	}
+}
+
+// The action field comes from the mode's environment; a config that names
+// the same one still works, another one is refused.
+func TestBuildActionField(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", testKey)
+	for _, c := range []struct {
+		layers []string
+		ok     bool
+	}{
+		{nil, true},
+		{[]string{"model.action_field=bash_command"}, true},
+		{[]string{"local_browser", "model.action_field=python_code"}, true},
+		{[]string{"model.action_field=python_code"}, false},
+		{[]string{"local_browser", "model.action_field=bash_command"}, false},
+	} {
+		cfg, err := config.Load(c.layers, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = harness.Build(cfg, harness.Options{Executable: wrightBin})
+		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), "model.action_field")) {
+			t.Errorf("%v: %v", c.layers, err)
+		}
 	}
 }
 

@@ -24,13 +24,17 @@ type setup struct {
 	vars map[string]string
 }
 
-// envFactory starts one run's environment.
-type envFactory func(ctx context.Context, s setup) (env.Environment, error)
+// environment is one agent.mode: the kind of action it runs and how to
+// start it for a run.
+type environment struct {
+	kind  env.Kind
+	start func(ctx context.Context, s setup) (env.Environment, error)
+}
 
 // environments is the registry of agent.mode values. It is only read.
-var environments = map[string]envFactory{
-	"workspace": newWorkspace,
-	"browser":   newLive,
+var environments = map[string]environment{
+	"workspace": {workspace.Kind, newWorkspace},
+	"browser":   {live.Kind, newLive},
 }
 
 // Modes lists the agent.mode values the harness can run.

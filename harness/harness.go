@@ -55,9 +55,11 @@ type Options struct {
 // Harness starts runs of one configuration. It holds nothing a run
 // changes, so any number of Run calls may go on at once.
 type Harness struct {
-	cfg    *config.Config
-	opts   Options
-	newEnv envFactory
+	cfg  *config.Config
+	opts Options
+	env  environment
+	// modelCfg is cfg.Model with the environment's action field.
+	modelCfg model.Config
 }
 
 // RunDirError is a run directory that cannot be made or already holds a
@@ -80,17 +82,24 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 			return nil, err
 		}
 	}
-	if _, err := model.New(cfg.Model, opts.Warn); err != nil {
+	e, ok := environments[cfg.Agent.Mode]
+	if !ok {
+		return nil, fmt.Errorf("config: agent.mode is %q: use %s", cfg.Agent.Mode, strings.Join(Modes(), " or "))
+	}
+	mc := cfg.Model
+	switch mc.ActionField {
+	case "", e.kind.Field:
+		mc.ActionField = e.kind.Field
+	default:
+		return nil, fmt.Errorf("config: model.action_field is %q, but agent.mode %s acts with %q: leave it empty", mc.ActionField, cfg.Agent.Mode, e.kind.Field)
+	}
+	if _, err := model.New(mc, opts.Warn); err != nil {
 		return nil, err
 	}
 	if requiresGate(cfg) && cfg.Gate.Mode != "file" {
 		if _, err := judgeClient(cfg); err != nil {
 			return nil, err
 		}
-	}
-	newEnv, ok := environments[cfg.Agent.Mode]
-	if !ok {
-		return nil, fmt.Errorf("agent.mode %q: no such environment (use %s)", cfg.Agent.Mode, strings.Join(Modes(), " or "))
 	}
 	if opts.OutputDir == "" {
 		opts.OutputDir = "runs"
@@ -102,7 +111,7 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 		}
 		opts.Executable = exe
 	}
-	return &Harness{cfg: cfg, opts: opts, newEnv: newEnv}, nil
+	return &Harness{cfg: cfg, opts: opts, env: e, modelCfg: mc}, nil
 }
 
 // Config is the configuration the harness runs.

@@ -211,7 +211,7 @@ func checkEvents(t *testing.T, d *demoRun) {
 		t.Fatalf("run %d: events do not start and end the run: %v", d.i, d.events)
 	}
 	end := d.events[len(d.events)-1]
-	if steps != len(demo.Script) || end.Status != agent.Submitted || end.Usage.TotalTokens == 0 {
+	if steps != len(demo.Script) || end.Status != string(agent.Submitted) || end.Usage.TotalTokens == 0 {
 		t.Errorf("run %d: %d step ends, last event %+v", d.i, steps, end)
 	}
 }

@@ -12,7 +12,8 @@ import (
 	"wright/agent"
 	"wright/config"
 	"wright/gate"
-	"wright/gate/keyproxy"
+	"wright/judge"
+	"wright/judge/keyproxy"
 	"wright/model"
 	"wright/runs"
 )
@@ -60,53 +61,38 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	environment, err := r.h.newEnv(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars})
+	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars})
 	if err != nil {
 		run.RuntimeError(0, "environment", err)
 		return nil, fmt.Errorf("start workspace: %w", err)
 	}
 	r.onClose(func() { environment.Close() })
-	client, err := model.New(cfg.Model, r.h.opts.Warn)
+	client, err := model.New(r.h.modelCfg, r.h.opts.Warn)
 	if err != nil {
 		return nil, err
 	}
 	return &agent.Agent{
-		Settings: settings(cfg, run),
-		Model:    client,
-		Env:      environment,
-		Gate:     g,
-		Run:      run,
-		Observer: r.h.opts.Observer,
+		Config:           cfg.Agent,
+		Model:            client,
+		Env:              environment,
+		Gate:             g,
+		Dir:              run,
+		Observer:         r.h.opts.Observer,
+		AttachScreenshot: cfg.Model.AttachObservationScreenshot,
+		ModelName:        cfg.Model.Name,
+		Vars:             templateVars(cfg, run),
 	}, nil
 }
 
-// settings is what the loop reads from the config.
-func settings(cfg *config.Config, run *runs.Run) agent.Settings {
-	return agent.Settings{
-		StepLimit:                  cfg.Agent.StepLimit,
-		CostLimit:                  cfg.Agent.CostLimit,
-		MaxConsecutiveFormatErrors: cfg.Agent.MaxConsecutiveFormatErrors,
-		ActionField:                cfg.Model.ActionField,
-		SystemTemplate:             cfg.Agent.SystemTemplate,
-		InstanceTemplate:           cfg.Agent.InstanceTemplate,
-		ObservationTemplate:        cfg.Agent.ObservationTemplate,
-		FormatErrorTemplate:        cfg.Agent.FormatErrorTemplate,
-		GateRefusalTemplate:        cfg.Agent.GateRefusalTemplate,
-		AttachScreenshot:           cfg.Model.AttachObservationScreenshot,
-		KeepLastNObservations:      cfg.Agent.KeepLastNObservations,
-		SummaryEveryNSteps:         cfg.Agent.SummaryEveryNSteps,
-		CompactAtTokens:            cfg.Agent.CompactAtTokens,
-		SummaryPrompt:              cfg.Agent.SummaryUserPrompt,
-		ModelName:                  cfg.Model.Name,
-		Mode:                       cfg.Agent.Mode,
-		Vars: map[string]any{
-			"workspace":               run.Workspace,
-			"mode":                    cfg.Agent.Mode,
-			"command_timeout_seconds": cfg.Env.CommandTimeoutSeconds,
-			"require_reflection":      requiresGate(cfg),
-			"crafted":                 cfg.Gate.Crafted,
-			"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
-		},
+// templateVars are what the prompts need from beyond the agent section.
+func templateVars(cfg *config.Config, run *runs.Run) map[string]any {
+	return map[string]any{
+		"workspace":               run.Workspace,
+		"mode":                    cfg.Agent.Mode,
+		"command_timeout_seconds": cfg.Env.CommandTimeoutSeconds,
+		"require_reflection":      requiresGate(cfg),
+		"crafted":                 cfg.Gate.Crafted,
+		"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
 	}
 }
 
@@ -135,7 +121,7 @@ func (r *runner) gate(shellVars map[string]string) (gate.Gate, error) {
 	if cfg.Gate.Mode == "file" {
 		return gate.NewFileGate(run.Workspace), nil
 	}
-	judge, err := judgeClient(cfg)
+	client, err := judgeClient(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -145,13 +131,15 @@ func (r *runner) gate(shellVars map[string]string) (gate.Gate, error) {
 		env = append(env, k+"="+v)
 	}
 	return gate.NewRerunGate(gate.RerunOptions{
-		Workspace:  run.Workspace,
-		Client:     judge,
-		Reflect:    gate.ReflectOptions{Model: jm.Name},
-		ConfigPath: filepath.Join(run.Workspace, "self_reflect_config.json"),
-		Timeout:    time.Duration(cfg.Gate.RerunTimeoutSeconds * float64(time.Second)),
-		Crafted:    cfg.Gate.Crafted,
-		Env:        env,
+		Workspace: run.Workspace,
+		Judge: &judge.RunJudge{
+			Client:     client,
+			Options:    judge.ReflectOptions{Model: jm.Name},
+			ConfigPath: filepath.Join(run.Workspace, gate.ReflectConfig),
+		},
+		Timeout: time.Duration(cfg.Gate.RerunTimeoutSeconds * float64(time.Second)),
+		Crafted: cfg.Gate.Crafted,
+		Env:     env,
 	}), nil
 }
 

@@ -15,7 +15,7 @@ import (
 // env.env. A rerun of a final script outside the loop uses the same.
 func ScriptVars(cfg *config.Config, runDir, ws, executable string) (map[string]string, error) {
 	vars := map[string]string{}
-	for k, v := range cfg.Env.Env {
+	for k, v := range cfg.Env.Vars {
 		vars[k] = v
 	}
 	vars["WORKSPACE_DIR"] = ws

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"wright/env/proctab"
 )
 
 // tagVar marks every process the Python runner starts (run_command's
@@ -61,7 +61,7 @@ func startPython(ctx context.Context, python, runner, workspace, taskJSON string
 		ansW.Close()
 		return nil, fmt.Errorf("start python: %w", err)
 	}
-	tag := randomHex(12)
+	tag := proctab.NewTag(12)
 	p := &pyProc{tag: tag, reqW: reqW, out: newOutputBuffer(), answers: make(chan map[string]any, 4), done: make(chan struct{})}
 	p.cmd = &exec.Cmd{
 		Path:       python,
@@ -258,63 +258,9 @@ func describeExit(st *os.ProcessState, err error) string {
 }
 
 // killTagged kills every process whose environment carries tagVar=tag,
-// until none is left (a process may fork while we kill), for about a
-// second at most.
+// until none is left.
 func killTagged(tag string) {
-	for round := 0; round < 50; round++ {
-		pids := taggedProcs(tag)
-		if len(pids) == 0 {
-			return
-		}
-		for _, pid := range pids {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// taggedProcs lists the live processes whose environment carries
-// tagVar=tag.
-func taggedProcs(tag string) []int {
-	want := []byte(tagVar + "=" + tag + "\x00")
-	self := os.Getpid()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil {
-			continue
-		}
-		if (bytes.HasPrefix(b, want) || bytes.Contains(b, append([]byte{0}, want...))) && !isZombie(pid) {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-func isZombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return false
-	}
-	return b[i+2] == 'Z' || b[i+2] == 'X'
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	proctab.KillAll(func() []int { return proctab.WithEnv(tagVar+"="+tag, os.Getpid()) })
 }
 
 // outputBuffer collects the runner's stdout and stderr for the whole life

@@ -65,7 +65,11 @@ def session(base, shots):
     yield "page.reload", p
     yield "page.url", p
     yield "page.title", p
+    # form.html enables a button after a moment, so its content depends on
+    # timing: the content is read on a static page.
+    yield "page.goto", dict(p, url=buttons)
     yield "page.content", p
+    yield "page.goto", dict(p, url=form)
     yield "page.bring_to_front", p
     yield "page.wait_for_load_state", dict(p, state="load")
     yield "page.wait_for_url", dict(p, url="**/form.html")
@@ -140,8 +144,8 @@ def session(base, shots):
 
 
 def drive(binary, base, shots):
-    proc = subprocess.Popen([binary, "driver"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    log = open(os.path.join(shots, os.path.basename(os.path.dirname(binary) or binary) + ".stderr"), "w")
+    proc = subprocess.Popen([binary, "driver"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
     answers = []
     n = 0
 
@@ -185,17 +189,23 @@ def main():
 
     handler = functools.partial(Quiet, directory=here)
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    srv.handle_error = lambda *args: None  # a browser that hangs up early is no news
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d" % srv.server_address[1]
     with tempfile.TemporaryDirectory() as shots:
+        def pngs():
+            return {f: open(os.path.join(shots, f), "rb").read() for f in sorted(os.listdir(shots)) if f.endswith(".png")}
         a = drive(old, base, shots)
-        old_pngs = {f: open(os.path.join(shots, f), "rb").read() for f in sorted(os.listdir(shots))}
+        old_pngs = pngs()
         b = drive(new, base, shots)
-        new_pngs = {f: open(os.path.join(shots, f), "rb").read() for f in sorted(os.listdir(shots))}
+        new_pngs = pngs()
+        for f in sorted(os.listdir(shots)):
+            if f.endswith(".stderr") and os.path.getsize(os.path.join(shots, f)):
+                print("%s:\n%s" % (f, open(os.path.join(shots, f)).read()[-2000:]))
     srv.shutdown()
     diffs = [(i, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y]
     for i, x, y in diffs[:10]:
-        at = next(k for k in range(min(len(x), len(y))) if x[k] != y[k])
+        at = next((k for k in range(min(len(x), len(y))) if x[k] != y[k]), min(len(x), len(y)))
         print("answer %d differs at byte %d:\n  old ...%s\n  new ...%s" % (i, at, x[max(0, at - 200):at + 200], y[max(0, at - 200):at + 200]))
     same_shots = old_pngs.keys() == new_pngs.keys()
     print("%d answers each (%d and %d), %d differ; screenshots %s" % (
