@@ -15,6 +15,8 @@ type Final struct {
 	// expression of ProbeExprs, in order. PageErr says why there is none.
 	Page    *PageProbe
 	PageErr string
+	// Judge is the judge evaluator's verdict, when the task has one.
+	Judge *EvalResult
 }
 
 // PageProbe is the URL and expression values read from a final page.
@@ -106,7 +108,11 @@ func Score(t Task, f Final, fields func(response string, checks []FieldCheck) (b
 		evals = append(evals, r)
 	}
 	if ev.Judge != nil {
-		evals = append(evals, EvalResult{Kind: "judge", Detail: "the judge evaluator needs gate.model and live screenshots; it did not run"})
+		r := EvalResult{Kind: "judge", Detail: "the judge did not run"}
+		if f.Judge != nil {
+			r = *f.Judge
+		}
+		evals = append(evals, r)
 	}
 	for _, u := range ev.Unsupported {
 		evals = append(evals, EvalResult{Kind: "unsupported", Detail: u})

@@ -108,9 +108,16 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 	if rec.ExitStatus == string(agent.Submitted) && !live && a.Task.Eval.NeedsPage() {
 		probe, probeErr = x.rerun(ctx, cfg, a, res.RunDir)
 	}
+	var judged *EvalResult
+	if rec.ExitStatus == string(agent.Submitted) && a.Task.Eval != nil && a.Task.Eval.Judge != nil {
+		r, usage := judgeAttempt(ctx, cfg, res.RunDir, a.Task.Eval.Judge, rec.FinalResponse)
+		judged = &r
+		rec.Cost += usage.Cost
+		rec.Tokens += usage.TotalTokens
+	}
 	passed, evals, reason := Score(a.Task, Final{
 		ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel,
-		Page: probe, PageErr: probeErr,
+		Page: probe, PageErr: probeErr, Judge: judged,
 	}, x.Fields)
 	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
 	return rec, nil

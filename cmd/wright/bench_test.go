@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"wright/model/modeltest"
 	"wright/suite"
 )
 
@@ -361,6 +362,61 @@ func TestBenchCtrlC(t *testing.T) {
 	}
 	if procs := processesUnder(out); len(procs) > 0 {
 		t.Errorf("processes left running: %v", procs)
+	}
+}
+
+// TestBenchJudgeEvaluator: the judge evaluator sends the run's screenshots
+// and the suite's rubric to the judge endpoint; its verdict passes or fails
+// the attempt, and a judge that cannot be reached leaves it unscored.
+func TestBenchJudgeEvaluator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs browsers")
+	}
+	site := benchSite(t)
+	dir := t.TempDir()
+	// Stage 1 gets one image per call, the verdict all of them and the rubric.
+	judgeWith := func(status string) *modeltest.Server {
+		return modeltest.New(t, modeltest.Func(func(r modeltest.Request) modeltest.Response {
+			body := string(r.Body)
+			if strings.Contains(body, "criterion for success") {
+				if !strings.Contains(body, "The heading must say 42") {
+					return modeltest.Reply("Status: failure (no rubric)")
+				}
+				return modeltest.Reply("The page shows the answer.\nStatus: " + status)
+			}
+			return modeltest.Reply("Score: 5\nReasoning: the second page is open.")
+		}).Forever())
+	}
+	pass, fail := judgeWith("success"), judgeWith("failure")
+	steps := []map[string]any{pyStep("page.get_by_role('link', name='Next page').click()\npage.wait_for_url('**/page.html')"), doneStep("python_code", "42")}
+	judged := func(id string, srv string) benchTask {
+		return benchTask{id: id, mode: "browser", replies: steps, eval: map[string]any{"judge": "The heading must say 42"},
+			config: map[string]any{"gate.model": map[string]any{"name": "judge", "base_url": srv}}}
+	}
+	suitePath := writeSuite(t, dir, site, []benchTask{
+		judged("judge-pass", pass.URL+"/v1"), judged("judge-fail", fail.URL+"/v1"),
+		judged("judge-down", "http://127.0.0.1:9/v1"),
+	})
+	out := filepath.Join(dir, "bench")
+	r := benchCLI(t, suitePath, "-o", out, "--parallel", "3", "-c", "gate.model.retry={attempts: 1}")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr.String())
+	}
+	got := readResults(t, out)
+	if rec := got["judge-pass"]; !samePtr(rec.Passed, ptr(true)) || rec.Evals[0].Kind != "judge" {
+		t.Errorf("judge-pass: %+v", rec)
+	}
+	if rec := got["judge-fail"]; !samePtr(rec.Passed, ptr(false)) {
+		t.Errorf("judge-fail: %+v", rec)
+	}
+	if rec := got["judge-down"]; rec.Passed != nil || !strings.Contains(rec.Unscored, "judge") {
+		t.Errorf("judge-down: %+v", rec)
+	}
+	if pass.Calls() < 2 {
+		t.Errorf("the judge got %d calls", pass.Calls())
+	}
+	if _, err := os.Stat(filepath.Join(out, "judge-pass", "bench_eval", "judge_result.json")); err != nil {
+		t.Errorf("judge result: %v", err)
 	}
 }
 
