@@ -56,6 +56,9 @@ func (s Step) Failed() bool {
 func (s Step) Output() string {
 	o := s.Observation
 	if o == nil {
+		if s.Partial != "" {
+			return "[output so far]\n" + s.Partial
+		}
 		return ""
 	}
 	var parts []string

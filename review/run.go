@@ -93,6 +93,9 @@ type Step struct {
 	Incomplete bool `json:"incomplete,omitempty"`
 	// Raw is the model's reply, for steps that never became an action.
 	Raw string `json:"-"`
+	// Partial is what an incomplete step's command had printed so far
+	// (workspace/logs/step_NNNN.log).
+	Partial string `json:"-"`
 }
 
 // Note kinds.
@@ -327,6 +330,12 @@ func (r *Run) readSteps(traj *trajectory) {
 	if traj != nil {
 		r.mergeTrajectory(traj, byN)
 	}
+	r.mergeRawResponses(byN)
+	for n, st := range byN {
+		if st.Incomplete {
+			st.Partial = r.readText(fmt.Sprintf("workspace/logs/step_%04d.log", n))
+		}
+	}
 	for _, s := range byN {
 		r.Steps = append(r.Steps, *s)
 	}
@@ -351,22 +360,46 @@ func (r *Run) mergeTrajectory(traj *trajectory, byN map[int]*Step) {
 		n := int(number(m.Extra["step"]))
 		switch {
 		case m.Role == model.RoleAssistant && n > 0 && byN[n] == nil:
-			st := &Step{N: n, Raw: m.Content, Incomplete: true, Prompt: int(number(m.Extra["prompt_tokens"]))}
-			if u, ok := m.Extra["usage"].(map[string]any); ok {
-				st.Usage = model.Usage{PromptTokens: int(number(u["prompt_tokens"])), CompletionTokens: int(number(u["completion_tokens"])),
-					TotalTokens: int(number(u["total_tokens"])), Cost: number(u["cost"])}
-			}
-			for _, field := range []string{model.FieldBash, model.FieldPython} {
-				if a, err := model.ParseAction(m.Content, "stop", field); err == nil {
-					st.Thought, st.Code, st.Field, st.Done, st.FinalResponse = a.Thought, a.Code, field, a.Done, a.FinalResponse
-					break
-				}
-			}
+			st := incompleteStep(n, m.Content, m.Extra["usage"])
+			st.Prompt = int(number(m.Extra["prompt_tokens"]))
 			byN[n] = st
 		case m.Role == model.RoleUser && m.Extra["interrupt_type"] == "SystemNotice" && byN[n] != nil:
 			byN[n].Notes = append(byN[n].Notes, Note{Kind: NoteNotice, Text: strings.TrimPrefix(m.Content, "[notice] ")})
 		}
 	}
+}
+
+// mergeRawResponses adds the steps only raw_responses.jsonl knows: the
+// trajectory is saved after a step, so a run killed in the middle of one
+// has its reply there and nowhere else.
+func (r *Run) mergeRawResponses(byN map[int]*Step) {
+	readJSONL(r.path("raw_responses.jsonl"), func(b []byte) {
+		var line struct {
+			Step    int    `json:"step"`
+			Content string `json:"content"`
+			Usage   any    `json:"usage"`
+		}
+		if json.Unmarshal(b, &line) == nil && line.Step > 0 && byN[line.Step] == nil {
+			byN[line.Step] = incompleteStep(line.Step, line.Content, line.Usage)
+		}
+	})
+}
+
+// incompleteStep is a step known only from the model's reply.
+func incompleteStep(n int, content string, usage any) *Step {
+	st := &Step{N: n, Raw: content, Incomplete: true}
+	if u, ok := usage.(map[string]any); ok {
+		st.Usage = model.Usage{PromptTokens: int(number(u["prompt_tokens"])), CompletionTokens: int(number(u["completion_tokens"])),
+			TotalTokens: int(number(u["total_tokens"])), Cost: number(u["cost"])}
+		st.Prompt = st.Usage.PromptTokens
+	}
+	for _, field := range []string{model.FieldBash, model.FieldPython} {
+		if a, err := model.ParseAction(content, "stop", field); err == nil {
+			st.Thought, st.Code, st.Field, st.Done, st.FinalResponse = a.Thought, a.Code, field, a.Done, a.FinalResponse
+			break
+		}
+	}
+	return st
 }
 
 // classify names a note by the words the harness starts it with.
@@ -522,7 +555,7 @@ func (r *Run) summarise(traj *trajectory) {
 	}
 	for _, s := range r.Steps {
 		if s.Incomplete {
-			r.Missing = append(r.Missing, fmt.Sprintf("step %d: the model's reply is recorded but not its result (debug/steps/step_%04d.json)", s.N, s.N))
+			r.Missing = append(r.Missing, fmt.Sprintf("step %d: the model's reply is recorded but not its result (no debug/steps/step_%04d.json)", s.N, s.N))
 		}
 	}
 }
