@@ -321,7 +321,8 @@ func (r *Run) readSteps(traj *trajectory) {
 			st.Screenshots = []string{p}
 		}
 		for _, p := range strings.Split(text(s.Observation["recent_screenshots"]), "\n") {
-			if p = r.relPath(p); p != "" {
+			// A final run's screenshots are shown with its verdict.
+			if p = r.relPath(p); p != "" && !strings.HasPrefix(p, "workspace/final_runs/") {
 				st.Screenshots = append(st.Screenshots, p)
 			}
 		}

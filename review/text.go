@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/glamour"
+	"github.com/muesli/termenv"
 )
 
 // TextOptions choose what the terminal view shows.
@@ -74,7 +75,8 @@ func renderTerminal(md string, o TextOptions) (string, error) {
 	if style == "" {
 		style = "dark"
 	}
-	tr, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
+	tr, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width),
+		glamour.WithColorProfile(termenv.ANSI256))
 	if err != nil {
 		return "", fmt.Errorf("review: terminal renderer: %w", err)
 	}
