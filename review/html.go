@@ -106,6 +106,7 @@ func WriteRunHTML(w io.Writer, r *Run, o HTMLOptions) error {
 	css, _ := assets.ReadFile("assets/style.css")
 	js, _ := assets.ReadFile("assets/review.js")
 	th := &thumbs{}
+	th.prefetch(r.screenshots())
 	p := runPage{Title: "wright review · " + orDash(r.Header.TaskID), H: r.Header, Missing: r.Missing, Errors: r.Errors,
 		Compactions: r.Compactions, Plan: r.Plan, FinalScript: r.FinalScript, CSS: template.CSS(css), CodeCSS: codeCSS(),
 		JS: template.JS(js), PollURL: o.PollURL, Up: o.Up, GateText: gateText(r.Header)}
@@ -128,6 +129,22 @@ func WriteRunHTML(w io.Writer, r *Run, o HTMLOptions) error {
 		return fmt.Errorf("review: render page: %w", err)
 	}
 	return nil
+}
+
+// screenshots are every screenshot the page shows, full paths.
+func (r *Run) screenshots() []string {
+	var ps []string
+	for _, s := range r.Steps {
+		for _, p := range s.Screenshots {
+			ps = append(ps, r.path(p))
+		}
+	}
+	for _, fr := range r.FinalRuns {
+		for _, p := range fr.Screenshots {
+			ps = append(ps, r.path(p))
+		}
+	}
+	return ps
 }
 
 func (r *Run) image(rel string, th *thumbs, o HTMLOptions) imageView {

@@ -9,6 +9,7 @@ import (
 	"image/jpeg"
 	_ "image/png" // screenshots are PNG
 	"os"
+	"runtime"
 	"sync"
 
 	"golang.org/x/image/draw"
@@ -31,20 +32,45 @@ type thumbs struct {
 // when it cannot be read (the caller says so in the page).
 func (t *thumbs) dataURL(path string) template.URL {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if u, ok := t.cache[path]; ok {
+	u, ok := t.cache[path]
+	t.mu.Unlock()
+	if ok {
 		return u
 	}
 	u, err := thumbnail(path, thumbWidth)
 	if err != nil {
 		u = ""
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.cache == nil {
 		t.cache = map[string]template.URL{}
 	}
-	t.cache[path] = u
-	t.Bytes += len(u)
+	if _, ok := t.cache[path]; !ok {
+		t.cache[path] = u
+		t.Bytes += len(u)
+	}
 	return u
+}
+
+// prefetch encodes the screenshots in parallel, one worker per CPU.
+func (t *thumbs) prefetch(paths []string) {
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for range max(1, runtime.NumCPU()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				t.dataURL(p)
+			}
+		}()
+	}
+	for _, p := range paths {
+		work <- p
+	}
+	close(work)
+	wg.Wait()
 }
 
 func thumbnail(path string, width int) (template.URL, error) {
@@ -61,7 +87,7 @@ func thumbnail(path string, width int) (template.URL, error) {
 	if b.Dx() > width {
 		h := max(1, b.Dy()*width/b.Dx())
 		dst := image.NewRGBA(image.Rect(0, 0, width, h))
-		draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
+		draw.BiLinear.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
 		src = dst
 	}
 	var buf bytes.Buffer
