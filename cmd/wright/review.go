@@ -48,8 +48,14 @@ A run still going, or one that crashed, is shown as far as its files go.
 
 A bench directory (results.jsonl) is shown as its results table, with the
 failures grouped by exit status and by their first error line.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return runReview(cmd, args[0], f) },
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := serveArgs(cmd, args, &f)
+			if err != nil {
+				return err
+			}
+			return runReview(cmd, dir, f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&f.step, "step", 0, "show this step alone, with its whole output")
@@ -62,6 +68,24 @@ failures grouped by exit status and by their first error line.`,
 	fl.Lookup("serve").NoOptDefVal = "127.0.0.1:0"
 	fl.BoolVar(&f.public, "public", false, "let --serve listen on an address other than loopback")
 	rootCmd.AddCommand(cmd)
+}
+
+// serveArgs lets --serve take its address as a separate word
+// (`--serve 127.0.0.1:8080`), which a flag with an optional value cannot:
+// the word arrives as a second argument, beside the directory.
+func serveArgs(cmd *cobra.Command, args []string, f *reviewFlags) (string, error) {
+	if len(args) == 1 {
+		return args[0], nil
+	}
+	if !cmd.Flags().Changed("serve") {
+		return "", usageError("accepts 1 arg(s), received %d: review one directory at a time", len(args))
+	}
+	dir, addr := args[0], args[1]
+	if fi, err := os.Stat(addr); err == nil && fi.IsDir() {
+		dir, addr = addr, dir
+	}
+	f.serve = addr
+	return dir, nil
 }
 
 func runReview(cmd *cobra.Command, dir string, f reviewFlags) error {
