@@ -84,7 +84,8 @@ func TestReviewUsageErrors(t *testing.T) {
 		"choose one of":           {"review", dir, "--json", "--html"},
 		"--public only applies":   {"review", dir, "--public"},
 		"the run has no step 7":   {"review", dir, "--step", "7"},
-		"accepts 1 arg(s)":        {"review"},
+		"accepts between 1 and 2": {"review"},
+		"one directory at a time": {"review", "a", "b"},
 		"neither a run directory": {"review", t.TempDir(), "--serve"},
 	} {
 		r := wright(t, args...)
