@@ -377,3 +377,26 @@ func copyRun(t *testing.T, src, dst string) string {
 	}
 	return dst
 }
+
+// result.json's gate_label and gate_run, when the run recorded them, name
+// the judged run even when a newer final run exists.
+func TestGateLabelFromResult(t *testing.T) {
+	dir := copyRun(t, fixture("finished"), t.TempDir())
+	p := filepath.Join(dir, "result.json")
+	b, _ := os.ReadFile(p)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	m["gate_label"], m["gate_run"] = 1, 1
+	b, _ = json.Marshal(m)
+	_ = os.WriteFile(p, b, 0o644)
+	if err := os.MkdirAll(filepath.Join(dir, "workspace", "final_runs", "run_2"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Header.GateLabel != "1 (success)" || r.Header.JudgedRun != "run_1" || len(r.FinalRuns) != 2 {
+		t.Errorf("header %+v, %d final runs", r.Header, len(r.FinalRuns))
+	}
+}

@@ -18,9 +18,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"wright/model"
-	"wright/runs"
 )
 
 // Run is one run directory, read.
@@ -79,10 +76,10 @@ type Step struct {
 	// Notes are the harness's words besides the observation (format
 	// errors, gate refusals, environment errors) and the notices shown to
 	// the model after it.
-	Notes   []Note      `json:"notes,omitempty"`
-	Usage   model.Usage `json:"usage"`
-	Prompt  int         `json:"prompt_tokens"`
-	Elapsed float64     `json:"elapsed_ms,omitempty"`
+	Notes   []Note  `json:"notes,omitempty"`
+	Usage   Usage   `json:"usage"`
+	Prompt  int     `json:"prompt_tokens"`
+	Elapsed float64 `json:"elapsed_ms,omitempty"`
 	// Screenshots are the step's screenshot in live mode, and the ones the
 	// step's code saved in workspace mode; relative to the run directory.
 	Screenshots []string `json:"screenshots,omitempty"`
@@ -241,13 +238,62 @@ func (r *Run) readJSON(rel string, v any, why string) bool {
 	return true
 }
 
-// result is result.json as read here: runs.Result plus the keys later
-// versions add, kept loose so that an older or newer file still reads.
+// The run's files are read with structs of this package's own, loose
+// where the format has changed or may change (the gate's keys), so that a
+// review reads older and newer runs alike and does not move with the
+// writer's internal types.
+
+// Usage is a model call's (or a run's) token use and cost.
+type Usage struct {
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	TotalTokens      int     `json:"total_tokens"`
+	Cost             float64 `json:"cost"`
+}
+
+// result is result.json.
 type result struct {
-	runs.Result
-	GateLabel any `json:"gate_label"`
+	TaskID        string    `json:"task_id"`
+	ExitStatus    string    `json:"exit_status"`
+	FinalResponse string    `json:"final_response"`
+	Message       string    `json:"message"`
+	Steps         int       `json:"steps"`
+	Usage         Usage     `json:"usage"`
+	Seconds       float64   `json:"seconds"`
+	StartedAt     time.Time `json:"started_at"`
+	Model         string    `json:"model"`
+	Mode          string    `json:"mode"`
+	GateLabel     any       `json:"gate_label"`
+	// The final run the gate judged: gate_run (a number), or judged_run.
+	GateRun   any `json:"gate_run"`
 	JudgedRun any `json:"judged_run"`
 }
+
+// stepFile is debug/steps/step_NNNN.json.
+type stepFile struct {
+	Step          int            `json:"step"`
+	Thought       string         `json:"thought"`
+	Field         string         `json:"field"`
+	Code          string         `json:"code"`
+	Done          bool           `json:"done"`
+	FinalResponse string         `json:"final_response"`
+	Observation   map[string]any `json:"observation"`
+	Notes         []string       `json:"notes"`
+	Usage         Usage          `json:"usage"`
+	PromptTokens  int            `json:"prompt_tokens"`
+}
+
+// message is one message of trajectory.json.
+type message struct {
+	Role    string         `json:"role"`
+	Content string         `json:"content"`
+	Extra   map[string]any `json:"extra"`
+}
+
+const (
+	fieldBash   = "bash_command"
+	fieldPython = "python_code"
+)
 
 func (r *Run) readHeader() {
 	h := &r.Header
@@ -275,10 +321,21 @@ func (r *Run) readHeader() {
 	if !res.StartedAt.IsZero() {
 		h.StartedAt = res.StartedAt.UTC().Format(time.RFC3339)
 	}
-	if res.GateLabel != nil {
-		h.GateLabel = fmt.Sprint(res.GateLabel)
+	switch v := res.GateLabel.(type) {
+	case nil:
+	case float64:
+		h.GateLabel = fmt.Sprint(v)
+		if v == 1 || v == 0 {
+			h.GateLabel += map[bool]string{true: " (success)", false: " (failure)"}[v == 1]
+		}
+	default:
+		h.GateLabel = fmt.Sprint(v)
 	}
-	switch v := res.JudgedRun.(type) {
+	judged := res.JudgedRun
+	if res.GateRun != nil {
+		judged = res.GateRun
+	}
+	switch v := judged.(type) {
 	case float64:
 		h.JudgedRun = fmt.Sprintf("run_%d", int(v))
 	case string:
@@ -287,8 +344,8 @@ func (r *Run) readHeader() {
 }
 
 type trajectory struct {
-	Info     map[string]any  `json:"info"`
-	Messages []model.Message `json:"messages"`
+	Info     map[string]any `json:"info"`
+	Messages []message      `json:"messages"`
 }
 
 func (r *Run) readTrajectory() *trajectory {
@@ -306,7 +363,7 @@ func (r *Run) readSteps(traj *trajectory) {
 	byN := map[int]*Step{}
 	files, _ := filepath.Glob(r.path("debug/steps/step_*.json"))
 	for _, f := range files {
-		var s runs.Step
+		var s stepFile
 		rel := "debug/steps/" + filepath.Base(f)
 		if !r.readJSON(rel, &s, "") {
 			continue
@@ -360,11 +417,11 @@ func (r *Run) mergeTrajectory(traj *trajectory, byN map[int]*Step) {
 	for _, m := range traj.Messages {
 		n := int(number(m.Extra["step"]))
 		switch {
-		case m.Role == model.RoleAssistant && n > 0 && byN[n] == nil:
+		case m.Role == "assistant" && n > 0 && byN[n] == nil:
 			st := incompleteStep(n, m.Content, m.Extra["usage"])
 			st.Prompt = int(number(m.Extra["prompt_tokens"]))
 			byN[n] = st
-		case m.Role == model.RoleUser && m.Extra["interrupt_type"] == "SystemNotice" && byN[n] != nil:
+		case m.Role == "user" && m.Extra["interrupt_type"] == "SystemNotice" && byN[n] != nil:
 			byN[n].Notes = append(byN[n].Notes, Note{Kind: NoteNotice, Text: strings.TrimPrefix(m.Content, "[notice] ")})
 		}
 	}
@@ -390,17 +447,42 @@ func (r *Run) mergeRawResponses(byN map[int]*Step) {
 func incompleteStep(n int, content string, usage any) *Step {
 	st := &Step{N: n, Raw: content, Incomplete: true}
 	if u, ok := usage.(map[string]any); ok {
-		st.Usage = model.Usage{PromptTokens: int(number(u["prompt_tokens"])), CompletionTokens: int(number(u["completion_tokens"])),
+		st.Usage = Usage{PromptTokens: int(number(u["prompt_tokens"])), CompletionTokens: int(number(u["completion_tokens"])),
 			TotalTokens: int(number(u["total_tokens"])), Cost: number(u["cost"])}
 		st.Prompt = st.Usage.PromptTokens
 	}
-	for _, field := range []string{model.FieldBash, model.FieldPython} {
-		if a, err := model.ParseAction(content, "stop", field); err == nil {
-			st.Thought, st.Code, st.Field, st.Done, st.FinalResponse = a.Thought, a.Code, field, a.Done, a.FinalResponse
-			break
+	if a, ok := parseReply(content); ok {
+		st.Thought, st.Done, st.FinalResponse = a.Thought, a.Done, a.FinalResponse
+		st.Field, st.Code = fieldBash, a.Bash
+		if a.Python != "" {
+			st.Field, st.Code = fieldPython, a.Python
 		}
 	}
 	return st
+}
+
+type reply struct {
+	Thought       string `json:"thought"`
+	Bash          string `json:"bash_command"`
+	Python        string `json:"python_code"`
+	Done          bool   `json:"done"`
+	FinalResponse string `json:"final_response"`
+}
+
+// parseReply reads the action in a model's reply for display: the reply
+// itself, or the outermost {...} in it (a code fence, prose around it).
+// The loop's own parser decided what the reply meant; this only shows it.
+func parseReply(content string) (reply, bool) {
+	var a reply
+	if json.Unmarshal([]byte(content), &a) == nil && a.Thought != "" {
+		return a, true
+	}
+	i, j := strings.Index(content, "{"), strings.LastIndex(content, "}")
+	if i < 0 || j <= i {
+		return a, false
+	}
+	err := json.Unmarshal([]byte(content[i:j+1]), &a)
+	return a, err == nil && a.Thought != ""
 }
 
 // classify names a note by the words the harness starts it with.
@@ -528,7 +610,7 @@ func (r *Run) summarise(traj *trajectory) {
 			h.Cost += s.Usage.Cost
 		}
 		if traj != nil {
-			if m := traj.Messages; len(m) > 0 && m[len(m)-1].Role == model.RoleExit {
+			if m := traj.Messages; len(m) > 0 && m[len(m)-1].Role == "exit" {
 				h.ExitStatus = str(m[len(m)-1].Extra["exit_status"]) + " (no result.json)"
 			}
 			if t, err := time.Parse(time.RFC3339Nano, str(traj.Info["started_at"])); err == nil {
@@ -543,7 +625,7 @@ func (r *Run) summarise(traj *trajectory) {
 		h.Task = firstLine(traj.Messages[1].Content, 200)
 	}
 	if h.Mode == "" && len(r.Steps) > 0 {
-		h.Mode = map[string]string{model.FieldPython: "browser", model.FieldBash: "workspace"}[r.Steps[0].Field]
+		h.Mode = map[string]string{fieldPython: "browser", fieldBash: "workspace"}[r.Steps[0].Field]
 	}
 	for i := len(r.FinalRuns) - 1; i >= 0; i-- {
 		if v := r.FinalRuns[i].Verdict; v != nil {
