@@ -80,7 +80,7 @@ func checkAgainstFiles(t *testing.T, name string, text string, d Digest, page st
 		if d.ExitStatus != m["exit_status"] || d.FinalResponse != m["final_response"] || d.Header.Steps != int(m["steps"].(float64)) {
 			t.Errorf("digest header %+v does not match result.json %v", d.Header, m)
 		}
-		if !strings.Contains(text, "| Exit status | "+m["exit_status"].(string)+" |") {
+		if !strings.Contains(text, "- **Exit status:** "+m["exit_status"].(string)+"\n") {
 			t.Errorf("text does not show the exit status %v", m["exit_status"])
 		}
 		if !strings.Contains(page, `id="exit-status">`+m["exit_status"].(string)+"<") {
@@ -124,7 +124,7 @@ func TestFinishedRun(t *testing.T) {
 	if !r.Header.Finished || r.Header.GateVerdict != "success" || r.Header.JudgedRun != "run_1" || len(r.Missing) != 0 {
 		t.Errorf("header %+v, missing %v", r.Header, r.Missing)
 	}
-	if !strings.Contains(text, "| Gate verdict | success (judged run_1) |") {
+	if !strings.Contains(text, "- **Gate verdict:** success (judged run_1)\n") {
 		t.Error("text does not say which run the gate judged")
 	}
 	var verdict struct {
@@ -190,6 +190,13 @@ func TestGateRefusedRun(t *testing.T) {
 	}
 	if !strings.Contains(text, "⛔ Done refused:** There is no final_runs/ folder") || !strings.Contains(text, "✗ Format error:") {
 		t.Errorf("text does not mark the refusal and the format error:\n%s", text)
+	}
+	// The harness's words are text, not Markdown: nothing in them is lost
+	// to the terminal renderer.
+	term, _ := r.Text(TextOptions{Width: 200})
+	term = regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(term, "")
+	if !strings.Contains(term, "as final_execution_<n>_<what>.png") || !strings.Contains(term, "⛔ Done refused: There is no final_runs/ folder") {
+		t.Errorf("the terminal view mangles the refusal:\n%s", term)
 	}
 	if d.ExitStatus != "LimitsExceeded" || d.Message == "" {
 		t.Errorf("exit %q message %q", d.ExitStatus, d.Message)

@@ -2,6 +2,8 @@ package review
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/glamour"
@@ -25,8 +27,8 @@ type TextOptions struct {
 
 // Markdown is the run as a Markdown document, the source of the terminal view.
 func (r *Run) Markdown(o TextOptions) (string, error) {
-	var b strings.Builder
-	r.headerMD(&b)
+	b := &mdOut{plain: o.Plain}
+	r.headerMD(b)
 	steps := r.Steps
 	if o.Step > 0 {
 		steps = nil
@@ -45,14 +47,14 @@ func (r *Run) Markdown(o TextOptions) (string, error) {
 			continue
 		}
 		shown++
-		r.stepMD(&b, s, o.Step > 0)
+		r.stepMD(b, s, o.Step > 0)
 	}
 	if o.Grep != "" {
-		fmt.Fprintf(&b, "*%d of %d steps hold %q.*\n\n", shown, len(r.Steps), o.Grep)
+		fmt.Fprintf(b, "*%d of %d steps hold %s.*\n\n", shown, len(r.Steps), b.lit(strconv.Quote(o.Grep)))
 	}
 	if o.Step == 0 && o.Grep == "" {
-		r.finalRunsMD(&b)
-		r.errorsMD(&b)
+		r.finalRunsMD(b)
+		r.errorsMD(b)
 	}
 	return b.String(), nil
 }
@@ -101,18 +103,17 @@ func (s Step) matches(q string) bool {
 	return false
 }
 
-func (r *Run) headerMD(b *strings.Builder) {
+func (r *Run) headerMD(b *mdOut) {
 	h := r.Header
-	fmt.Fprintf(b, "# %s\n\n", orDash(h.TaskID))
+	fmt.Fprintf(b, "# %s\n\n", b.lit(orDash(h.TaskID)))
 	if h.Task != "" {
-		fmt.Fprintf(b, "%s\n\n", quote(h.Task))
+		fmt.Fprintf(b, "%s\n\n", b.quote(h.Task))
 	}
 	row := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(b, "| %s | %s |\n", k, cell(v))
+			fmt.Fprintf(b, "- **%s:** %s\n", k, b.lit(oneLine(v)))
 		}
 	}
-	b.WriteString("| | |\n|---|---|\n")
 	row("Exit status", h.ExitStatus)
 	row("Final response", h.FinalResponse)
 	row("Why it ended", h.Message)
@@ -131,7 +132,7 @@ func (r *Run) headerMD(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 	for _, m := range r.Missing {
-		fmt.Fprintf(b, "> **Missing:** %s\n>\n", m)
+		fmt.Fprintf(b, "> **Missing:** %s\n>\n", b.lit(m))
 	}
 	if len(r.Missing) > 0 {
 		b.WriteString("\n")
@@ -160,7 +161,7 @@ func compactionSteps(cs []Compaction) string {
 var noteMark = map[string]string{NoteFormatError: "✗ Format error", NoteGateRefusal: "⛔ Done refused",
 	NoteEnvError: "✗ Environment error", NoteNotice: "ℹ Notice", NoteOther: "Note"}
 
-func (r *Run) stepMD(b *strings.Builder, s Step, full bool) {
+func (r *Run) stepMD(b *mdOut, s Step, full bool) {
 	title := []string{fmt.Sprintf("Step %d", s.N)}
 	if st := s.Status(); st != "" {
 		title = append(title, st)
@@ -181,13 +182,13 @@ func (r *Run) stepMD(b *strings.Builder, s Step, full bool) {
 		fmt.Fprintf(b, "%s\n\n", fenced(s.Code, lang))
 	}
 	if s.Done {
-		fmt.Fprintf(b, "**Done:** %s\n\n", cell(s.FinalResponse))
+		fmt.Fprintf(b, "**Done:** %s\n\n", b.lit(oneLine(s.FinalResponse)))
 	}
 	if s.Incomplete && s.Thought == "" && s.Code == "" && s.Raw != "" {
 		fmt.Fprintf(b, "Model reply:\n\n%s\n\n", fenced(head(s.Raw, 20, 2000), ""))
 	}
 	if p := s.Page(); p != "" {
-		fmt.Fprintf(b, "Page: %s\n\n", cell(p))
+		fmt.Fprintf(b, "Page: %s\n\n", b.lit(oneLine(p)))
 	}
 	if out := s.Output(); out != "" {
 		if !full {
@@ -199,7 +200,7 @@ func (r *Run) stepMD(b *strings.Builder, s Step, full bool) {
 		fmt.Fprintf(b, "Screenshot: `%s`\n\n", p)
 	}
 	for _, n := range s.Notes {
-		fmt.Fprintf(b, "> **%s:** %s\n\n", noteMark[n.Kind], strings.ReplaceAll(strings.TrimSpace(n.Text), "\n", "\n> "))
+		fmt.Fprintf(b, "> **%s:** %s\n\n", noteMark[n.Kind], b.quoteBody(n.Text))
 	}
 	if s.Incomplete {
 		b.WriteString("> **No result recorded for this step** (the run is in it, or ended in it).\n\n")
@@ -208,13 +209,13 @@ func (r *Run) stepMD(b *strings.Builder, s Step, full bool) {
 		if c.Step == s.N {
 			fmt.Fprintf(b, "**⟳ History compacted after this step: %d → %d tokens.**\n\n", c.TokensBefore, c.TokensAfter)
 			if full {
-				fmt.Fprintf(b, "%s\n\n", quote(c.Summary))
+				fmt.Fprintf(b, "%s\n\n", b.quote(c.Summary))
 			}
 		}
 	}
 }
 
-func (r *Run) finalRunsMD(b *strings.Builder) {
+func (r *Run) finalRunsMD(b *mdOut) {
 	if len(r.FinalRuns) == 0 {
 		return
 	}
@@ -228,7 +229,7 @@ func (r *Run) finalRunsMD(b *strings.Builder) {
 		for _, s := range fr.Screenshots {
 			line := "- `" + s + "`"
 			if rec := fr.Verdict.Record(s); rec != nil {
-				line += fmt.Sprintf(" — score %d: %s", rec.Score, cell(firstLine(rec.Reasoning, 300)))
+				line += fmt.Sprintf(" — score %d: %s", rec.Score, b.lit(oneLine(rec.Reasoning)))
 			}
 			b.WriteString(line + "\n")
 		}
@@ -239,13 +240,13 @@ func (r *Run) finalRunsMD(b *strings.Builder) {
 	}
 }
 
-func (r *Run) errorsMD(b *strings.Builder) {
+func (r *Run) errorsMD(b *mdOut) {
 	if len(r.Errors) == 0 {
 		return
 	}
 	b.WriteString("## Runtime errors\n\n")
 	for _, e := range r.Errors {
-		fmt.Fprintf(b, "- step %d, %s: %s\n", e.Step, e.Kind, cell(firstLine(e.Error, 300)))
+		fmt.Fprintf(b, "- step %d, %s: %s\n", e.Step, e.Kind, b.lit(firstLine(e.Error, 300)))
 	}
 	b.WriteString("\n")
 }
@@ -271,9 +272,48 @@ func cell(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 
-func quote(s string) string {
-	return "> " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n> ")
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// mdOut builds the Markdown of a view. What the harness, the judge or the
+// task wrote is plain text: for the terminal renderer it is escaped, so that
+// "final_execution_<n>_<what>.png" is not read as emphasis and a tag; with
+// --plain it is printed as it is.
+type mdOut struct {
+	strings.Builder
+	plain bool
 }
+
+var mdSpecial = regexp.MustCompile("[\\\\`*_{}\\[\\]<>()#+\\-.!|~]")
+
+// lit is s as literal text.
+func (b *mdOut) lit(s string) string {
+	if b.plain {
+		return s
+	}
+	return mdSpecial.ReplaceAllString(s, `\$0`)
+}
+
+// quoteBody is literal text for a block quote, its lines kept: the
+// terminal renderer joins soft and hard breaks alike, so each line is a
+// paragraph of the quote there.
+func (b *mdOut) quoteBody(s string) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		switch {
+		case b.plain:
+			lines = append(lines, l)
+		case strings.TrimSpace(l) != "":
+			// Leading spaces would make an indented code block.
+			lines = append(lines, b.lit(strings.TrimSpace(l)))
+		}
+	}
+	if b.plain {
+		return strings.Join(lines, "\n> ")
+	}
+	return strings.Join(lines, "\n>\n> ")
+}
+
+func (b *mdOut) quote(s string) string { return "> " + b.quoteBody(s) }
 
 func orDash(s string) string {
 	if s == "" {
