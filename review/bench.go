@@ -24,6 +24,10 @@ type Attempt struct {
 	Cost       float64 `json:"cost"`
 	Seconds    float64 `json:"seconds"`
 	RunDir     string  `json:"run_dir"`
+	// Error is an infrastructure failure (the endpoint or the browser):
+	// the attempt says nothing about the agent.
+	Error    string `json:"error,omitempty"`
+	Unscored string `json:"unscored,omitempty"`
 
 	// Found is RunDir resolved on this machine, relative to the bench
 	// directory; empty when the run's folder is not there.
@@ -32,25 +36,57 @@ type Attempt struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Eval is one evaluator's result on an attempt.
+// Eval is one evaluator's result on an attempt; Passed is nil when the
+// evaluator could not run (Detail says why).
 type Eval struct {
-	Kind   string `json:"kind"`
-	Passed bool   `json:"passed"`
-	Detail string `json:"detail"`
+	Kind   string   `json:"kind"`
+	Passed *bool    `json:"passed"`
+	Score  *float64 `json:"score,omitempty"`
+	Detail string   `json:"detail,omitempty"`
+}
+
+// Mark is ✓, ✗ or ? (could not run).
+func (e Eval) Mark() string {
+	switch {
+	case e.Passed == nil:
+		return "?"
+	case *e.Passed:
+		return "✓"
+	}
+	return "✗"
+}
+
+// Class is the evaluator's CSS class.
+func (e Eval) Class() string {
+	return map[string]string{"✓": "pass", "✗": "fail", "?": "unknown"}[e.Mark()]
 }
 
 // Failed reports an attempt that did not pass: an evaluator said no, or no
 // evaluator ran and the run did not end Submitted.
 func (a Attempt) Failed() bool {
+	if a.Error != "" {
+		return true
+	}
 	if a.Passed != nil {
 		return !*a.Passed
 	}
 	return a.ExitStatus != "Submitted"
 }
 
-// Outcome is "pass", "fail" or "unknown" (no evaluator).
+// Status is the attempt's exit status, or "error" for an infrastructure
+// failure.
+func (a Attempt) Status() string {
+	if a.Error != "" {
+		return "error"
+	}
+	return a.ExitStatus
+}
+
+// Outcome is "pass", "fail", "error" or "unknown" (no evaluator).
 func (a Attempt) Outcome() string {
 	switch {
+	case a.Error != "":
+		return "error"
 	case a.Passed == nil:
 		return "unknown"
 	case *a.Passed:
@@ -158,8 +194,11 @@ func (b *Bench) abs() string {
 // reason is the first line of what went wrong: the last failing evaluator's
 // detail, else what ended the run, else its last runtime error or exception.
 func (b *Bench) reason(a Attempt) string {
+	if a.Error != "" {
+		return "error: " + firstLine(a.Error, 160)
+	}
 	for i := len(a.Evals) - 1; i >= 0; i-- {
-		if e := a.Evals[i]; !e.Passed && strings.TrimSpace(e.Detail) != "" {
+		if e := a.Evals[i]; e.Passed != nil && !*e.Passed && strings.TrimSpace(e.Detail) != "" {
 			return e.Kind + ": " + firstLine(e.Detail, 160)
 		}
 	}
@@ -231,7 +270,7 @@ func (b *Bench) group() {
 			continue
 		}
 		who := fmt.Sprintf("%s#%d", a.TaskID, a.Attempt)
-		add(status, orDash(a.ExitStatus), who)
+		add(status, orDash(a.Status()), who)
 		add(reason, a.Reason, who)
 	}
 	b.ByStatus, b.ByReason = sortGroups(status), sortGroups(reason)
@@ -261,7 +300,7 @@ func (b *Bench) Counts() Counts {
 		switch a.Outcome() {
 		case "pass":
 			c.Passed++
-		case "fail":
+		case "fail", "error":
 			c.Failed++
 		default:
 			c.Unknown++
@@ -305,7 +344,7 @@ func (b *Bench) Markdown() string {
 	}
 	s.WriteString("## Results\n\n| task | # | status | result | evaluators | steps | cost | seconds |\n|---|---|---|---|---|---|---|---|\n")
 	for _, a := range b.Attempts {
-		fmt.Fprintf(&s, "| %s | %d | %s | %s | %s | %d | $%.4f | %.1f |\n", cell(a.TaskID), a.Attempt, cell(a.ExitStatus),
+		fmt.Fprintf(&s, "| %s | %d | %s | %s | %s | %d | $%.4f | %.1f |\n", cell(a.TaskID), a.Attempt, cell(a.Status()),
 			a.Outcome(), cell(evalSummary(a.Evals)), a.Steps, a.Cost, a.Seconds)
 	}
 	return s.String()
@@ -323,11 +362,7 @@ func (b *Bench) Text(o TextOptions) (string, error) {
 func evalSummary(es []Eval) string {
 	var parts []string
 	for _, e := range es {
-		mark := "✓"
-		if !e.Passed {
-			mark = "✗"
-		}
-		parts = append(parts, mark+e.Kind)
+		parts = append(parts, e.Mark()+e.Kind)
 	}
 	return strings.Join(parts, " ")
 }
@@ -363,9 +398,9 @@ func WriteBenchHTML(w io.Writer, b *Bench, o HTMLOptions) error {
 			row.Link = o.RunLink(a.Found)
 		}
 		p.Rows = append(p.Rows, row)
-		if !seen[a.ExitStatus] {
-			seen[a.ExitStatus] = true
-			p.Statuses = append(p.Statuses, a.ExitStatus)
+		if st := a.Status(); !seen[st] {
+			seen[st] = true
+			p.Statuses = append(p.Statuses, st)
 		}
 	}
 	sort.Strings(p.Statuses)

@@ -24,14 +24,19 @@ func makeBench(t *testing.T) (string, []Attempt) {
 		switch {
 		case i <= 11:
 			src, a.ExitStatus, a.Passed = "finished", "Submitted", &yes
-			a.Evals = []Eval{{Kind: "string_match", Passed: true, Detail: "found $39.99"}}
+			a.Evals = []Eval{{Kind: "string_match", Passed: &yes, Detail: "found $39.99"}}
 		case i <= 15:
 			src, a.ExitStatus, a.Passed = "live", "Submitted", &no
-			a.Evals = []Eval{{Kind: "string_match", Passed: true}, {Kind: "url_match", Passed: false, Detail: "expected /cart.html\ngot /book.html"}}
+			a.Evals = []Eval{{Kind: "string_match", Passed: &yes}, {Kind: "url_match", Passed: &no, Detail: "expected /cart.html\ngot /book.html"}}
 		case i <= 18:
 			src, a.ExitStatus = "gate_refused", "LimitsExceeded"
-		default:
+		case i == 19:
 			src, a.ExitStatus = "crashed", "EnvironmentError"
+		default:
+			src, a.Error = "crashed", "the browser would not start: no chromium\nmore"
+		}
+		if i == 11 {
+			a.Evals = append(a.Evals, Eval{Kind: "judge", Detail: "no judge model configured"})
 		}
 		// The bench ran elsewhere: its absolute run_dir still ends in runs/<id>.
 		a.RunDir = "/home/user/bench/runs/" + a.TaskID
@@ -65,10 +70,10 @@ func TestBench(t *testing.T) {
 		}
 	}
 	c := b.Counts()
-	if c.Passed != 11 || c.Failed != 4 || c.Unknown != 5 {
+	if c.Passed != 11 || c.Failed != 5 || c.Unknown != 4 {
 		t.Errorf("counts %+v", c)
 	}
-	wantStatus := []Group{{Key: "LimitsExceeded", Count: 3}, {Key: "Submitted", Count: 4}, {Key: "EnvironmentError", Count: 2}}
+	wantStatus := []Group{{Key: "LimitsExceeded", Count: 3}, {Key: "Submitted", Count: 4}, {Key: "EnvironmentError", Count: 1}, {Key: "error", Count: 1}}
 	got := map[string]int{}
 	for _, g := range b.ByStatus {
 		got[g.Key] = g.Count
@@ -87,11 +92,13 @@ func TestBench(t *testing.T) {
 	}
 	// The evaluator's detail, result.json's message, and for the crashed
 	// runs (no result.json, no runtime error) their exit status.
-	if reasons["url_match: expected /cart.html"] != 4 || reasons["step limit of 4 model calls reached"] != 3 || reasons["EnvironmentError"] != 2 {
+	if reasons["url_match: expected /cart.html"] != 4 || reasons["step limit of 4 model calls reached"] != 3 || reasons["EnvironmentError"] != 1 ||
+		reasons["error: the browser would not start: no chromium"] != 1 {
 		t.Errorf("failures by reason: %+v", b.ByReason)
 	}
 	md := b.Markdown()
-	for _, want := range []string{"20 attempts: **11 passed**, **4 failed**", "- **4** url_match: expected /cart.html", "| task_20 | 1 | EnvironmentError | unknown |"} {
+	for _, want := range []string{"20 attempts: **11 passed**, **5 failed**", "- **4** url_match: expected /cart.html",
+		"| task_19 | 1 | EnvironmentError | unknown |", "| task_20 | 1 | error | error |", "| ✓string_match ?judge |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("text lacks %q:\n%s", want, md)
 		}
