@@ -104,6 +104,9 @@ type Bench struct {
 	ByStatus []Group
 	ByReason []Group
 	Missing  []string
+	// Pending are run folders below the bench that no line of
+	// results.jsonl names yet: attempts still going, or cut short.
+	Pending []string
 }
 
 // Group is a set of failed attempts sharing a status or a reason.
@@ -153,7 +156,26 @@ func LoadBench(dir string) (*Bench, error) {
 		}
 	}
 	b.group()
+	b.findPending()
 	return b, nil
+}
+
+func (b *Bench) findPending() {
+	known := map[string]bool{}
+	for _, a := range b.Attempts {
+		known[a.Found] = true
+	}
+	for _, pattern := range []string{"*/trajectory.json", "*/*/trajectory.json", "*/raw_responses.jsonl", "*/*/raw_responses.jsonl"} {
+		hits, _ := filepath.Glob(filepath.Join(b.Dir, pattern))
+		for _, h := range hits {
+			rel, err := filepath.Rel(b.Dir, filepath.Dir(h))
+			if rel = filepath.ToSlash(rel); err == nil && !known[rel] {
+				known[rel] = true
+				b.Pending = append(b.Pending, rel)
+			}
+		}
+	}
+	sort.Strings(b.Pending)
 }
 
 // findRun resolves a run directory as written by the bench (absolute, or
@@ -317,7 +339,7 @@ func (b *Bench) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(map[string]any{"bench_dir": b.Dir, "counts": b.Counts(), "summary": b.Summary,
+	return enc.Encode(map[string]any{"bench_dir": b.Dir, "counts": b.Counts(), "summary": b.Summary, "pending": b.Pending,
 		"failures_by_status": b.ByStatus, "failures_by_reason": b.ByReason, "attempts": b.Attempts, "missing": b.Missing})
 }
 
@@ -339,6 +361,13 @@ func (b *Bench) Markdown() string {
 		s.WriteString("\n## Failures by first error line\n\n")
 		for _, g := range b.ByReason {
 			fmt.Fprintf(&s, "- **%d** %s — %s\n", g.Count, cell(g.Key), strings.Join(g.Attempts, ", "))
+		}
+		s.WriteString("\n")
+	}
+	if len(b.Pending) > 0 {
+		s.WriteString("## Not in results.jsonl yet\n\n")
+		for _, p := range b.Pending {
+			fmt.Fprintf(&s, "- %s\n", p)
 		}
 		s.WriteString("\n")
 	}
@@ -377,7 +406,10 @@ type benchPage struct {
 	JS       template.JS
 	PollURL  string
 	Summary  string
+	Pending  []pendingRow
 }
+
+type pendingRow struct{ Dir, Link string }
 
 type benchRow struct {
 	Attempt
@@ -404,6 +436,13 @@ func WriteBenchHTML(w io.Writer, b *Bench, o HTMLOptions) error {
 		}
 	}
 	sort.Strings(p.Statuses)
+	for _, d := range b.Pending {
+		row := pendingRow{Dir: d}
+		if o.RunLink != nil {
+			row.Link = o.RunLink(d)
+		}
+		p.Pending = append(p.Pending, row)
+	}
 	if b.Summary != nil {
 		raw, _ := json.MarshalIndent(b.Summary, "", "  ")
 		p.Summary = string(raw)

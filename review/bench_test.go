@@ -133,3 +133,22 @@ func TestBenchWithoutResults(t *testing.T) {
 		t.Error("an empty directory is a bench")
 	}
 }
+
+// A run folder no results line names yet (an attempt still going) is
+// listed, and linked.
+func TestBenchPending(t *testing.T) {
+	dir, _ := makeBench(t)
+	copyRun(t, fixture("crashed"), filepath.Join(dir, "task_21", "attempt_1"))
+	b, err := LoadBench(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Pending) != 1 || b.Pending[0] != "task_21/attempt_1" {
+		t.Fatalf("pending %v", b.Pending)
+	}
+	var page bytes.Buffer
+	_ = WriteBenchHTML(&page, b, HTMLOptions{RunLink: func(rel string) string { return "/t/run/" + rel + "/" }})
+	if !strings.Contains(page.String(), `<a href="/t/run/task_21/attempt_1/">task_21/attempt_1</a>`) || !strings.Contains(b.Markdown(), "- task_21/attempt_1") {
+		t.Error("the pending run is not shown")
+	}
+}

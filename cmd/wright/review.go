@@ -162,12 +162,16 @@ func writeBenchHTML(cmd *cobra.Command, bench *review.Bench, out string) error {
 	pagesDir := "review_runs"
 	links := map[string]string{}
 	if out != "-" {
+		dirs := bench.Pending
 		for _, a := range bench.Attempts {
-			if a.Found == "" || links[a.Found] != "" {
+			dirs = append(dirs, a.Found)
+		}
+		for _, found := range dirs {
+			if found == "" || links[found] != "" {
 				continue
 			}
-			name := pagesDir + "/" + strings.NewReplacer("/", "_", "\\", "_").Replace(a.Found) + ".html"
-			runDir := filepath.Join(bench.Dir, a.Found)
+			name := pagesDir + "/" + strings.NewReplacer("/", "_", "\\", "_").Replace(found) + ".html"
+			runDir := filepath.Join(bench.Dir, found)
 			run, err := review.LoadRun(runDir)
 			if err != nil {
 				continue
@@ -183,7 +187,7 @@ func writeBenchHTML(cmd *cobra.Command, bench *review.Bench, out string) error {
 			if err != nil {
 				return err
 			}
-			links[a.Found] = name
+			links[found] = name
 		}
 	}
 	return writeHTML(cmd, out, func(w io.Writer) error {
