@@ -405,6 +405,7 @@ type benchPage struct {
 	CSS      template.CSS
 	JS       template.JS
 	PollURL  string
+	Version  string
 	Summary  string
 	Pending  []pendingRow
 }
@@ -422,7 +423,7 @@ func WriteBenchHTML(w io.Writer, b *Bench, o HTMLOptions) error {
 	css, _ := assets.ReadFile("assets/style.css")
 	js, _ := assets.ReadFile("assets/review.js")
 	p := benchPage{Title: "wright bench · " + filepath.Base(b.abs()), B: b, C: b.Counts(), CSS: template.CSS(css),
-		JS: template.JS(js), PollURL: o.PollURL}
+		JS: template.JS(js), PollURL: o.PollURL, Version: o.Version}
 	seen := map[string]bool{}
 	for _, a := range b.Attempts {
 		row := benchRow{Attempt: a, Failed: a.Failed()}

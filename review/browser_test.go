@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -246,4 +247,40 @@ func TestBenchPageInBrowser(t *testing.T) {
 	_, _ = p.Evaluate(context.Background(), `window.scrollTo(0, 0)`, nil, time.Second)
 	saveShot(t, p, "review-bench.png")
 	noNetwork(t, requests(), out)
+}
+
+// A served page follows the run: when the step the run was in is written,
+// the page shows it without a hand on the keyboard.
+func TestServedPageFollowsTheRun(t *testing.T) {
+	dir := copyRun(t, fixture("crashed"), t.TempDir())
+	srv := httptest.NewServer(&Handler{Dir: dir, Token: "tok"})
+	defer srv.Close()
+	if testing.Short() {
+		t.Skip("needs Chromium")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := sharedBrowser(t).NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(context.Background())
+	if _, err := p.Goto(ctx, srv.URL+"/tok/", browser.Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	running := `document.querySelector("#step-2 .note.incomplete") !== null`
+	if !eval[bool](t, p, running) {
+		t.Fatal("step 2 is not shown as running")
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "debug", "steps", "step_0001.json"))
+	step2 := strings.Replace(strings.Replace(string(b), `"step": 1`, `"step": 2`, 1), "echo started", "sleep 6; echo finished", 1)
+	if err := os.WriteFile(filepath.Join(dir, "debug", "steps", "step_0002.json"), []byte(step2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for eval[bool](t, p, running) {
+		if ctx.Err() != nil {
+			t.Fatal("the page never showed step 2's result")
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
 }

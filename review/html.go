@@ -36,6 +36,9 @@ type HTMLOptions struct {
 	// PollURL, when set, is asked every few seconds for the run's state;
 	// the page reloads itself when it changes (served pages only).
 	PollURL string
+	// Version is the fingerprint PollURL answered before the page was
+	// made: a change after it, however early, reloads the page.
+	Version string
 	// Up links back to the page this one was reached from (a bench).
 	Up string
 	// RunLink turns a bench row's run directory into the link of its page.
@@ -71,6 +74,7 @@ type runPage struct {
 	CodeCSS     template.CSS
 	JS          template.JS
 	PollURL     string
+	Version     string
 	Up          string
 	GateText    string
 }
@@ -109,7 +113,7 @@ func WriteRunHTML(w io.Writer, r *Run, o HTMLOptions) error {
 	th.prefetch(r.screenshots())
 	p := runPage{Title: "wright review · " + orDash(r.Header.TaskID), H: r.Header, Missing: r.Missing, Errors: r.Errors,
 		Compactions: r.Compactions, Plan: r.Plan, FinalScript: r.FinalScript, CSS: template.CSS(css), CodeCSS: codeCSS(),
-		JS: template.JS(js), PollURL: o.PollURL, Up: o.Up, GateText: gateText(r.Header)}
+		JS: template.JS(js), PollURL: o.PollURL, Version: o.Version, Up: o.Up, GateText: gateText(r.Header)}
 	for _, s := range r.Steps {
 		p.Steps = append(p.Steps, r.stepView(s, th, o))
 	}

@@ -134,6 +134,7 @@ func (h *Handler) sub(rel string) (string, bool) {
 }
 
 func (h *Handler) index(w http.ResponseWriter, base string) {
+	version := fingerprint(h.Dir)
 	if IsBenchDir(h.Dir) {
 		b, err := LoadBench(h.Dir)
 		if err != nil {
@@ -141,7 +142,8 @@ func (h *Handler) index(w http.ResponseWriter, base string) {
 			return
 		}
 		var buf bytes.Buffer
-		err = WriteBenchHTML(&buf, b, HTMLOptions{PollURL: base + "version", RunLink: func(rel string) string { return base + "run/" + rel + "/" }})
+		err = WriteBenchHTML(&buf, b, HTMLOptions{PollURL: base + "version", Version: version,
+			RunLink: func(rel string) string { return base + "run/" + rel + "/" }})
 		send(w, buf.Bytes(), err)
 		return
 	}
@@ -149,6 +151,7 @@ func (h *Handler) index(w http.ResponseWriter, base string) {
 }
 
 func (h *Handler) runPage(w http.ResponseWriter, dir string, o HTMLOptions) {
+	o.Version = fingerprint(dir)
 	r, err := LoadRun(dir)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
@@ -198,6 +201,8 @@ func (h *Handler) file(w http.ResponseWriter, req *http.Request, rel string) {
 // fingerprint changes whenever a run or bench writes something a page shows.
 func fingerprint(dir string) string {
 	var b strings.Builder
+	top, _ := os.ReadDir(dir) // a bench's new attempt folders
+	fmt.Fprintf(&b, "top:%d;", len(top))
 	stat := func(rel string) {
 		if fi, err := os.Stat(filepath.Join(dir, rel)); err == nil {
 			fmt.Fprintf(&b, "%s:%d:%d;", rel, fi.Size(), fi.ModTime().UnixNano())

@@ -98,7 +98,7 @@
   // Served pages: reload when the run or bench changes on disk.
   var poll = document.body.dataset.poll;
   if (poll) {
-    var seen = null;
+    var seen = document.body.dataset.version || null;
     setInterval(function () {
       fetch(poll, {cache: "no-store"}).then(function (r) { return r.text(); }).then(function (v) {
         if (seen !== null && v !== seen) {
