@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -54,6 +55,8 @@ type Handler struct {
 	Dir    string
 	Token  string
 	Public bool
+	// Redactor, when set, masks secrets in pages and text files.
+	Redactor *Redactor
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -144,7 +147,7 @@ func (h *Handler) index(w http.ResponseWriter, base string) {
 		var buf bytes.Buffer
 		err = WriteBenchHTML(&buf, b, HTMLOptions{PollURL: base + "version", Version: version,
 			RunLink: func(rel string) string { return base + "run/" + rel + "/" }})
-		send(w, buf.Bytes(), err)
+		h.send(w, buf.Bytes(), err)
 		return
 	}
 	h.runPage(w, h.Dir, HTMLOptions{FileBase: base + "file/", PollURL: base + "version"})
@@ -159,16 +162,16 @@ func (h *Handler) runPage(w http.ResponseWriter, dir string, o HTMLOptions) {
 	}
 	var buf bytes.Buffer
 	err = WriteRunHTML(&buf, r, o)
-	send(w, buf.Bytes(), err)
+	h.send(w, buf.Bytes(), err)
 }
 
-func send(w http.ResponseWriter, page []byte, err error) {
+func (h *Handler) send(w http.ResponseWriter, page []byte, err error) {
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, _ = w.Write(page)
+	_, _ = w.Write(h.Redactor.Redact(page))
 }
 
 // file serves one file below the directory, through os.Root so that no
@@ -192,10 +195,19 @@ func (h *Handler) file(w http.ResponseWriter, req *http.Request, rel string) {
 		http.NotFound(w, req)
 		return
 	}
-	if ext := strings.ToLower(path.Ext(clean)); ext == ".py" || ext == ".md" || ext == ".log" || ext == ".jsonl" || ext == ".sh" || ext == ".yaml" {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	switch strings.ToLower(path.Ext(clean)) {
+	case ".png", ".jpg", ".jpeg":
+		http.ServeContent(w, req, fi.Name(), fi.ModTime(), f)
+		return
 	}
-	http.ServeContent(w, req, fi.Name(), fi.ModTime(), f)
+	// Anything else is shown as text, with secrets masked.
+	b, err := io.ReadAll(io.LimitReader(f, 64<<20))
+	if err != nil {
+		http.Error(w, "cannot read the file", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write(h.Redactor.Redact(b))
 }
 
 // fingerprint changes whenever a run or bench writes something a page shows.

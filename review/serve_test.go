@@ -111,3 +111,23 @@ func TestServeBench(t *testing.T) {
 		t.Errorf("a folder that is no run: %d", code)
 	}
 }
+
+func TestRedactor(t *testing.T) {
+	const planted = "sk-planted-0123456789"
+	t.Setenv("SOME_SERVICE_API_KEY", planted)
+	t.Setenv("SHORT_TOKEN", "abc")
+	dir := copyRun(t, fixture("crashed"), t.TempDir())
+	p := filepath.Join(dir, "workspace", "steps", "step_0001.sh")
+	if err := os.WriteFile(p, []byte("echo "+planted+" abc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	red := RedactorFromEnv()
+	if got := string(red.Redact([]byte("x " + planted + " abc"))); got != "x [redacted] abc" {
+		t.Errorf("redacted %q", got)
+	}
+	srv := httptest.NewServer(&Handler{Dir: dir, Token: "tok", Redactor: red})
+	defer srv.Close()
+	if _, body := get(t, srv.URL+"/tok/file/workspace/steps/step_0001.sh", ""); body != "echo [redacted] abc\n" {
+		t.Errorf("served file %q", body)
+	}
+}

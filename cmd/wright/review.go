@@ -114,7 +114,7 @@ func runReview(cmd *cobra.Command, dir string, f reviewFlags) error {
 	out := cmd.OutOrStdout()
 	switch {
 	case f.asJSON:
-		return run.WriteJSON(out)
+		return redacted(out, run.WriteJSON)
 	case f.html:
 		out := htmlPath(dir, f.output)
 		return writeHTML(cmd, out, func(w io.Writer) error {
@@ -137,7 +137,7 @@ func reviewBench(cmd *cobra.Command, dir string, f reviewFlags) error {
 	out := cmd.OutOrStdout()
 	switch {
 	case f.asJSON:
-		return bench.WriteJSON(out)
+		return redacted(out, bench.WriteJSON)
 	case f.html:
 		return writeBenchHTML(cmd, bench, htmlPath(dir, f.output))
 	}
@@ -199,7 +199,7 @@ func writeBenchHTML(cmd *cobra.Command, bench *review.Bench, out string) error {
 // went.
 func writeHTML(cmd *cobra.Command, output string, render func(io.Writer) error) error {
 	if output == "-" {
-		return render(cmd.OutOrStdout())
+		return redacted(cmd.OutOrStdout(), render)
 	}
 	size, err := writeFileVia(output, render)
 	if err != nil {
@@ -221,15 +221,27 @@ func writeFileVia(output string, render func(io.Writer) error) (int, error) {
 	if err := render(&buf); err != nil {
 		return 0, err
 	}
+	page := review.RedactorFromEnv().Redact(buf.Bytes())
 	tmp := output + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(tmp, page, 0o644); err != nil {
 		return 0, fmt.Errorf("write %s: %w", output, err)
 	}
 	if err := os.Rename(tmp, output); err != nil {
 		os.Remove(tmp)
 		return 0, fmt.Errorf("write %s: %w", output, err)
 	}
-	return buf.Len(), nil
+	return len(page), nil
+}
+
+// redacted renders into memory and writes the result with the secrets of
+// this process's environment masked.
+func redacted(w io.Writer, render func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		return err
+	}
+	_, err := w.Write(review.RedactorFromEnv().Redact(buf.Bytes()))
+	return err
 }
 
 // serveReview serves the pages until the command's context ends (Ctrl-C).
@@ -248,7 +260,7 @@ func serveReview(cmd *cobra.Command, dir string, f reviewFlags) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	srv := review.NewServer(&review.Handler{Dir: dir, Token: token, Public: f.public})
+	srv := review.NewServer(&review.Handler{Dir: dir, Token: token, Public: f.public, Redactor: review.RedactorFromEnv()})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "http://%s/%s/\n", ln.Addr(), token)
@@ -281,6 +293,7 @@ func termWidth(w io.Writer) int {
 // than the terminal.
 func page(cmd *cobra.Command, text string, tty bool) error {
 	out := cmd.OutOrStdout()
+	text = string(review.RedactorFromEnv().Redact([]byte(text)))
 	if !tty || !tooLong(out, text) {
 		_, err := io.WriteString(out, text)
 		return err

@@ -35,32 +35,35 @@ func scriptedRun(t *testing.T) string {
 
 func TestReviewKeepsSecretsOut(t *testing.T) {
 	dir := scriptedRun(t)
-	page := filepath.Join(t.TempDir(), "page.html")
-	outputs := map[string]string{}
-	for name, args := range map[string][]string{
-		"text": {"review", dir, "--plain"},
-		"json": {"review", dir, "--json"},
-		"html": {"review", dir, "--html", "-o", page},
-		"grep": {"review", dir, "--grep", "key", "--plain"},
-	} {
-		r := wright(t, args...)
-		if r.code != 0 {
-			t.Fatalf("%s: exit %d\n%s", name, r.code, r.stderr.String())
+	reviews := func(t *testing.T) map[string]string {
+		page := filepath.Join(t.TempDir(), "page.html")
+		outputs := map[string]string{}
+		for name, args := range map[string][]string{
+			"text": {"review", dir, "--plain"},
+			"json": {"review", dir, "--json"},
+			"html": {"review", dir, "--html", "-o", page},
+			"grep": {"review", dir, "--grep", "key", "--plain"},
+		} {
+			r := wright(t, args...) // with the key in its environment
+			if r.code != 0 {
+				t.Fatalf("%s: exit %d\n%s", name, r.code, r.stderr.String())
+			}
+			outputs[name] = r.stdout.String() + r.stderr.String()
 		}
-		outputs[name] = r.stdout.String() + r.stderr.String()
-	}
-	b, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	outputs["page"] = string(b)
-	for name, out := range outputs {
-		if strings.Contains(out, testKey) || strings.Contains(out, testKey[8:]) {
-			t.Errorf("the %s review holds the API key", name)
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
 		}
+		outputs["page"] = string(b)
+		for name, out := range outputs {
+			if strings.Contains(out, testKey) || strings.Contains(out, testKey[8:]) {
+				t.Errorf("the %s review holds the API key", name)
+			}
+		}
+		return outputs
 	}
-	// The review did show the step that looked for it, so the check above
-	// looked at the right place.
+	// The run tried to read the key and could not: nothing to hide.
+	outputs := reviews(t)
 	if !strings.Contains(outputs["text"], "key=[]") || !strings.Contains(outputs["page"], "key=[]") {
 		t.Errorf("the step that read the environment is not in the review:\n%s", outputs["text"])
 	}
@@ -72,6 +75,17 @@ func TestReviewKeepsSecretsOut(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(outputs["json"]), &digest); err != nil || digest.ExitStatus != "Submitted" || len(digest.Steps) != 3 {
 		t.Errorf("digest %+v (%v)", digest, err)
+	}
+	// Had the key slipped into a file, the review would not spread it.
+	step := filepath.Join(dir, "debug", "steps", "step_0001.json")
+	b, _ := os.ReadFile(step)
+	if err := os.WriteFile(step, []byte(strings.Replace(string(b), "key=[]", "key=["+testKey+"]", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range reviews(t) {
+		if name != "grep" && name != "html" && !strings.Contains(out, "key=[[redacted]]") {
+			t.Errorf("the %s review does not show the planted key masked", name)
+		}
 	}
 }
 
