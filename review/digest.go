@@ -167,10 +167,13 @@ type DigestFinal struct {
 	LogTail     string   `json:"log_tail,omitempty"`
 }
 
-// Digest builds the digest of a run.
-func (r *Run) Digest() Digest {
+// Digest builds the digest of a run; o.Step and o.Grep keep some steps.
+func (r *Run) Digest(o TextOptions) Digest {
 	d := Digest{Header: r.Header, Dir: r.Dir, Compactions: r.Compactions, Missing: r.Missing, StepList: []DigestStep{}}
 	for _, s := range r.Steps {
+		if o.Step > 0 && s.N != o.Step || o.Grep != "" && !s.matches(o.Grep) {
+			continue
+		}
 		ds := DigestStep{Step: s.N, Thought: s.Thought, Code: s.Code, Done: s.Done, FinalResponse: s.FinalResponse,
 			Status: s.Status(), Page: s.Page(), Output: head(s.Output(), 15, 1200), Notes: s.Notes, ElapsedMS: s.Elapsed,
 			PromptTokens: s.Prompt, Screenshots: s.Screenshots, Compacted: s.Compacted}
@@ -195,11 +198,23 @@ func (r *Run) Digest() Digest {
 }
 
 // WriteJSON writes the digest as indented JSON.
-func (r *Run) WriteJSON(w io.Writer) error {
+func (r *Run) WriteJSON(w io.Writer) error { return r.WriteDigest(w, TextOptions{}) }
+
+// WriteDigest writes the digest of the steps o keeps as indented JSON.
+func (r *Run) WriteDigest(w io.Writer, o TextOptions) error {
+	if o.Step > 0 {
+		found := false
+		for _, s := range r.Steps {
+			found = found || s.N == o.Step
+		}
+		if !found {
+			return fmt.Errorf("review: the run has no step %d (it has %d)", o.Step, len(r.Steps))
+		}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(r.Digest())
+	return enc.Encode(r.Digest(o))
 }
 
 // tail keeps the last n lines of s.

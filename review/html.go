@@ -14,17 +14,15 @@ import (
 var assets embed.FS
 
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"md":     renderMarkdown,
-	"code":   highlight,
-	"lines":  lines,
-	"money":  func(f float64) string { return fmt.Sprintf("$%.4f", f) },
-	"secs":   func(f float64) string { return fmt.Sprintf("%.1fs", f) },
-	"ms":     func(f float64) string { return fmt.Sprintf("%.1fs", f/1000) },
-	"lower":  strings.ToLower,
-	"join":   strings.Join,
-	"first":  func(s string) string { return firstLine(s, 140) },
-	"plus1":  func(i int) int { return i + 1 },
-	"nonneg": func(i int) bool { return i >= 0 },
+	"md":    renderMarkdown,
+	"code":  highlight,
+	"lines": lines,
+	"money": func(f float64) string { return fmt.Sprintf("$%.4f", f) },
+	"secs":  func(f float64) string { return fmt.Sprintf("%.1fs", f) },
+	"ms":    func(f float64) string { return fmt.Sprintf("%.1fs", f/1000) },
+	"lower": strings.ToLower,
+	"join":  strings.Join,
+	"first": func(s string) string { return firstLine(s, 140) },
 }).ParseFS(assets, "assets/*.html"))
 
 // HTMLOptions say where a page's links go.

@@ -407,3 +407,18 @@ func TestGateLabelFromResult(t *testing.T) {
 		t.Errorf("header %+v, %d final runs", r.Header, len(r.FinalRuns))
 	}
 }
+
+func TestDigestOfSomeSteps(t *testing.T) {
+	r := load(t, "live")
+	var b bytes.Buffer
+	if err := r.WriteDigest(&b, TextOptions{Grep: "TimeoutError"}); err != nil {
+		t.Fatal(err)
+	}
+	var d Digest
+	if err := json.Unmarshal(b.Bytes(), &d); err != nil || len(d.StepList) != 1 || d.StepList[0].Step != 2 || d.Header.Steps != 4 {
+		t.Errorf("digest of the grep: %+v (%v)", d.StepList, err)
+	}
+	if err := r.WriteDigest(&b, TextOptions{Step: 9}); err == nil {
+		t.Error("a digest of step 9 of 4")
+	}
+}

@@ -114,7 +114,12 @@ func runReview(cmd *cobra.Command, dir string, f reviewFlags) error {
 	out := cmd.OutOrStdout()
 	switch {
 	case f.asJSON:
-		return redacted(out, run.WriteJSON)
+		o := review.TextOptions{Step: f.step, Grep: f.grep}
+		var buf bytes.Buffer
+		if err := run.WriteDigest(&buf, o); err != nil {
+			return usageError("%v", err)
+		}
+		return redacted(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
 	case f.html:
 		out := htmlPath(dir, f.output)
 		return writeHTML(cmd, out, func(w io.Writer) error {
