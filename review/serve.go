@@ -113,9 +113,6 @@ func (h *Handler) strip(p string) (string, bool) {
 	if h.Token == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(h.Token)) != 1 {
 		return "", false
 	}
-	if rest == "" && !strings.HasSuffix(p, "/") && p == tok {
-		return "", true
-	}
 	return rest, true
 }
 
