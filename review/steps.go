@@ -255,4 +255,3 @@ func naturalLess(a, b string) bool {
 	}
 	return pad(a) < pad(b)
 }
-
