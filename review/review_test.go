@@ -124,6 +124,9 @@ func TestFinishedRun(t *testing.T) {
 	if !r.Header.Finished || r.Header.GateVerdict != "success" || r.Header.JudgedRun != "run_1" || len(r.Missing) != 0 {
 		t.Errorf("header %+v, missing %v", r.Header, r.Missing)
 	}
+	if !strings.Contains(text, "> The log shows the search, the book page and the final price $39.99") {
+		t.Error("text does not show the judge's verdict")
+	}
 	if !strings.Contains(text, "- **Gate verdict:** success (judged run_1)\n") {
 		t.Error("text does not say which run the gate judged")
 	}
