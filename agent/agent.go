@@ -145,6 +145,11 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 		}
 		a.maybeCompact(ctx)
 	}
+	if f, ok := a.Env.(interface{ Flush() }); ok {
+		// Files the environment still writes for the last step (live
+		// mode's screenshot) belong to the run before result.json does.
+		f.Flush()
+	}
 	res := a.result(task)
 	_ = a.Run.Note(fmt.Sprintf("Exit: %s after %d model calls", res.ExitStatus, res.ModelCalls))
 	if err := a.Run.WriteJSON("result.json", res); err != nil && saveErr == nil {

@@ -377,6 +377,10 @@ func newLive(ctx context.Context, run *runs.Run, cfg *config.Config, startURL st
 		OutputLimit:    cfg.Env.OutputTruncationChars,
 		Env:            vars,
 		HideEnv:        cfg.KeyNames(),
+
+		AttachScreenshot:  cfg.Model.AttachObservationScreenshot,
+		ScreenshotFormat:  cfg.Model.ObservationScreenshotFormat,
+		ScreenshotQuality: cfg.Model.ObservationScreenshotQuality,
 	})
 }
 

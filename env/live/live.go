@@ -72,6 +72,15 @@ type Options struct {
 	HideEnv []string
 	// Python is the interpreter. Default: python3 on PATH.
 	Python string
+	// AttachScreenshot says the model sees each step's screenshot: the
+	// observation then waits for it, and it is captured in
+	// ScreenshotFormat ("png", "jpeg" or "webp"; default png) at
+	// ScreenshotQuality (jpeg and webp, 1-100; 0: Chromium's default).
+	// Without it the screenshot is a PNG for the run's files, written
+	// after the observation returns but before the next step starts.
+	AttachScreenshot  bool
+	ScreenshotFormat  string
+	ScreenshotQuality int
 }
 
 const (
@@ -116,6 +125,7 @@ type Env struct {
 	notes   []string   // restart notes for the next observation
 	notices []string   // notices for the next observation
 	loop    loopState
+	pending *pendingShot // the last observation's screenshot, still being taken
 }
 
 var _ env.Environment = (*Env)(nil)
@@ -149,6 +159,12 @@ func newEnv(opts Options) (*Env, error) {
 		return nil, fmt.Errorf("start live browser: negative AriaChars %d", opts.AriaChars)
 	case opts.OutputLimit < 0:
 		return nil, fmt.Errorf("start live browser: negative OutputLimit %d", opts.OutputLimit)
+	}
+	if opts.AttachScreenshot {
+		so := browser.ShotOptions{Format: opts.ScreenshotFormat, Quality: opts.ScreenshotQuality}
+		if err := so.Validate(); err != nil {
+			return nil, fmt.Errorf("start live browser: %w", err)
+		}
 	}
 	if opts.StepTimeout == 0 {
 		opts.StepTimeout = defaultStepTimeout
@@ -376,6 +392,7 @@ func (e *Env) Close() error {
 		close(e.closing)
 		e.mu.Lock()
 		defer e.mu.Unlock()
+		e.settleShot() // the last step's screenshot is a file of the run
 		if e.py != nil {
 			e.py.stop()
 			e.py = nil
@@ -432,6 +449,7 @@ func (e *Env) Execute(ctx context.Context, step int, code string) (env.Observati
 		}
 	}()
 
+	e.settleShot() // the last observation's screenshot is on disk before this step runs
 	name := fmt.Sprintf("step_%04d", step)
 	file := filepath.Join(e.ws, "steps", name+".py")
 	if err := e.recordStep(step, file, code); err != nil {

@@ -228,11 +228,15 @@ func (e *Env) currentPage(ctx context.Context, b *browser.Browser, fromCode stri
 
 // readPage reads the URL, title, ARIA snapshot and a viewport screenshot.
 // ok is false when a call failed in a way that may mean Chromium died.
+// The screenshot is taken concurrently with the rest; unless the model
+// sees it, the observation does not wait for it (see shot.go).
 func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageState, bool) {
 	var st pageState
+	e.settleShot() // an earlier attempt of this observation
 	// A click that started a navigation returns before the new page has
 	// loaded; give it a moment so the observation shows where it went.
 	_ = p.WaitForLoadState(ctx, browser.Load, settleTimeout)
+	shotPath, shotDone := e.startShot(ctx, p, step)
 	ok := true
 	tctx, cancel := context.WithTimeout(ctx, observeTimeout)
 	defer cancel()
@@ -252,20 +256,17 @@ func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageStat
 		st.ariaErr = err.Error()
 	}
 	st.aria = aria
-	png, err := p.Screenshot(ctx, false, observeTimeout)
-	if err == nil {
-		path := filepath.Join(e.ws, "screenshots", fmt.Sprintf("step_%04d.png", step))
-		if werr := os.MkdirAll(filepath.Dir(path), 0o755); werr != nil {
-			err = werr
-		} else if werr := os.WriteFile(path, png, 0o644); werr != nil {
-			err = werr
+	rel, _ := filepath.Rel(e.ws, shotPath)
+	if e.opts.AttachScreenshot {
+		if err := <-shotDone; err != nil {
+			ok = false
+			st.shotErr = err.Error()
 		} else {
-			st.shot = path
+			st.shot = shotPath
 		}
-	}
-	if err != nil {
-		ok = false
-		st.shotErr = err.Error()
+	} else {
+		st.shot = shotPath
+		e.pending = &pendingShot{step: step, path: filepath.ToSlash(rel), done: shotDone}
 	}
 	// The URL last: the title, snapshot and screenshot waited for any
 	// navigation in flight.
