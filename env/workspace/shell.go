@@ -104,7 +104,8 @@ type Shell struct {
 	mu      sync.Mutex // one Execute at a time; guards the fields below
 	proc    *bashProc  // nil after the shell died and could not be restarted yet
 	cwd     string
-	pending []byte // terminal bytes read past the last end marker
+	pending []byte  // terminal bytes read past the last end marker
+	spare   *spares // the next step's files, created ahead (spare.go)
 }
 
 type bashProc struct {
@@ -174,6 +175,9 @@ func New(ctx context.Context, opts Options) (*Shell, error) {
 	}
 	s.mu.Lock()
 	err = s.startShell(ctx, dir)
+	if err == nil {
+		s.prepareSpares()
+	}
 	s.mu.Unlock()
 	if err != nil {
 		s.Close()
@@ -392,24 +396,30 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	name := fmt.Sprintf("step_%04d", step)
 	logRel := "logs/" + name + ".log"
 	script := filepath.Join(s.dir, "steps", name+".sh")
-	for _, sub := range []string{"steps", "logs", "tmp"} {
-		// The command may have removed them.
-		if err := os.MkdirAll(filepath.Join(s.dir, sub), 0o755); err != nil {
-			return nil, fmt.Errorf("execute step %d: %w", step, err)
-		}
+	sp := s.takeSpares()
+	defer s.prepareSpares()
+	defer sp.discard()
+	// The command may have removed tmp (the shell's TMPDIR).
+	if err := os.MkdirAll(filepath.Join(s.dir, "tmp"), 0o755); err != nil {
+		return nil, fmt.Errorf("execute step %d: %w", step, err)
 	}
 	text := code
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n" // a heredoc on the last line needs its newline
 	}
-	if err := os.WriteFile(script, []byte(text), 0o644); err != nil {
+	if err := sp.writeScript(script, text); err != nil {
 		return nil, fmt.Errorf("execute step %d: write command: %w", step, err)
 	}
-	logFile, err := os.Create(filepath.Join(s.dir, filepath.FromSlash(logRel)))
+	logFile, err := sp.openLog(filepath.Join(s.dir, filepath.FromSlash(logRel)))
 	if err != nil {
 		return nil, fmt.Errorf("execute step %d: create log: %w", step, err)
 	}
-	defer logFile.Close()
+	logDone := false
+	defer func() {
+		if !logDone {
+			_ = logFile.commit()
+		}
+	}()
 
 	var notes []string
 	restarted := false
@@ -426,6 +436,10 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	res, runErr := s.run(ctx, script, cl.Write)
 	cl.Flush()
 	output, logErr := col.finish(logRel)
+	logDone = true
+	if err := logFile.commit(); err != nil && logErr == nil {
+		logErr = err
+	}
 	elapsed := time.Since(start)
 	if logErr != nil {
 		notes = append(notes, fmt.Sprintf("writing %s failed: %v", logRel, logErr))
@@ -718,6 +732,9 @@ func (s *Shell) Close() error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		var errs []error
+		if s.spare != nil {
+			s.takeSpares().discard()
+		}
 		if s.proc != nil {
 			killProc(s.proc)
 			s.proc = nil
