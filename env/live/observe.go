@@ -96,7 +96,7 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 		if ok || attempt > 0 || !dying(b) {
 			if b != nil {
 				logs = collectLogs(b, e.pageID)
-				tabs = e.listTabs(ctx, b)
+				tabs = e.listTabs(ctx, b, st)
 			}
 			break
 		}
@@ -240,11 +240,15 @@ func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageStat
 	ok := true
 	tctx, cancel := context.WithTimeout(ctx, observeTimeout)
 	defer cancel()
-	title, err := p.Title(tctx)
-	if err != nil {
-		ok = false
+	type titled struct {
+		title string
+		err   error
 	}
-	st.title = title
+	titleC := make(chan titled, 1)
+	go func() { // beside the snapshot: one round trip less
+		t, err := p.Title(tctx)
+		titleC <- titled{t, err}
+	}()
 	aria, err := p.AriaSnapshot(ctx, browser.AriaOptions{MaxChars: e.opts.AriaChars}, observeTimeout)
 	if err != nil && ctx.Err() == nil && p.Browser().Err() == nil {
 		// A navigation between the snapshot's calls: once more.
@@ -256,6 +260,11 @@ func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageStat
 		st.ariaErr = err.Error()
 	}
 	st.aria = aria
+	if t := <-titleC; t.err != nil {
+		ok = false
+	} else {
+		st.title = t.title
+	}
 	rel, _ := filepath.Rel(e.ws, shotPath)
 	if e.opts.AttachScreenshot {
 		if err := <-shotDone; err != nil {
@@ -274,12 +283,17 @@ func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageStat
 	return st, ok
 }
 
-func (e *Env) listTabs(ctx context.Context, b *browser.Browser) []map[string]any {
+// listTabs lists the open tabs; the current one's title is the one just
+// read (one round trip less per step).
+func (e *Env) listTabs(ctx context.Context, b *browser.Browser, cur pageState) []map[string]any {
 	tabs := []map[string]any{}
 	for i, p := range b.Pages() {
-		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		title, _ := p.Title(tctx)
-		cancel()
+		title := cur.title
+		if p.ID() != e.pageID || cur.ariaErr != "" {
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			title, _ = p.Title(tctx)
+			cancel()
+		}
 		tabs = append(tabs, map[string]any{"index": i, "id": p.ID(), "url": p.URL(), "title": title, "current": p.ID() == e.pageID})
 	}
 	return tabs
