@@ -145,11 +145,9 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 		}
 		a.maybeCompact(ctx)
 	}
-	if f, ok := a.Env.(interface{ Flush() }); ok {
-		// Files the environment still writes for the last step (live
-		// mode's screenshot) belong to the run before result.json does.
-		f.Flush()
-	}
+	// Files the environment still writes for the last step (live mode's
+	// screenshot) belong to the run before result.json does.
+	a.flushEnv()
 	res := a.result(task)
 	_ = a.Run.Note(fmt.Sprintf("Exit: %s after %d model calls", res.ExitStatus, res.ModelCalls))
 	if err := a.Run.WriteJSON("result.json", res); err != nil && saveErr == nil {
@@ -268,6 +266,7 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 	}
 	msg := model.Message{Role: model.RoleUser, Content: text, Extra: map[string]any{"observation": obs, "step": a.calls}}
 	if p, ok := obs["screenshot_path"].(string); ok && p != "" && a.Settings.AttachScreenshot {
+		a.flushEnv() // the image is read with the next request: it must be whole on disk
 		msg.Images = []string{p}
 	}
 	a.messages = append(a.messages, msg)
@@ -448,4 +447,12 @@ func rawJSON(b []byte) any {
 		return json.RawMessage(b)
 	}
 	return string(b)
+}
+
+// flushEnv waits for files an environment writes after its observation
+// returned (live mode's screenshot), if it writes any.
+func (a *Agent) flushEnv() {
+	if f, ok := a.Env.(interface{ Flush() }); ok {
+		f.Flush()
+	}
 }
