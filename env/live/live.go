@@ -449,7 +449,11 @@ func (e *Env) Execute(ctx context.Context, step int, code string) (env.Observati
 		}
 	}()
 
-	e.settleShot() // the last observation's screenshot is on disk before this step runs
+	// The last observation's screenshot is on disk before this step runs;
+	// a step cancelled while it waits does not start its code at all.
+	if err := e.awaitShot(ctx); err != nil {
+		return nil, fmt.Errorf("execute step %d: %w", step, err)
+	}
 	name := fmt.Sprintf("step_%04d", step)
 	file := filepath.Join(e.ws, "steps", name+".py")
 	if err := e.recordStep(step, file, code); err != nil {

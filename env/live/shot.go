@@ -90,6 +90,22 @@ func (e *Env) settleShot() {
 	}
 }
 
+// awaitShot is settleShot bounded by ctx: when ctx ends first, the
+// screenshot stays pending (Close or the next step settles it).
+func (e *Env) awaitShot(ctx context.Context) error {
+	if e.pending == nil {
+		return nil
+	}
+	select {
+	case err := <-e.pending.done:
+		e.pending.done <- err // settleShot takes it
+		e.settleShot()
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Flush waits until every file the last observation named is written (its
 // screenshot). The agent calls it before the run's result is saved.
 func (e *Env) Flush() {
