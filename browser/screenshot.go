@@ -89,7 +89,7 @@ func (p *Page) CaptureBase64(ctx context.Context, opts ShotOptions, timeout time
 		req.CaptureBeyondViewport = true
 		req.Clip = clip
 	}
-	r := o.r()
+	r := o.rodPage()
 	raw, err := r.Call(r.GetContext(), string(r.SessionID), req.ProtoReq(), req)
 	if err != nil {
 		return "", o.fail(err, "taking the screenshot")
@@ -108,7 +108,7 @@ func (p *Page) CaptureBase64(ctx context.Context, opts ShotOptions, timeout time
 
 // pageClip is the whole page's area, never smaller than the viewport.
 func (p *Page) pageClip(o *op) (*proto.PageViewport, error) {
-	m, err := proto.PageGetLayoutMetrics{}.Call(o.r())
+	m, err := proto.PageGetLayoutMetrics{}.Call(o.rodPage())
 	if err != nil {
 		return nil, o.fail(err, "measuring the page")
 	}

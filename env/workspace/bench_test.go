@@ -21,7 +21,7 @@ func BenchmarkPersistentShell(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		obs, err := s.Execute(ctx, i+1, "true")
-		if err != nil || obs["returncode"] != 0 {
+		if err != nil || obs.Detail("returncode") != 0 {
 			b.Fatalf("Execute: %v %v", obs, err)
 		}
 	}
@@ -41,7 +41,7 @@ func BenchmarkPersistentShellSameStep(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		obs, err := s.Execute(ctx, 1, "true")
-		if err != nil || obs["returncode"] != 0 {
+		if err != nil || obs.Detail("returncode") != 0 {
 			b.Fatalf("Execute: %v %v", obs, err)
 		}
 	}
@@ -87,7 +87,7 @@ func BenchmarkStepVsSpawn(b *testing.B) {
 		b.StartTimer()
 		t0 := time.Now()
 		obs, err := s.Execute(ctx, i+1, "true")
-		if err != nil || obs["returncode"] != 0 {
+		if err != nil || obs.Detail("returncode") != 0 {
 			b.Fatalf("Execute: %v %v", obs, err)
 		}
 		t1 := time.Now()

@@ -21,7 +21,7 @@ func TestStepFilesOnDiskWhileRunning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, _ := obs["command_output"].(string)
+		out := obs.Output
 		if !strings.HasPrefix(out, code+"\n") {
 			t.Errorf("step %d: the command did not find itself on disk: %q", step, out)
 		}
@@ -57,7 +57,7 @@ func TestStepFilesSurviveRemoval(t *testing.T) {
 		t.Fatal(err)
 	}
 	obs, err := s.Execute(ctx, 3, "echo still")
-	if out, _ := obs["command_output"].(string); err != nil || strings.TrimSpace(out) != "still" {
+	if out := obs.Output; err != nil || strings.TrimSpace(out) != "still" {
 		t.Fatalf("step 3: %v %v", obs, err)
 	}
 	for _, f := range []string{"steps/step_0003.sh", "logs/step_0003.log", "tmp"} {
