@@ -167,6 +167,9 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 		}
 		a.maybeCompact(ctx)
 	}
+	// Files the environment still writes for the last step (live mode's
+	// screenshot) belong to the run before result.json does.
+	a.flushEnv()
 	res := a.result(task)
 	_ = a.Dir.Note(fmt.Sprintf("Exit: %s after %d model calls", res.ExitStatus, res.ModelCalls))
 	if err := a.Dir.WriteJSON("result.json", res); err != nil && saveErr == nil {
@@ -288,6 +291,7 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 	}
 	msg := model.Message{Role: model.RoleUser, Content: text, Meta: &model.Meta{Observation: &obs, Step: a.calls}}
 	if obs.Screenshot != "" && a.AttachScreenshot {
+		a.flushEnv() // the image is read with the next request: it must be whole on disk
 		msg.Images = []string{obs.Screenshot}
 	}
 	a.messages = append(a.messages, msg)
@@ -475,4 +479,12 @@ func rawJSON(b []byte) any {
 		return json.RawMessage(b)
 	}
 	return string(b)
+}
+
+// flushEnv waits for files an environment writes after its observation
+// returned (live mode's screenshot), if it writes any.
+func (a *Agent) flushEnv() {
+	if f, ok := a.Env.(interface{ Flush() }); ok {
+		f.Flush()
+	}
 }
