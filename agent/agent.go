@@ -15,6 +15,7 @@ import (
 	"wright/env"
 	"wright/gate"
 	"wright/model"
+	"wright/output"
 	"wright/runs"
 	"wright/templates"
 )
@@ -57,6 +58,10 @@ type Settings struct {
 	ModelName, Mode string
 	// Vars are extra template variables (workspace, timeouts, mode, ...).
 	Vars map[string]any
+	// OutputSchema, when set, is the contract for final_response: a done
+	// whose final_response is not JSON valid against it is a format error.
+	// The templates get its text as output_schema.
+	OutputSchema *output.Schema
 }
 
 // Task is what the user asked for.
@@ -89,6 +94,9 @@ type Agent struct {
 	tokenizer compact.Tokenizer
 	compactor *compact.Compactor
 	started   time.Time
+	// output is the parsed final_response of the last done that satisfied
+	// OutputSchema.
+	output any
 }
 
 // flow interrupts a step: its messages are appended instead of the step's
@@ -200,11 +208,30 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	if err == nil && action.Code != "" {
 		err = model.CheckSyntax(ctx, a.Settings.ActionField, action.Code)
 	}
+	if err == nil && action.Done {
+		err = a.checkOutput(action.FinalResponse)
+	}
 	if err != nil {
 		return action, a.formatError(err)
 	}
 	a.formatErrors = 0
 	return action, nil
+}
+
+// checkOutput holds a done to the output schema before the gate is asked:
+// a result that breaks the contract is an unusable reply, whatever the
+// screenshots show.
+func (a *Agent) checkOutput(finalResponse string) error {
+	a.output = nil
+	if a.Settings.OutputSchema == nil {
+		return nil
+	}
+	v, problems := a.Settings.OutputSchema.Validate(finalResponse)
+	if len(problems) > 0 {
+		return fmt.Errorf("\"final_response\" must be a JSON value valid against the output schema, and it is not:\n%s\nPut the corrected JSON value, as a string, in \"final_response\"", output.Describe(problems))
+	}
+	a.output = v
+	return nil
 }
 
 func (a *Agent) formatError(err error) error {
@@ -237,6 +264,9 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 			a.writeStep(action, nil)
 			f := exitMsg(Submitted, action.FinalResponse)
 			f.msgs[0].Extra["final_response"] = action.FinalResponse
+			if a.Settings.OutputSchema != nil {
+				f.msgs[0].Extra["output"] = a.output
+			}
 			return f
 		}
 		a.writeStep(action, nil, "Done refused: "+verdict.Message)
@@ -336,6 +366,9 @@ func (a *Agent) vars(extra map[string]any) map[string]any {
 	for k, x := range a.Settings.Vars {
 		v[k] = x
 	}
+	if a.Settings.OutputSchema != nil {
+		v["output_schema"] = a.Settings.OutputSchema.Text()
+	}
 	for k, x := range extra {
 		v[k] = x
 	}
@@ -362,6 +395,7 @@ func (a *Agent) result(task Task) runs.Result {
 	res.Seconds = res.EndedAt.Sub(res.StartedAt).Seconds()
 	if status == Submitted {
 		res.FinalResponse = exit.Content
+		res.Output = exit.Extra["output"]
 	} else {
 		res.Message = exit.Content
 	}

@@ -51,6 +51,12 @@ type Agent struct {
 	FormatErrorTemplate          string  `mapstructure:"format_error_template"`
 	GateRefusalTemplate          string  `mapstructure:"gate_refusal_template"`
 	SummaryUserPrompt            string  `mapstructure:"summary_user_prompt"`
+	// OutputSchema is the JSON Schema the final result must satisfy: a
+	// file path, or the schema itself as a mapping. It is read from the
+	// layers directly, like env.env: viper lowercases map keys, and a
+	// schema's property names are case-sensitive. Compile it with
+	// output.FromConfig.
+	OutputSchema any `mapstructure:"-"`
 }
 
 // Env configures the environment the actions run in.
@@ -108,12 +114,18 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 	v := viper.New()
 	v.SetConfigType("yaml")
 	envVars := map[string]string{}
+	var rawSchema any
 	for _, layer := range append([]string{"base"}, layers...) {
 		tree, err := readLayer(layer)
 		if err != nil {
 			return nil, err
 		}
 		mergeEnvVars(envVars, tree)
+		if agent, ok := tree["agent"].(map[string]any); ok {
+			if s, ok := agent["output_schema"]; ok {
+				rawSchema = deepCopy(s) // viper lowercases the tree in place
+			}
+		}
 		if err := v.MergeConfigMap(tree); err != nil {
 			return nil, fmt.Errorf("config %s: %w", layer, err)
 		}
@@ -139,6 +151,7 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	c.Env.Env = envVars
+	c.Agent.OutputSchema = outputSchema(v.Get("agent.output_schema"), rawSchema, settings)
 	c.settings = settings
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -190,6 +203,39 @@ func nest(key string, val any) map[string]any {
 		tree = map[string]any{parts[i]: tree}
 	}
 	return tree
+}
+
+// outputSchema picks agent.output_schema: a path from wherever it was set
+// last (a flag, WRIGHT_AGENT_OUTPUT_SCHEMA, a layer), or the last layer's
+// mapping with its keys as written. settings gets the same value, so
+// config.yaml shows the schema as it is used.
+func outputSchema(merged, raw any, settings map[string]any) any {
+	val := merged
+	if _, isMap := merged.(map[string]any); isMap && raw != nil {
+		val = raw
+	}
+	if agent, ok := settings["agent"].(map[string]any); ok && val != nil {
+		agent["output_schema"] = val
+	}
+	return val
+}
+
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = deepCopy(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = deepCopy(x)
+		}
+		return out
+	}
+	return v
 }
 
 // mergeEnvVars applies a layer's env.env map, keeping the case of names.
