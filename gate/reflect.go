@@ -172,6 +172,7 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	// Errors are impossible here: validate filled the same keys.
 	res.FinalSystemMsg, _ = FillPrompt(opts.Prompts.FinalVerdictSystem, vars)
 	res.FinalUserText, _ = FillPrompt(opts.Prompts.FinalVerdictUser, vars)
+	res.FinalUserText += resultForJudge(runDir, opts.MaxLogChars)
 	reply, err := client.Complete(ctx, []model.Message{
 		{Role: model.RoleSystem, Content: res.FinalSystemMsg},
 		{Role: model.RoleUser, Content: res.FinalUserText, Images: images},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"wright/model"
+	"wright/output"
 )
 
 // RerunOptions configure gate.mode: rerun.
@@ -43,6 +44,9 @@ type RerunOptions struct {
 	// rerun sees what the model saw. RUN_DIR, WRIGHT_RUN_DIR and
 	// WORKSPACE_DIR are set on top.
 	Env []string
+	// Schema, when set, is the output schema: the run's result.json must
+	// satisfy it before the judge is asked.
+	Schema *output.Schema
 	// TailChars is how much of the script's output a refusal quotes.
 	// Default 3000.
 	TailChars int
@@ -144,6 +148,11 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 		logText, _ := os.ReadFile(logPath)
 		return refuse(fmt.Sprintf("The gate ran %s from scratch into %s and it %s. The end of its output (%s/%s):\n%s\nFix %s so it runs cleanly from a fresh start, then say done again; the gate reruns it into run_%d.",
 			FinalScriptName, rel, res.describe(o.Timeout), rel, FinalLogName, indent(tail(string(logText), o.TailChars)), FinalScriptName, n+1)), nil
+	}
+
+	if msg := checkRunResult(o.Schema, runDir, rel); msg != "" {
+		return refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0), but its result does not hold. %sFix %s and say done again; the gate reruns it into run_%d.",
+			FinalScriptName, rel, msg, FinalScriptName, n+1)), nil
 	}
 
 	ropts := o.Reflect
