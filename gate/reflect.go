@@ -14,12 +14,17 @@ import (
 	"sync"
 
 	"wright/model"
+	"wright/output"
 )
 
 // ErrNothingToJudge marks a problem with the material to be judged (no
 // run folder, no screenshots, an image that is missing or not PNG/JPEG):
 // the script's fault, not the judge's.
 var ErrNothingToJudge = errors.New("nothing to judge")
+
+// ErrInvalidResult marks a run whose result.json breaks the output schema:
+// no judge call is spent on a result that cannot be accepted.
+var ErrInvalidResult = errors.New("the run's result breaks the output schema")
 
 // ReflectOptions say what `wright reflect` judges and how.
 type ReflectOptions struct {
@@ -54,6 +59,9 @@ type ReflectOptions struct {
 	// Output, when set, is where the result JSON is written (relative to
 	// the process's working directory).
 	Output string
+	// Schema, when set, is the run's output schema: a run folder whose
+	// result.json does not satisfy it is not judged (ErrInvalidResult).
+	Schema *output.Schema
 	// Warn receives notes for the person or model running the judge (a
 	// fallback to an older run, a missing log). May be nil.
 	Warn func(string)
@@ -135,6 +143,9 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	runDir, images, err := pickImages(opts, warn)
 	if err != nil {
 		return nil, err
+	}
+	if msg := checkRunResult(opts.Schema, runDir, relToWorkspace(ws, runDir)); msg != "" && runDir != "" {
+		return nil, fmt.Errorf("reflect: %w: %s", ErrInvalidResult, strings.TrimSpace(msg))
 	}
 	for _, img := range images {
 		if err := checkImage(img); err != nil {

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,5 +153,18 @@ func TestFileGateChecksTheResult(t *testing.T) {
 	setTime(t, result, base.Add(5e9))
 	if v := check(); v.Pass || !strings.Contains(v.Message, "result.json was modified after") {
 		t.Errorf("a result changed after the verdict: %+v", v)
+	}
+}
+
+// `wright reflect` inside a run with a schema spends no judge call on a run
+// whose result breaks it.
+func TestReflectRefusesAnInvalidResult(t *testing.T) {
+	ws := t.TempDir()
+	dir := makeRun(t, ws, "run_1", "final_execution_1_book.png")
+	writeFile(t, filepath.Join(dir, output.ResultFile), []byte(`{"title": "T", "author": "A", "price": "1"}`))
+	srv := modeltest.New(t)
+	_, err := Reflect(context.Background(), judgeClient(t, srv.URL), ReflectOptions{Workspace: ws, Schema: schemaFor(t)})
+	if !errors.Is(err, ErrInvalidResult) || !strings.Contains(err.Error(), "$.price") || srv.Calls() != 0 {
+		t.Fatalf("err %v, calls %d", err, srv.Calls())
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"wright/gate"
 	"wright/gate/keyproxy"
 	"wright/model"
+	"wright/output"
 	"wright/runs"
 	"wright/templates"
 )
@@ -36,6 +37,7 @@ type runFlags struct {
 	stepLimit              int
 	mode                   string
 	json, verbose          bool
+	outputSchema           string
 }
 
 func init() {
@@ -64,7 +66,8 @@ Exit codes: 0 Submitted, 1 any other exit status, 2 a usage or config error,
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (model.base_url)")
 	fl.IntVar(&f.stepLimit, "step-limit", 0, "maximum model calls (agent.step_limit)")
 	fl.StringVar(&f.mode, "mode", "workspace", "workspace, or browser for live browser mode (the local_browser config)")
-	fl.BoolVar(&f.json, "json", false, "print result.json to stdout at the end")
+	fl.BoolVar(&f.json, "json", false, "print result.json to stdout at the end (with output: the parsed result, when there is an output schema)")
+	fl.StringVar(&f.outputSchema, "output-schema", "", "a JSON Schema file (draft 2020-12) the result must satisfy: final_response must be JSON valid against it (agent.output_schema)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show each step even when stderr is not a terminal")
 	rootCmd.AddCommand(cmd)
 }
@@ -92,7 +95,14 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	if f.stepLimit != 0 {
 		overrides["agent.step_limit"] = f.stepLimit
 	}
+	if f.outputSchema != "" {
+		overrides["agent.output_schema"] = f.outputSchema
+	}
 	cfg, err := config.Load(layers, overrides)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	schema, err := output.FromConfig(cfg.Agent.OutputSchema)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -129,6 +139,10 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	if err := writeTaskJSON(run, task); err != nil {
 		return err
 	}
+	schemaPath, err := writeOutputSchema(run, schema)
+	if err != nil {
+		return err
+	}
 
 	judgeVars, closeJudge, err := judgeAccess(ctx, cfg)
 	if err != nil {
@@ -140,7 +154,10 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	g, err := newGate(cfg, run, shellVars)
+	if schemaPath != "" {
+		shellVars[outputSchemaEnv] = schemaPath
+	}
+	g, err := newGate(cfg, run, shellVars, schema)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -186,6 +203,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 				"crafted":                 cfg.Gate.Crafted,
 				"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
 			},
+			OutputSchema: schema,
 		},
 		Model:    client,
 		Env:      environment,
@@ -223,12 +241,14 @@ func requiresGate(cfg *config.Config) bool {
 
 // newGate picks the completion gate: open, the verdict file, or a rerun of
 // the final script by the harness itself.
-func newGate(cfg *config.Config, run *runs.Run, shellVars map[string]string) (gate.Gate, error) {
+func newGate(cfg *config.Config, run *runs.Run, shellVars map[string]string, schema *output.Schema) (gate.Gate, error) {
 	if !requiresGate(cfg) {
 		return gate.Open{}, nil
 	}
 	if cfg.Gate.Mode == "file" {
-		return gate.NewFileGate(run.Workspace), nil
+		fg := gate.NewFileGate(run.Workspace)
+		fg.Schema = schema
+		return fg, nil
 	}
 	jm, err := cfg.JudgeModel()
 	if err != nil {
@@ -251,6 +271,7 @@ func newGate(cfg *config.Config, run *runs.Run, shellVars map[string]string) (ga
 		Timeout:    time.Duration(cfg.Gate.RerunTimeoutSeconds * float64(time.Second)),
 		Crafted:    cfg.Gate.Crafted,
 		Env:        env,
+		Schema:     schema,
 	}), nil
 }
 
