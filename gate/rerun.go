@@ -130,6 +130,19 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 			return refuse(fmt.Sprintf("The gate ran `python3 %s --help` and it %s, and a crafted script must answer --help with its usage and exit 0 (use argparse). Its output ended with:\n%s\nFix %s and say done again; the gate reruns it into run_%d.",
 				FinalScriptName, res.describe(o.HelpTimeout), indent(tail(out.String(), o.TailChars)), FinalScriptName, n+1)), nil
 		}
+		if missing := helpMissesFields(o.Schema, out.String()); len(missing) > 0 {
+			return refuse(fmt.Sprintf("`python3 %s --help` does not say what run() returns: it never names the result's field(s) %s. Describe the returned value, field by field, in the parser's description or epilog, and say done again; the gate reruns it into run_%d.",
+				FinalScriptName, strings.Join(missing, ", "), n+1)), nil
+		}
+	}
+	args := []string{runScript}
+	var returned *returnFile
+	if o.Crafted && o.Schema != nil {
+		if returned, err = newReturnFile(); err != nil {
+			return Verdict{}, err
+		}
+		defer returned.close()
+		args, env = returned.args(runScript), append(env, returned.env())
 	}
 
 	logPath := filepath.Join(runDir, FinalLogName)
@@ -137,7 +150,7 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, fmt.Errorf("rerun gate: create %s: %w", FinalLogName, err)
 	}
-	res, err := g.runPython(ctx, o.Timeout, env, logFile, runScript)
+	res, err := g.runPython(ctx, o.Timeout, env, logFile, args...)
 	if cerr := logFile.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("rerun gate: write %s: %w", FinalLogName, cerr)
 	}
@@ -150,7 +163,11 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 			FinalScriptName, rel, res.describe(o.Timeout), rel, FinalLogName, indent(tail(string(logText), o.TailChars)), FinalScriptName, n+1)), nil
 	}
 
-	if msg := checkRunResult(o.Schema, runDir, rel); msg != "" {
+	msg := checkRunResult(o.Schema, runDir, rel)
+	if msg == "" && returned != nil {
+		msg = returned.check(o.Schema, runDir, rel)
+	}
+	if msg != "" {
 		return refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0), but its result does not hold. %sFix %s and say done again; the gate reruns it into run_%d.",
 			FinalScriptName, rel, msg, FinalScriptName, n+1)), nil
 	}

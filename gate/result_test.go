@@ -168,3 +168,47 @@ func TestReflectRefusesAnInvalidResult(t *testing.T) {
 		t.Fatalf("err %v, calls %d", err, srv.Calls())
 	}
 }
+
+// A crafted tool's run() is itself held to the schema: the gate watches
+// what the script's top-level run() returns, and its --help must name the
+// result's fields.
+func TestCraftedRunReturnIsChecked(t *testing.T) {
+	needPython(t)
+	cases := []struct {
+		name    string
+		replace []string // from, to, from, to, ...
+		want    string
+	}{
+		{"returns a sentence", []string{
+			`    return {"title": title, "author": "Alan A. A. Donovan", "price": PRICE}`, `    return "%s costs 39.99" % title`,
+			`    result = run(args.title, run_dir)`, `    run(args.title, run_dir); result = {"title": "T", "author": "A", "price": 1}`},
+			"run() returned a value that is not valid against the output schema"},
+		{"writes something else", []string{`json.dump(result, f, indent=2)`, `json.dump(dict(result, price=1.0), f, indent=2)`},
+			"is not what run() returned"},
+		{"no run()", []string{`def run(title=`, `def find(title=`, "result = run(", "result = find("},
+			"never called a top-level function run(...)"},
+		{"help without fields", []string{`epilog="Result (result.json, and run()'s return value): title, author, price (a number).")`, `epilog="Looks the book up.")`},
+			"never names the result's field(s) author."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ws := t.TempDir()
+			src := toolScript
+			for i := 0; i < len(c.replace); i += 2 {
+				if !strings.Contains(src, c.replace[i]) {
+					t.Fatalf("the script has no %q", c.replace[i])
+				}
+				src = strings.ReplaceAll(src, c.replace[i], c.replace[i+1])
+			}
+			writeFile(t, filepath.Join(ws, FinalScriptName), []byte(strings.ReplaceAll(src, "PRICE", "39.99")))
+			srv := modeltest.New(t)
+			v, err := NewRerunGate(RerunOptions{Workspace: ws, Client: judgeClient(t, srv.URL), Schema: schemaFor(t), Crafted: true}).Check(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Pass || !strings.Contains(v.Message, c.want) || srv.Calls() != 0 {
+				t.Errorf("pass %v, judge calls %d, message:\n%s", v.Pass, srv.Calls(), v.Message)
+			}
+		})
+	}
+}

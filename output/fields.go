@@ -172,3 +172,6 @@ func readNumber(v any) (float64, bool) {
 	}
 	return 0, false
 }
+
+// SameJSON reports whether two decoded values are equal as JSON.
+func SameJSON(a, b any) bool { return sameJSON(a, b) }

@@ -174,3 +174,16 @@ func TestPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestFields(t *testing.T) {
+	if got := strings.Join(mustCompile(t, bookSchema).Fields(), ","); got != "author,price,tags,title" {
+		t.Errorf("object fields %q", got)
+	}
+	list := mustCompile(t, `{"type": "array", "items": {"type": "object", "properties": {"from": {}, "to": {}}}}`)
+	if got := strings.Join(list.Fields(), ","); got != "from,to" {
+		t.Errorf("array fields %q", got)
+	}
+	if got := mustCompile(t, `{"type": "number"}`).Fields(); len(got) != 0 {
+		t.Errorf("scalar fields %q", got)
+	}
+}

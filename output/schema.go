@@ -281,3 +281,25 @@ func normalizeYAML(v any) any {
 	}
 	return v
 }
+
+// Fields names the result's top-level fields: the properties of an object
+// schema, or of the items of an array schema. A crafted tool's --help must
+// name them, since they are what its run() returns.
+func (s *Schema) Fields() []string {
+	var doc map[string]any
+	if json.Unmarshal([]byte(s.text), &doc) != nil {
+		return nil
+	}
+	props, _ := doc["properties"].(map[string]any)
+	if props == nil {
+		if items, ok := doc["items"].(map[string]any); ok {
+			props, _ = items["properties"].(map[string]any)
+		}
+	}
+	names := make([]string, 0, len(props))
+	for k := range props {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
