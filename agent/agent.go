@@ -69,6 +69,9 @@ type Task struct {
 	ID       string
 	Text     string
 	StartURL string
+	// OutputSchema, when set, is this task's own result contract (a bench
+	// task's output_schema); it wins over Settings.OutputSchema.
+	OutputSchema *output.Schema
 }
 
 // Agent runs one task. Create it with its parts, call Run once.
@@ -113,6 +116,9 @@ func exitMsg(status, text string) *flow {
 // error is non-nil only when the run's files could not be written.
 func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 	a.started = time.Now()
+	if task.OutputSchema != nil {
+		a.Settings.OutputSchema = task.OutputSchema
+	}
 	vars := a.vars(map[string]any{"task": task.Text, "start_url": task.StartURL, "task_id": task.ID})
 	system, err := a.tpl.Render(a.Settings.SystemTemplate, vars)
 	if err != nil {

@@ -108,3 +108,21 @@ func (countingGate) Check(context.Context) (gate.Verdict, error) {
 	gateChecks++
 	return gate.Verdict{Pass: true}, nil
 }
+
+func TestTaskSchemaWinsOverSettings(t *testing.T) {
+	h := newHarness(t, nil, modeltest.Done(model.FieldBash, "ok", `{"title": "T", "author": "A", "price": 1}`))
+	loose, err := output.Compile([]byte(`{"type": "string"}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.agent.Settings.OutputSchema = loose
+	strict, _ := output.Compile([]byte(bookSchema), "")
+	res, err := h.agent.Execute(context.Background(), agent.Task{ID: "t", Text: "x", OutputSchema: strict})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, agent.Submitted)
+	if m, ok := res.Output.(map[string]any); !ok || m["title"] != "T" {
+		t.Errorf("output %#v", res.Output)
+	}
+}
