@@ -144,8 +144,10 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	if err != nil {
 		return nil, err
 	}
-	if msg := checkRunResult(opts.Schema, runDir, relToWorkspace(ws, runDir)); msg != "" && runDir != "" {
-		return nil, fmt.Errorf("reflect: %w: %s", ErrInvalidResult, strings.TrimSpace(msg))
+	if runDir != "" {
+		if msg := checkRunResult(opts.Schema, runDir, relToWorkspace(ws, runDir)); msg != "" {
+			return nil, fmt.Errorf("reflect: %w: %s", ErrInvalidResult, strings.TrimSpace(msg))
+		}
 	}
 	for _, img := range images {
 		if err := checkImage(img); err != nil {
