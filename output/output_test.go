@@ -187,3 +187,15 @@ func TestFields(t *testing.T) {
 		t.Errorf("scalar fields %q", got)
 	}
 }
+
+func BenchmarkValidate(b *testing.B) {
+	s, err := Compile([]byte(bookSchema), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if _, problems := s.Validate(`{"title": "The Go Programming Language", "author": "Donovan", "price": 39.99, "tags": ["go"]}`); problems != nil {
+			b.Fatal(problems)
+		}
+	}
+}
