@@ -20,6 +20,10 @@ import (
 	"golang.org/x/text/message"
 )
 
+// SchemaEnv names the run's saved output schema file in the environment
+// of the code the model runs (and of `wright reflect` inside a run).
+const SchemaEnv = "WRIGHT_OUTPUT_SCHEMA"
+
 // ResultFile is the name of the structured result a final script writes
 // into its run folder.
 const ResultFile = "result.json"

@@ -9,11 +9,6 @@ import (
 	"wright/runs"
 )
 
-// outputSchemaEnv names the run's output schema file for the code the
-// model runs, and for `wright reflect`, which checks a run's result.json
-// against it before spending a judge call.
-const outputSchemaEnv = "WRIGHT_OUTPUT_SCHEMA"
-
 // writeOutputSchema saves the schema beside config.yaml (not in the
 // workspace: the gate holds the run to the schema wright compiled, not to
 // a file the model could edit) and returns its path, or "" without one.
@@ -30,9 +25,13 @@ func writeOutputSchema(run *runs.Run, schema *output.Schema) (string, error) {
 // schemaFromEnv is the output schema `wright reflect` runs under inside a
 // run, or nil outside one.
 func schemaFromEnv() (*output.Schema, error) {
-	p := os.Getenv(outputSchemaEnv)
+	p := os.Getenv(output.SchemaEnv)
 	if p == "" {
 		return nil, nil
 	}
-	return output.Load(p)
+	s, err := output.Load(p)
+	if err != nil {
+		return nil, fmt.Errorf("$%s: %w", output.SchemaEnv, err)
+	}
+	return s, nil
 }

@@ -138,7 +138,7 @@ Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 				opts.Prompts, opts.ConfigImages = cfg.Prompts, cfg.Images
 			}
 			if opts.Schema, err = schemaFromEnv(); err != nil {
-				return usageError("$%s: %v", outputSchemaEnv, err)
+				return usageError("%v", err)
 			}
 			client, name, endpoint, err := newJudgeClient(j)
 			if err != nil {

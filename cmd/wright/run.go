@@ -155,7 +155,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 		return err
 	}
 	if schemaPath != "" {
-		shellVars[outputSchemaEnv] = schemaPath
+		shellVars[output.SchemaEnv] = schemaPath
 	}
 	g, err := newGate(cfg, run, shellVars, schema)
 	if err != nil {
