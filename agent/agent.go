@@ -97,8 +97,8 @@ type Agent struct {
 	tokenizer compact.Tokenizer
 	compactor *compact.Compactor
 	started   time.Time
-	// output is the parsed final_response of the last done that satisfied
-	// OutputSchema.
+	// output is the parsed final_response of the last done, when it
+	// satisfied OutputSchema; nil otherwise.
 	output any
 }
 
@@ -270,9 +270,6 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 			a.writeStep(action, nil)
 			f := exitMsg(Submitted, action.FinalResponse)
 			f.msgs[0].Extra["final_response"] = action.FinalResponse
-			if a.Settings.OutputSchema != nil {
-				f.msgs[0].Extra["output"] = a.output
-			}
 			return f
 		}
 		a.writeStep(action, nil, "Done refused: "+verdict.Message)
@@ -401,7 +398,7 @@ func (a *Agent) result(task Task) runs.Result {
 	res.Seconds = res.EndedAt.Sub(res.StartedAt).Seconds()
 	if status == Submitted {
 		res.FinalResponse = exit.Content
-		res.Output = exit.Extra["output"]
+		res.Output = a.output // the value of the done that passed
 	} else {
 		res.Message = exit.Content
 	}
