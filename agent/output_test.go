@@ -23,7 +23,7 @@ func withSchema(t *testing.T, h *harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.agent.Settings.OutputSchema = s
+	h.agent.OutputSchema = s
 }
 
 func TestOutputSchemaValidResultIsReturned(t *testing.T) {
@@ -63,8 +63,8 @@ func TestOutputSchemaInvalidRefusedThenFixed(t *testing.T) {
 	tr := h.trajectory()
 	kinds := ""
 	for _, m := range tr.Messages {
-		if k, ok := m.Extra["interrupt_type"].(string); ok {
-			kinds += k + " "
+		if m.Meta != nil && m.Meta.InterruptType != "" {
+			kinds += m.Meta.InterruptType + " "
 		}
 	}
 	if kinds != "FormatError " {
@@ -115,7 +115,7 @@ func TestTaskSchemaWinsOverSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.agent.Settings.OutputSchema = loose
+	h.agent.OutputSchema = loose
 	strict, _ := output.Compile([]byte(bookSchema), "")
 	res, err := h.agent.Execute(context.Background(), agent.Task{ID: "t", Text: "x", OutputSchema: strict})
 	if err != nil {

@@ -13,11 +13,18 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"wright/config"
+	"wright/model"
 )
 
 //go:embed site
 var site embed.FS
+
+// TaskID is the demo task's id.
+const TaskID = "demo_bookshop"
 
 // Task is the demo's task.
 const Task = `On the Quire Books shop, find the book "The Go Programming Language" and report its title, author and price.`
@@ -81,6 +88,26 @@ func WriteReplays(dir string) (agentPath, judgePath string, err error) {
 		return "", "", err
 	}
 	return agentPath, judgePath, nil
+}
+
+// Config writes the recorded replies into dir and returns the config of a
+// demo run: workspace mode, the agent and the judge answered from the
+// recordings, then the given layers (as -c takes them) on top.
+func Config(dir string, layers ...string) (*config.Config, error) {
+	agentReplay, judgeReplay, err := WriteReplays(dir)
+	if err != nil {
+		return nil, fmt.Errorf("demo replies: %w", err)
+	}
+	// The demo returns structured data; a later layer may replace the schema.
+	schema, err := WriteSchema(dir)
+	if err != nil {
+		return nil, fmt.Errorf("demo schema: %w", err)
+	}
+	layers = append([]string{"agent.output_schema=" + strconv.Quote(schema)}, layers...)
+	return config.Load(layers, map[string]any{
+		"model.name": model.ReplayPrefix + agentReplay,
+		"gate.model": map[string]any{"name": model.ReplayPrefix + judgeReplay},
+	})
 }
 
 func writeJSONL[T any](path string, items []T) error {

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"wright/demo"
+	"wright/harness"
 )
 
 func init() {
@@ -33,26 +33,12 @@ book's title, author and price as JSON valid against the demo's output schema
 				return err
 			}
 			defer os.RemoveAll(replays)
-			agentReplay, judgeReplay, err := demo.WriteReplays(replays)
+			cfg, err := demo.Config(replays)
 			if err != nil {
-				return fmt.Errorf("demo replies: %w", err)
-			}
-			schema, err := demo.WriteSchema(replays)
-			if err != nil {
-				return fmt.Errorf("demo schema: %w", err)
+				return fmt.Errorf("demo config: %w", err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "wright: demo shop at %s\n", url)
-			return runTask(cmd, runFlags{
-				task:         demo.Task,
-				startURL:     url,
-				taskID:       "demo_bookshop",
-				model:        "replay:" + agentReplay,
-				configs:      []string{"gate.model={name: " + strconv.Quote("replay:"+judgeReplay) + "}"},
-				outputDir:    outputDir,
-				mode:         "workspace",
-				verbose:      true,
-				outputSchema: schema,
-			})
+			return runHarness(cmd, cfg, harness.Options{OutputDir: outputDir}, harness.Task{ID: demo.TaskID, Text: demo.Task, StartURL: url}, true, false)
 		},
 	}
 	cmd.Flags().StringVarP(&outputDir, "output-dir", "o", "demo-runs", "where the run directory is made")

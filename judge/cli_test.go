@@ -1,4 +1,4 @@
-package gate
+package judge
 
 import (
 	"bytes"
@@ -14,7 +14,8 @@ import (
 	"sync"
 	"testing"
 
-	"wright/gate/keyproxy"
+	"wright/gate"
+	"wright/judge/keyproxy"
 	"wright/model/modeltest"
 )
 
@@ -102,7 +103,7 @@ func readVerdict(t *testing.T, path string) map[string]any {
 
 func TestCLIReflect(t *testing.T) {
 	ws := judgedWorkspace(t, "final_execution_1_a.png", "final_execution_2_b.png")
-	verdict := filepath.Join(ws, FinalRunsDir, "run_1", VerdictName)
+	verdict := filepath.Join(ws, gate.FinalRunsDir, "run_1", gate.VerdictName)
 	judge := func(final string) *modeltest.Server {
 		return modeltest.New(t, modeltest.Reply("Score: 4\nReasoning: fine"), modeltest.Reply("Score: 4\nReasoning: fine"), modeltest.Reply(final))
 	}
@@ -128,7 +129,7 @@ func TestCLIReflect(t *testing.T) {
 		if m["predicted_label"] != 1.0 || m["model"] != "judge-x" || m["endpoint"] != srv.URL+"/v1" {
 			t.Errorf("verdict: %v", m)
 		}
-		if v, _ := NewFileGate(ws).Check(context.Background()); !v.Pass {
+		if v, _ := gate.NewFileGate(ws).Check(context.Background()); !v.Pass {
 			t.Errorf("the file gate refuses the CLI's verdict: %s", v.Message)
 		}
 	})
@@ -202,10 +203,10 @@ func TestCLIReflect(t *testing.T) {
 	})
 
 	t.Run("config named relative to the workspace", func(t *testing.T) {
-		cfg := filepath.Join(ws, ReflectConfig)
+		cfg := filepath.Join(ws, gate.ReflectConfig)
 		writeFile(t, cfg, []byte(`{"final_verdict_user_prompt": "MARKER {action_history_log} {image_reasonings}"}`))
 		defer os.Remove(cfg)
-		for _, args := range [][]string{{"--config", ReflectConfig}, nil} { // named, then found by default
+		for _, args := range [][]string{{"--config", gate.ReflectConfig}, nil} { // named, then found by default
 			srv := judge("Status: success")
 			r := runWright(t, t.TempDir(), nil, append(append([]string{"reflect", "--output", filepath.Join(t.TempDir(), "v.json")}, args...), modelArgs(srv)...)...)
 			if r.code != 0 || !strings.HasPrefix(srv.Last().Chat().Messages[1].Text(), "MARKER opened shop") {

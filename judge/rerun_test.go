@@ -1,4 +1,4 @@
-package gate
+package judge
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"wright/gate"
 	"wright/model/modeltest"
 )
 
@@ -50,7 +51,7 @@ func writeScript(t *testing.T, ws string, exitCode, helpExit int) {
 	t.Helper()
 	src := strings.ReplaceAll(shotScript, "HELP_EXIT", strconv.Itoa(helpExit))
 	src = strings.ReplaceAll(src, "EXIT_CODE", strconv.Itoa(exitCode))
-	writeFile(t, filepath.Join(ws, FinalScriptName), []byte(src))
+	writeFile(t, filepath.Join(ws, gate.FinalScriptName), []byte(src))
 }
 
 func needPython(t *testing.T) {
@@ -70,7 +71,7 @@ func TestRerunGatePass(t *testing.T) {
 		modeltest.Reply("Score: 5\nReasoning: answer visible"),
 		modeltest.Reply("Status: success"),
 	)
-	g := NewRerunGate(RerunOptions{Workspace: ws, Client: judgeClient(t, srv.URL), Reflect: ReflectOptions{Concurrency: 1}})
+	g := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv.URL), Options: ReflectOptions{Concurrency: 1}}})
 	v, err := g.Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -78,16 +79,16 @@ func TestRerunGatePass(t *testing.T) {
 	if !v.Pass {
 		t.Fatalf("refused: %s", v.Message)
 	}
-	run := filepath.Join(ws, FinalRunsDir, "run_3")
-	log, _ := os.ReadFile(filepath.Join(run, FinalLogName))
+	run := filepath.Join(ws, gate.FinalRunsDir, "run_3")
+	log, _ := os.ReadFile(filepath.Join(run, gate.FinalLogName))
 	if !strings.Contains(string(log), "ANSWER: 42") || !strings.Contains(string(log), "cwd "+ws) {
 		t.Errorf("log: %q", log)
 	}
-	if _, err := os.Stat(filepath.Join(run, FinalScriptName)); err != nil {
+	if _, err := os.Stat(filepath.Join(run, gate.FinalScriptName)); err != nil {
 		t.Error("the script was not copied into the run folder")
 	}
 	// The verdict the gate wrote satisfies the file gate too.
-	if fv, _ := NewFileGate(ws).Check(context.Background()); !fv.Pass {
+	if fv, _ := gate.NewFileGate(ws).Check(context.Background()); !fv.Pass {
 		t.Errorf("file gate refuses the rerun gate's run: %s", fv.Message)
 	}
 	if n := len(srv.Requests()[2].Chat().Messages[1].ImageURLs()); n != 2 {
@@ -100,7 +101,7 @@ func TestRerunGateScriptFails(t *testing.T) {
 	ws := t.TempDir()
 	writeScript(t, ws, 3, 0)
 	srv := modeltest.New(t) // the judge must not be asked
-	v, err := NewRerunGate(RerunOptions{Workspace: ws, Client: judgeClient(t, srv.URL)}).Check(context.Background())
+	v, err := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv.URL)}}).Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestRerunGateJudgeSaysFailure(t *testing.T) {
 	srv := modeltest.New(t,
 		modeltest.Reply("Score: 2\nReasoning: x").Forever(), // stage 2 too: no Status line
 	)
-	v, err := NewRerunGate(RerunOptions{Workspace: ws, Client: judgeClient(t, srv.URL)}).Check(context.Background())
+	v, err := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv.URL)}}).Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestRerunGateJudgeSaysFailure(t *testing.T) {
 
 	srv2 := modeltest.New(t, modeltest.Reply("Score: 2\nReasoning: x"), modeltest.Reply("Score: 2\nReasoning: y"),
 		modeltest.Reply("The answer 42 is not on any screenshot.\nStatus: failure"))
-	v, err = NewRerunGate(RerunOptions{Workspace: ws, Client: judgeClient(t, srv2.URL)}).Check(context.Background())
+	v, err = gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv2.URL)}}).Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,9 +146,9 @@ func TestRerunGateJudgeSaysFailure(t *testing.T) {
 func TestRerunGateNoScreenshots(t *testing.T) {
 	needPython(t)
 	ws := t.TempDir()
-	writeFile(t, filepath.Join(ws, FinalScriptName), []byte("print('did it')\n"))
+	writeFile(t, filepath.Join(ws, gate.FinalScriptName), []byte("print('did it')\n"))
 	srv := modeltest.New(t)
-	v, err := NewRerunGate(RerunOptions{Workspace: ws, Client: judgeClient(t, srv.URL)}).Check(context.Background())
+	v, err := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv.URL)}}).Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestRerunGateCrafted(t *testing.T) {
 	ws := t.TempDir()
 	writeScript(t, ws, 0, 2)
 	srv := modeltest.New(t)
-	v, err := NewRerunGate(RerunOptions{Workspace: ws, Client: judgeClient(t, srv.URL), Crafted: true}).Check(context.Background())
+	v, err := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv.URL)}, Crafted: true}).Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestRerunGateCrafted(t *testing.T) {
 
 	writeScript(t, ws, 0, 0)
 	srv = modeltest.New(t, modeltest.Reply("Score: 5\nReasoning: ok"), modeltest.Reply("Score: 5\nReasoning: ok"), modeltest.Reply("Status: success"))
-	v, err = NewRerunGate(RerunOptions{Workspace: ws, Client: judgeClient(t, srv.URL), Crafted: true}).Check(context.Background())
+	v, err = gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv.URL)}, Crafted: true}).Check(context.Background())
 	if err != nil || !v.Pass {
 		t.Errorf("crafted pass: %+v %v", v, err)
 	}
@@ -183,14 +184,14 @@ func TestRerunGateTimeout(t *testing.T) {
 	needPython(t)
 	ws := t.TempDir()
 	pidFile := filepath.Join(ws, "child.pid")
-	writeFile(t, filepath.Join(ws, FinalScriptName), []byte(`import subprocess, sys, time
+	writeFile(t, filepath.Join(ws, gate.FinalScriptName), []byte(`import subprocess, sys, time
 child = subprocess.Popen(["sleep", "300"])
 open("child.pid", "w").write(str(child.pid))
 print("waiting for a page that never loads", flush=True)
 time.sleep(300)
 `))
 	srv := modeltest.New(t)
-	g := NewRerunGate(RerunOptions{Workspace: ws, Client: judgeClient(t, srv.URL), Timeout: 2 * time.Second})
+	g := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv.URL)}, Timeout: 2 * time.Second})
 	v, err := g.Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -221,11 +222,11 @@ time.sleep(300)
 
 func TestRerunGateNoScript(t *testing.T) {
 	srv := modeltest.New(t)
-	v, err := NewRerunGate(RerunOptions{Workspace: t.TempDir(), Client: judgeClient(t, srv.URL)}).Check(context.Background())
+	v, err := gate.NewRerunGate(gate.RerunOptions{Workspace: t.TempDir(), Judge: &RunJudge{Client: judgeClient(t, srv.URL)}}).Check(context.Background())
 	if err != nil || v.Pass || !strings.Contains(v.Message, "There is no final_script.py") {
 		t.Errorf("%+v %v", v, err)
 	}
-	if _, err := NewRerunGate(RerunOptions{Workspace: t.TempDir()}).Check(context.Background()); err == nil {
+	if _, err := gate.NewRerunGate(gate.RerunOptions{Workspace: t.TempDir()}).Check(context.Background()); err == nil {
 		t.Error("no client must be an error")
 	}
 }

@@ -1,4 +1,4 @@
-package gate
+package judge
 
 import (
 	"bytes"
@@ -13,14 +13,17 @@ import (
 	"strings"
 	"sync"
 
+	"wright/clip"
+	"wright/gate"
 	"wright/model"
 	"wright/output"
 )
 
 // ErrNothingToJudge marks a problem with the material to be judged (no
 // run folder, no screenshots, an image that is missing or not PNG/JPEG):
-// the script's fault, not the judge's.
-var ErrNothingToJudge = errors.New("nothing to judge")
+// the script's fault, not the judge's. It is the gate's own, so the rerun
+// gate can tell it apart.
+var ErrNothingToJudge = gate.ErrNothingToJudge
 
 // ErrInvalidResult marks a run whose result.json breaks the output schema:
 // no judge call is spent on a result that cannot be accepted.
@@ -110,31 +113,11 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	if client == nil {
 		return nil, errors.New("reflect: no model client")
 	}
-	if opts.Workspace == "" {
-		return nil, configErrorf("reflect: no workspace directory given")
-	}
-	ws, err := filepath.Abs(opts.Workspace)
+	opts, err := opts.withDefaults()
 	if err != nil {
-		return nil, configErrorf("reflect: workspace: %w", err)
+		return nil, err
 	}
-	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
-		return nil, configErrorf("reflect: workspace %s is not a directory", opts.Workspace)
-	}
-	opts.Workspace = ws
-	opts.Prompts = opts.Prompts.withDefaults()
-	if err := opts.Prompts.validate(); err != nil {
-		return nil, &ConfigError{Err: fmt.Errorf("reflect: %w", err)}
-	}
-	if opts.MaxParseRetries == 0 {
-		opts.MaxParseRetries = 3
-	}
-	opts.MaxParseRetries = max(opts.MaxParseRetries, 0)
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = 4
-	}
-	if opts.MaxLogChars <= 0 {
-		opts.MaxLogChars = 30000
-	}
+	ws := opts.Workspace
 	warn := opts.Warn
 	if warn == nil {
 		warn = func(string) {}
@@ -144,10 +127,8 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	if err != nil {
 		return nil, err
 	}
-	if runDir != "" {
-		if msg := checkRunResult(opts.Schema, runDir, relToWorkspace(ws, runDir)); msg != "" {
-			return nil, fmt.Errorf("reflect: %w: %s", ErrInvalidResult, strings.TrimSpace(msg))
-		}
+	if err := checkResult(opts.Schema, ws, runDir); err != nil {
+		return nil, err
 	}
 	for _, img := range images {
 		if err := checkImage(img); err != nil {
@@ -164,10 +145,10 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 		ImageRecords: make([]ImageRecord, len(images)),
 	}
 	if runDir != "" {
-		res.RunDir = relToWorkspace(ws, runDir)
+		res.RunDir = gate.RelToWorkspace(ws, runDir)
 	}
 	for i, img := range images {
-		res.ImagePaths[i] = relToWorkspace(ws, img)
+		res.ImagePaths[i] = gate.RelToWorkspace(ws, img)
 	}
 
 	usage, err := judgeImages(ctx, client, opts, task, images, res)
@@ -205,6 +186,38 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	return res, nil
 }
 
+// withDefaults checks the options and fills in the defaults: an absolute
+// workspace that exists, the built-in prompts for any left empty, retries,
+// concurrency and the log budget.
+func (opts ReflectOptions) withDefaults() (ReflectOptions, error) {
+	if opts.Workspace == "" {
+		return opts, configErrorf("reflect: no workspace directory given")
+	}
+	ws, err := filepath.Abs(opts.Workspace)
+	if err != nil {
+		return opts, configErrorf("reflect: workspace: %w", err)
+	}
+	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
+		return opts, configErrorf("reflect: workspace %s is not a directory", opts.Workspace)
+	}
+	opts.Workspace = ws
+	opts.Prompts = opts.Prompts.withDefaults()
+	if err := opts.Prompts.validate(); err != nil {
+		return opts, &ConfigError{Err: fmt.Errorf("reflect: %w", err)}
+	}
+	if opts.MaxParseRetries == 0 {
+		opts.MaxParseRetries = 3
+	}
+	opts.MaxParseRetries = max(opts.MaxParseRetries, 0)
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	if opts.MaxLogChars <= 0 {
+		opts.MaxLogChars = 30000
+	}
+	return opts, nil
+}
+
 func (p Prompts) withDefaults() Prompts {
 	d := DefaultPrompts()
 	for _, f := range []struct{ v, def *string }{
@@ -227,7 +240,7 @@ func pickImages(opts ReflectOptions, warn func(string)) (runDir string, images [
 	ws := opts.Workspace
 	runsDir := opts.RunsDir
 	if runsDir == "" {
-		runsDir = FinalRunsDir
+		runsDir = gate.FinalRunsDir
 	}
 	runsDir = resolveIn(ws, runsDir)
 	explicit := opts.Images
@@ -244,18 +257,18 @@ func pickImages(opts ReflectOptions, warn func(string)) (runDir string, images [
 			return "", nil, configErrorf("reflect: run folder %s does not exist", opts.RunDir)
 		}
 		if len(images) == 0 {
-			images, err = RunScreenshots(runDir)
+			images, err = gate.RunScreenshots(runDir)
 			if err != nil {
 				return "", nil, fmt.Errorf("reflect: %w", err)
 			}
 			if len(images) == 0 {
-				return "", nil, fmt.Errorf("reflect: %w: %s holds no screenshots (.png/.jpg in the folder or its %s/ subfolder); the script must save them into $RUN_DIR/%s/ as final_execution_<n>_<what>.png", ErrNothingToJudge, relToWorkspace(ws, runDir), ScreenshotsDir, ScreenshotsDir)
+				return "", nil, fmt.Errorf("reflect: %w: %s holds no screenshots (.png/.jpg in the folder or its %s/ subfolder); the script must save them into $RUN_DIR/%s/ as final_execution_<n>_<what>.png", ErrNothingToJudge, gate.RelToWorkspace(ws, runDir), gate.ScreenshotsDir, gate.ScreenshotsDir)
 			}
 		}
 		return runDir, images, nil
 	}
 
-	newest, ok, err := NewestRun(runsDir)
+	newest, ok, err := gate.NewestRun(runsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", nil, fmt.Errorf("reflect: %w", err)
 	}
@@ -266,14 +279,14 @@ func pickImages(opts ReflectOptions, warn func(string)) (runDir string, images [
 		return runDir, images, nil
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil, fmt.Errorf("reflect: %w: %s does not exist: run final_script.py into %s/run_1 first, saving screenshots into $RUN_DIR/%s/", ErrNothingToJudge, relToWorkspace(ws, runsDir), relToWorkspace(ws, runsDir), ScreenshotsDir)
+		return "", nil, fmt.Errorf("reflect: %w: %s does not exist: run final_script.py into %s/run_1 first, saving screenshots into $RUN_DIR/%s/", ErrNothingToJudge, gate.RelToWorkspace(ws, runsDir), gate.RelToWorkspace(ws, runsDir), gate.ScreenshotsDir)
 	}
-	run, shots, found, err := NewestRunWithScreenshots(runsDir)
+	run, shots, found, err := gate.NewestRunWithScreenshots(runsDir)
 	if err != nil {
 		return "", nil, fmt.Errorf("reflect: %w", err)
 	}
 	if !found {
-		return "", nil, fmt.Errorf("reflect: %w: no run folder under %s holds screenshots; the script must save them into $RUN_DIR/%s/ as final_execution_<n>_<what>.png", ErrNothingToJudge, relToWorkspace(ws, runsDir), ScreenshotsDir)
+		return "", nil, fmt.Errorf("reflect: %w: no run folder under %s holds screenshots; the script must save them into $RUN_DIR/%s/ as final_execution_<n>_<what>.png", ErrNothingToJudge, gate.RelToWorkspace(ws, runsDir), gate.ScreenshotsDir)
 	}
 	if run.N != newest.N || run.Name != newest.Name {
 		warn(fmt.Sprintf("the newest run %s has no screenshots; judging %s, the newest run that has some (the gate only accepts a verdict on the newest run)", newest.Name, run.Name))
@@ -286,16 +299,6 @@ func resolveIn(dir, p string) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(dir, p)
-}
-
-// relToWorkspace writes a path inside the workspace relative to it, so a
-// verdict stays valid when the run folder is moved or copied.
-func relToWorkspace(ws, p string) string {
-	rel, err := filepath.Rel(ws, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return p
-	}
-	return filepath.ToSlash(rel)
 }
 
 // checkImage refuses a missing file or one that is not PNG or JPEG before
@@ -326,33 +329,22 @@ func readTask(ws string) string {
 	if json.Indent(&buf, data, "", "  ") == nil {
 		data = buf.Bytes()
 	}
-	return truncateMiddle(strings.TrimSpace(string(data)), 8000)
+	return clip.Thirds(strings.TrimSpace(string(data)), 8000)
 }
 
 func readRunLog(ws, runDir string, limit int, warn func(string)) string {
 	if runDir == "" {
 		return "(no run folder: there is no final_script_log.txt)"
 	}
-	data, err := os.ReadFile(filepath.Join(runDir, FinalLogName))
+	data, err := os.ReadFile(filepath.Join(runDir, gate.FinalLogName))
 	if err != nil {
-		warn(fmt.Sprintf("%s has no %s; the judge will see no log", relToWorkspace(ws, runDir), FinalLogName))
-		return fmt.Sprintf("(%s is missing from %s)", FinalLogName, relToWorkspace(ws, runDir))
+		warn(fmt.Sprintf("%s has no %s; the judge will see no log", gate.RelToWorkspace(ws, runDir), gate.FinalLogName))
+		return fmt.Sprintf("(%s is missing from %s)", gate.FinalLogName, gate.RelToWorkspace(ws, runDir))
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return "(the log is empty: the script printed nothing)"
 	}
-	return truncateMiddle(string(data), limit)
-}
-
-// truncateMiddle keeps the head and tail of s: a log's start says what the
-// script set out to do and its end how it finished.
-func truncateMiddle(s string, limit int) string {
-	if len(s) <= limit {
-		return s
-	}
-	head, tail := limit/3, limit-limit/3
-	omitted := len(s) - head - tail
-	return s[:head] + fmt.Sprintf("\n... [%d characters omitted] ...\n", omitted) + s[len(s)-tail:]
+	return clip.Thirds(string(data), limit)
 }
 
 // judgeImages runs stage 1 on every image with at most opts.Concurrency
@@ -404,7 +396,7 @@ func judgeImage(ctx context.Context, client model.Client, opts ReflectOptions, t
 		"image_index": strconv.Itoa(i + 1),
 		"image_count": strconv.Itoa(count),
 		"image_name":  filepath.Base(img),
-		"image_path":  relToWorkspace(opts.Workspace, img),
+		"image_path":  gate.RelToWorkspace(opts.Workspace, img),
 	}
 	system, _ := FillPrompt(opts.Prompts.ImageJudgeSystem, vars)
 	user, _ := FillPrompt(opts.Prompts.ImageJudgeUser, vars)

@@ -1,4 +1,4 @@
-package gate
+package judge
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"wright/clip"
 	"wright/model"
 )
 
@@ -92,7 +93,7 @@ func ImageQA(ctx context.Context, client model.Client, opts ImageQAOptions) (*Im
 		if perr == nil {
 			return ans, nil
 		}
-		lastErr = fmt.Errorf("%w; the answer was: %s", perr, truncateMiddle(strings.TrimSpace(reply.Content), 600))
+		lastErr = fmt.Errorf("%w; the answer was: %s", perr, clip.Thirds(strings.TrimSpace(reply.Content), 600))
 		msgs = append(msgs[:2:2],
 			model.Message{Role: model.RoleAssistant, Content: reply.Content},
 			model.Message{Role: model.RoleUser, Content: "That could not be read (" + perr.Error() + "). Reply with only the JSON object with the keys answer, evidence, unknown and confidence."},

@@ -1,11 +1,11 @@
-package gate
+package judge
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 
-	"wright/gate/keyproxy"
+	"wright/judge/keyproxy"
 	"wright/model"
 )
 

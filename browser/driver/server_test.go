@@ -1,4 +1,4 @@
-package browser
+package driver
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"wright/browser"
 )
 
 // rpc is a minimal protocol client for tests: it matches answers to
@@ -127,7 +129,7 @@ func (c *rpc) call(method string, params any) map[string]any {
 }
 
 // fail sends a request that must fail with code and type.
-func (c *rpc) fail(method string, params any, code int, typ ErrorType, contains ...string) {
+func (c *rpc) fail(method string, params any, code int, typ browser.ErrorType, contains ...string) {
 	c.t.Helper()
 	a := c.wait(c.send(method, params))
 	if a.Error == nil {
@@ -174,7 +176,7 @@ func pipeDriver(t testing.TB) (c *rpc, in io.WriteCloser, served chan struct{}, 
 func TestProtocolOverPipe(t *testing.T) {
 	c, _, served, serveErr := pipeDriver(t)
 	// Before launch.
-	c.fail("browser.new_page", map[string]any{}, codeBadParams, ErrInvalidParams, "browser.launch first")
+	c.fail("browser.new_page", map[string]any{}, codeBadParams, browser.ErrInvalidParams, "browser.launch first")
 	res := c.call("browser.launch", map[string]any{"viewport": map[string]any{"width": 1000, "height": 700}})
 	if res["browser"] != "b1" || len(res["pages"].([]any)) != 0 {
 		t.Fatalf("launch: %v", res)
@@ -191,7 +193,7 @@ func TestProtocolOverPipe(t *testing.T) {
 	if nav["status"] != float64(200) || nav["url"] != site.URL+"/buttons.html" {
 		t.Errorf("goto: %v", nav)
 	}
-	c.fail("locator.click", map[string]any{"page": page, "selector": "text=Add to cart"}, codeServer, ErrStrictMode, "matches 6 elements")
+	c.fail("locator.click", map[string]any{"page": page, "selector": "text=Add to cart"}, codeServer, browser.ErrStrictMode, "matches 6 elements")
 	c.call("locator.click", map[string]any{"page": page, "selector": `role=listitem >> has-text="Tea pot" >> role=button[name="Add to cart"i]`, "timeout": 5000})
 	if v := c.call("locator.inner_text", map[string]any{"page": page, "selector": "#cart"})["value"]; v != "1 Tea pot" {
 		t.Errorf("cart after click: %v", v)
@@ -205,23 +207,23 @@ func TestProtocolOverPipe(t *testing.T) {
 	if v := c.call("page.evaluate", map[string]any{"page": page, "expression": "innerWidth"})["value"]; v != float64(1000) {
 		t.Errorf("viewport from launch: width %v", v)
 	}
-	c.fail("page.evaluate", map[string]any{"page": page, "expression": "() => { throw new Error('nope') }"}, codeServer, ErrEvaluation, "nope")
-	c.fail("locator.click", map[string]any{"page": page, "selector": "#missing", "timeout": 200}, codeServer, ErrTimeout, "#missing", "200ms")
-	c.fail("locator.click", map[string]any{"page": page, "selector": "role=nonsense"}, codeServer, ErrInvalidSelector, "nonsense")
-	c.fail("page.goto", map[string]any{"page": page, "url": "http://no-such-host.invalid/"}, codeServer, ErrNavigation)
+	c.fail("page.evaluate", map[string]any{"page": page, "expression": "() => { throw new Error('nope') }"}, codeServer, browser.ErrEvaluation, "nope")
+	c.fail("locator.click", map[string]any{"page": page, "selector": "#missing", "timeout": 200}, codeServer, browser.ErrTimeout, "#missing", "200ms")
+	c.fail("locator.click", map[string]any{"page": page, "selector": "role=nonsense"}, codeServer, browser.ErrInvalidSelector, "nonsense")
+	c.fail("page.goto", map[string]any{"page": page, "url": "http://no-such-host.invalid/"}, codeServer, browser.ErrNavigation)
 	c.call("page.goto", map[string]any{"page": page, "url": site.URL + "/buttons.html", "wait_until": "domcontentloaded"})
 
 	// Bad input: every mistake is named, nothing breaks.
-	c.fail("page.goto", map[string]any{"page": page, "url": site.URL, "timeout_ms": 5}, codeBadParams, ErrInvalidParams, "timeout_ms")
-	c.fail("page.goto", map[string]any{"url": site.URL}, codeBadParams, ErrInvalidParams, `"page"`)
-	c.fail("page.goto", map[string]any{"page": "p9", "url": site.URL}, codeBadParams, ErrInvalidParams, "p9", "p1")
-	c.fail("page.goto", map[string]any{"page": page, "url": 42}, codeBadParams, ErrInvalidParams)
-	c.fail("locator.click", map[string]any{"page": page}, codeBadParams, ErrInvalidParams, "selector")
-	c.fail("locator.click", map[string]any{"page": page, "selector": "li", "timeout": -1}, codeBadParams, ErrInvalidParams)
-	c.fail("locator.fill", map[string]any{"page": page, "selector": "li"}, codeBadParams, ErrInvalidParams, "value")
-	c.fail("page.keyboard.press", map[string]any{"page": page, "key": "Ctrl+Q"}, codeBadParams, ErrInvalidParams, "Ctrl")
-	c.fail("page.fly", map[string]any{"page": page}, codeUnknownMethod, ErrInvalidParams, "page.fly", "page.goto")
-	c.fail("page.screenshot", map[string]any{"page": page, "path": "shot.png"}, codeBadParams, ErrInvalidParams, "absolute")
+	c.fail("page.goto", map[string]any{"page": page, "url": site.URL, "timeout_ms": 5}, codeBadParams, browser.ErrInvalidParams, "timeout_ms")
+	c.fail("page.goto", map[string]any{"url": site.URL}, codeBadParams, browser.ErrInvalidParams, `"page"`)
+	c.fail("page.goto", map[string]any{"page": "p9", "url": site.URL}, codeBadParams, browser.ErrInvalidParams, "p9", "p1")
+	c.fail("page.goto", map[string]any{"page": page, "url": 42}, codeBadParams, browser.ErrInvalidParams)
+	c.fail("locator.click", map[string]any{"page": page}, codeBadParams, browser.ErrInvalidParams, "selector")
+	c.fail("locator.click", map[string]any{"page": page, "selector": "li", "timeout": -1}, codeBadParams, browser.ErrInvalidParams)
+	c.fail("locator.fill", map[string]any{"page": page, "selector": "li"}, codeBadParams, browser.ErrInvalidParams, "value")
+	c.fail("page.keyboard.press", map[string]any{"page": page, "key": "Ctrl+Q"}, codeBadParams, browser.ErrInvalidParams, "Ctrl")
+	c.fail("page.fly", map[string]any{"page": page}, codeUnknownMethod, browser.ErrInvalidParams, "page.fly", "page.goto")
+	c.fail("page.screenshot", map[string]any{"page": page, "path": "shot.png"}, codeBadParams, browser.ErrInvalidParams, "absolute")
 	c.raw(`{"jsonrpc":"2.0","id":`)
 	if a := c.wait(c.orphan()); a.Error == nil || a.Error.Code != codeParse {
 		t.Errorf("parse error: %+v", a)
@@ -260,7 +262,7 @@ func TestProtocolOverPipe(t *testing.T) {
 		t.Errorf("pages: %v", pages)
 	}
 	c.call("page.close", map[string]any{"page": page})
-	c.fail("page.title", map[string]any{"page": page}, codeServer, ErrTargetClosed, "p1 is closed")
+	c.fail("page.title", map[string]any{"page": page}, codeServer, browser.ErrTargetClosed, "p1 is closed")
 	p2 := c.call("browser.new_page", map[string]any{})["page"]
 	if p2 != "p2" {
 		t.Errorf("page ids are reused: %v", p2)
@@ -288,7 +290,7 @@ func driverBrowserPID(t *testing.T) int {
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil || (shared != nil && pid == shared.PID()) {
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil || false {
 			continue
 		}
 		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
@@ -429,7 +431,7 @@ func TestProtocolOverSocket(t *testing.T) {
 	}
 	// browser.close over a socket closes the browser, not the driver.
 	c.call("browser.close", map[string]any{})
-	c.fail("page.title", map[string]any{"page": pa}, codeServer, ErrTargetClosed)
+	c.fail("page.title", map[string]any{"page": pa}, codeServer, browser.ErrTargetClosed)
 	if got := c.call("browser.launch", map[string]any{})["browser"]; got != "b2" {
 		t.Errorf("relaunch: %v", got)
 	}

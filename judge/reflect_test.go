@@ -1,4 +1,4 @@
-package gate
+package judge
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"wright/gate"
 	"wright/model"
 	"wright/model/modeltest"
 )
@@ -44,7 +45,7 @@ func judgedWorkspace(t *testing.T, shots ...string) string {
 	ws := t.TempDir()
 	writeFile(t, filepath.Join(ws, "task.json"), []byte(`{"task": "Find the cheapest red kettle"}`))
 	dir := makeRun(t, ws, "run_1", shots...)
-	writeFile(t, filepath.Join(dir, FinalLogName), []byte("opened shop\nRESULT: kettle 19.99\n"))
+	writeFile(t, filepath.Join(dir, gate.FinalLogName), []byte("opened shop\nRESULT: kettle 19.99\n"))
 	return ws
 }
 
@@ -344,7 +345,7 @@ func TestReflectImageSelection(t *testing.T) {
 	// Images from the config, relative to the workspace; the log comes from
 	// the newest run.
 	writeFile(t, filepath.Join(ws, "extra", "x.png"), pngBytes(t, 1))
-	writeFile(t, filepath.Join(ws, FinalRunsDir, "run_2", FinalLogName), []byte("run two log"))
+	writeFile(t, filepath.Join(ws, gate.FinalRunsDir, "run_2", gate.FinalLogName), []byte("run two log"))
 	srv = modeltest.New(t, modeltest.Reply("Score: 4\nReasoning: ok"), modeltest.Reply("Status: success"))
 	res, err = Reflect(context.Background(), judgeClient(t, srv.URL), ReflectOptions{Workspace: ws, ConfigImages: []string{"extra/x.png"}})
 	if err != nil {
