@@ -1,6 +1,9 @@
 package suite
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCheckText(t *testing.T) {
 	s := func(v string) *string { return &v }
@@ -50,5 +53,46 @@ func TestMatchURL(t *testing.T) {
 		if got, _ := MatchURL(c.gold, c.final); got != c.pass {
 			t.Errorf("MatchURL(%q, %q) = %v", c.gold, c.final, got)
 		}
+	}
+}
+
+func TestScoreFieldsAndSchema(t *testing.T) {
+	price := 39.99
+	task := Task{ID: "x", Eval: &Eval{Answer: &AnswerCheck{Fields: []FieldCheck{
+		{Path: "$.price", Number: &price, Tolerance: 0.01},
+		{Path: "$.title", MustInclude: []string{"Go"}},
+	}}}}
+	pass, evals, _ := Score(task, Final{ExitStatus: "Submitted", Response: `{"title": "The Go Programming Language", "price": 39.99}`})
+	if pass == nil || !*pass {
+		t.Errorf("valid fields failed: %+v", evals)
+	}
+	pass, evals, _ = Score(task, Final{ExitStatus: "Submitted", Response: `{"title": "The Go Programming Language", "price": 42.5}`})
+	if pass == nil || *pass || !strings.Contains(evals[0].Detail, "$.price") {
+		t.Errorf("wrong price passed: %+v", evals)
+	}
+	pass, _, _ = Score(task, Final{ExitStatus: "Submitted", Response: "It costs $39.99"})
+	if pass == nil || *pass {
+		t.Error("prose passed field checks")
+	}
+	pass, _, _ = Score(task, Final{ExitStatus: "LimitsExceeded"})
+	if pass == nil || *pass {
+		t.Error("an attempt that did not submit passed")
+	}
+}
+
+func TestTaskOutputSchema(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "s.jsonl", `{"task_id": "ok", "task": "t", "start_url": "http://a/", "output_schema": {"type": "object", "required": ["price"]}}
+{"task_id": "bad", "task": "t", "start_url": "http://a/", "output_schema": {"type": "no-such-type"}}
+{"task_id": "badfield", "task": "t", "start_url": "http://a/", "eval": {"answer": {"fields": [{"path": "price"}]}}}`)
+	s, err := Load(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Tasks) != 1 || s.Tasks[0].Schema == nil {
+		t.Fatalf("tasks %+v", s.Tasks)
+	}
+	if len(s.Invalid) != 2 || !strings.Contains(s.Invalid[0].Reason, "output_schema") {
+		t.Errorf("invalid %v", s.Invalid)
 	}
 }

@@ -88,8 +88,8 @@ func (a *AnswerCheck) validate() error {
 		return errors.New("give exact, must_include, regex, number or fields")
 	}
 	for _, f := range a.Fields {
-		if !strings.HasPrefix(f.Path, "$") {
-			return fmt.Errorf("field path %q: start it with $", f.Path)
+		if err := f.Check(); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"wright/output"
 )
 
 // Final is what evaluators read of a finished attempt.
@@ -55,7 +56,7 @@ func (e *Eval) NeedsPage() bool {
 // Score applies a task's evaluators to an attempt that ended Submitted;
 // other endings fail without evaluation. passed is nil when the attempt is
 // unscored, and reason then says why.
-func Score(t Task, f Final, fields func(response string, checks []FieldCheck) (bool, string, error)) (passed *bool, evals []EvalResult, reason string) {
+func Score(t Task, f Final) (passed *bool, evals []EvalResult, reason string) {
 	yes, no := true, false
 	if f.ExitStatus != "Submitted" {
 		return &no, nil, ""
@@ -72,7 +73,7 @@ func Score(t Task, f Final, fields func(response string, checks []FieldCheck) (b
 		}
 	}
 	if ev.Answer != nil {
-		evals = append(evals, scoreAnswer(ev.Answer, f.Response, fields))
+		evals = append(evals, scoreAnswer(ev.Answer, f.Response))
 	}
 	if ev.URL != "" {
 		r := EvalResult{Kind: "url"}
@@ -134,7 +135,7 @@ func Score(t Task, f Final, fields func(response string, checks []FieldCheck) (b
 	return &yes, evals, ""
 }
 
-func scoreAnswer(a *AnswerCheck, response string, fields func(string, []FieldCheck) (bool, string, error)) EvalResult {
+func scoreAnswer(a *AnswerCheck, response string) EvalResult {
 	r := EvalResult{Kind: "answer"}
 	hasText := a.Exact != nil || len(a.MustInclude) > 0 || a.Regex != "" || a.Number != nil
 	if hasText {
@@ -145,16 +146,27 @@ func scoreAnswer(a *AnswerCheck, response string, fields func(string, []FieldChe
 		}
 	}
 	if len(a.Fields) > 0 {
-		if fields == nil {
-			r.Detail = "field checks need a JSON result and none could be read"
+		value, err := output.ParseJSON(response)
+		if err != nil {
+			// A response that is not JSON fails field checks: the task
+			// asked for data and got prose.
+			no := false
+			r.Passed, r.Detail = &no, "the final response is not JSON: "+err.Error()
 			return r
 		}
-		ok, detail, err := fields(response, a.Fields)
+		results, pass, err := output.Evaluate(value, a.Fields)
 		if err != nil {
 			r.Detail = err.Error()
 			return r
 		}
-		r.Passed, r.Detail = &ok, detail
+		r.Passed = &pass
+		var failed []string
+		for _, fr := range results {
+			if !fr.Pass {
+				failed = append(failed, fr.Path+": "+fr.Reason)
+			}
+		}
+		r.Detail = strings.Join(failed, "; ")
 		return r
 	}
 	ok := true

@@ -28,10 +28,7 @@ type HarnessExecutor struct {
 	Config func(t Task, attempt int) (*config.Config, error)
 	// Executable is the wright binary (`wright driver`, `wright reflect`).
 	Executable string
-	// Fields checks an answer's field checks against a JSON response; nil
-	// leaves such checks unscored.
-	Fields func(response string, checks []FieldCheck) (bool, string, error)
-	Warn   func(string)
+	Warn       func(string)
 	// RerunTimeout bounds the rerun of a final script for page evaluators.
 	RerunTimeout time.Duration
 
@@ -71,7 +68,7 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		return Record{}, &FatalError{Err: err}
 	}
 	start := time.Now()
-	res, err := h.Run(ctx, harness.Task{ID: a.Task.ID, Text: a.Task.Text, StartURL: a.Task.StartURL})
+	res, err := h.Run(ctx, harness.Task{ID: a.Task.ID, Text: a.Task.Text, StartURL: a.Task.StartURL, OutputSchema: a.Task.Schema})
 	if err != nil && res.ExitStatus == "" {
 		var dirErr *harness.RunDirError
 		if errors.As(err, &dirErr) {
@@ -118,7 +115,7 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 	passed, evals, reason := Score(a.Task, Final{
 		ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel,
 		Page: probe, PageErr: probeErr, Judge: judged,
-	}, x.Fields)
+	})
 	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
 	return rec, nil
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"wright/output"
 )
 
 // Task is one web task of a suite, whatever layout it was read from.
@@ -28,6 +29,8 @@ type Task struct {
 	Config          map[string]any  `json:"config,omitempty"`
 	Eval            *Eval           `json:"eval,omitempty"`
 	OutputSchema    json.RawMessage `json:"output_schema,omitempty"`
+	// Schema is OutputSchema compiled: the run's result contract.
+	Schema *output.Schema `json:"-"`
 	// Source says where the task came from ("file.jsonl:12"), for messages.
 	Source string `json:"-"`
 }
@@ -55,15 +58,8 @@ type AnswerCheck struct {
 }
 
 // FieldCheck is one check on a value inside a JSON result, found by a path
-// such as "$.items[0].price".
-type FieldCheck struct {
-	Path        string   `json:"path"`
-	Exact       any      `json:"exact,omitempty"`
-	MustInclude []string `json:"must_include,omitempty"`
-	Regex       string   `json:"regex,omitempty"`
-	Number      *float64 `json:"number,omitempty"`
-	Tolerance   float64  `json:"tolerance,omitempty"`
-}
+// such as "$.items[0].price": the output package's field evaluator.
+type FieldCheck = output.Field
 
 // JSCheck is a JavaScript expression evaluated on the final page, or on URL
 // when one is given (WebArena's program_html checks name the page to read).
@@ -257,7 +253,11 @@ func decodeTask(raw []byte, opts Options) (Task, error) {
 		}
 	}
 	if v, ok := m["output_schema"]; ok && string(v) != "null" {
-		t.OutputSchema = v
+		schema, err := output.Compile(v, "output_schema")
+		if err != nil {
+			return Task{}, fmt.Errorf("output_schema: %v", err)
+		}
+		t.OutputSchema, t.Schema = v, schema
 	}
 	if v, ok := m["eval"]; ok && string(v) != "null" {
 		ev, err := decodeEval(v, opts)
