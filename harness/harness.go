@@ -13,6 +13,7 @@ import (
 	"wright/agent"
 	"wright/config"
 	"wright/model"
+	"wright/output"
 	"wright/runs"
 	"wright/templates"
 )
@@ -55,6 +56,8 @@ type Harness struct {
 	env  environment
 	// modelCfg is cfg.Model with the environment's action field.
 	modelCfg model.Config
+	// schema is agent.output_schema compiled, or nil.
+	schema *output.Schema
 }
 
 // RunDirError is a run directory that cannot be made or already holds a
@@ -96,6 +99,10 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 			return nil, err
 		}
 	}
+	schema, err := output.FromConfig(cfg.Agent.OutputSchema)
+	if err != nil {
+		return nil, err
+	}
 	if opts.OutputDir == "" {
 		opts.OutputDir = "runs"
 	}
@@ -106,7 +113,7 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 		}
 		opts.Executable = exe
 	}
-	return &Harness{cfg: cfg, opts: opts, env: e, modelCfg: mc}, nil
+	return &Harness{cfg: cfg, opts: opts, env: e, modelCfg: mc, schema: schema}, nil
 }
 
 // Config is the configuration the harness runs.

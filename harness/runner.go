@@ -16,6 +16,7 @@ import (
 	"wright/judge"
 	"wright/judge/keyproxy"
 	"wright/model"
+	"wright/output"
 	"wright/runs"
 )
 
@@ -58,7 +59,11 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := r.gate(shellVars)
+	schema := r.outputSchema()
+	if err := r.saveOutputSchema(schema, shellVars); err != nil {
+		return nil, err
+	}
+	g, err := r.gate(shellVars, schema)
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +87,7 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 		AttachScreenshot: cfg.Model.AttachObservationScreenshot,
 		ModelName:        cfg.Model.Name,
 		Vars:             templateVars(cfg, run),
+		OutputSchema:     schema,
 	}, nil
 }
 
@@ -114,13 +120,15 @@ func judgeClient(cfg *config.Config) (model.Client, error) {
 
 // gate picks the completion gate: open, the verdict file, or a rerun of
 // the final script by the harness itself.
-func (r *runner) gate(shellVars map[string]string) (gate.Gate, error) {
+func (r *runner) gate(shellVars map[string]string, schema *output.Schema) (gate.Gate, error) {
 	cfg, run := r.h.cfg, r.run
 	if !requiresGate(cfg) {
 		return gate.Open{}, nil
 	}
 	if cfg.Gate.Mode == "file" {
-		return gate.NewFileGate(run.Workspace), nil
+		fg := gate.NewFileGate(run.Workspace)
+		fg.Schema = schema
+		return fg, nil
 	}
 	client, err := judgeClient(cfg)
 	if err != nil {
@@ -141,6 +149,7 @@ func (r *runner) gate(shellVars map[string]string) (gate.Gate, error) {
 		Timeout: time.Duration(cfg.Gate.RerunTimeoutSeconds * float64(time.Second)),
 		Crafted: cfg.Gate.Crafted,
 		Env:     env,
+		Schema:  schema,
 	}), nil
 }
 

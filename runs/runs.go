@@ -32,10 +32,13 @@ type Result struct {
 	TaskID        string           `json:"task_id"`
 	ExitStatus    model.ExitStatus `json:"exit_status"`
 	FinalResponse string           `json:"final_response"`
-	Message       string           `json:"message,omitempty"` // why the run ended, for statuses other than Submitted
-	Steps         int              `json:"steps"`
-	ModelCalls    int              `json:"model_calls"`
-	Usage         model.Usage      `json:"usage"`
+	// Output is final_response parsed, when the run had an output schema
+	// and was Submitted: the value the schema vouches for.
+	Output     any         `json:"output,omitempty"`
+	Message    string      `json:"message,omitempty"` // why the run ended, for statuses other than Submitted
+	Steps      int         `json:"steps"`
+	ModelCalls int         `json:"model_calls"`
+	Usage      model.Usage `json:"usage"`
 	// PromptTokensPerStep is the prompt size of each model call, in order.
 	PromptTokensPerStep []int     `json:"prompt_tokens_per_step"`
 	Compactions         int       `json:"compactions"`
