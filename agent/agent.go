@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"wright/compact"
 	"wright/env"
@@ -193,7 +194,7 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	}
 	a.promptTokens = append(a.promptTokens, prompt)
 	_ = a.Run.AppendJSONL("raw_responses.jsonl", map[string]any{"step": a.calls, "finish_reason": reply.FinishReason, "usage": reply.Usage, "content": reply.Content, "raw": rawJSON(reply.Raw)})
-	a.messages = append(a.messages, model.Message{Role: model.RoleAssistant, Content: reply.Content,
+	a.messages = append(a.messages, model.Message{Role: model.RoleAssistant, Content: capReply(reply.Content),
 		Extra: map[string]any{"step": a.calls, "usage": reply.Usage, "prompt_tokens": prompt, "finish_reason": reply.FinishReason}})
 
 	action, err := model.ParseAction(reply.Content, reply.FinishReason, a.Settings.ActionField)
@@ -432,6 +433,20 @@ func firstLine(s string) string {
 		line += " …"
 	}
 	return line
+}
+
+// capReply keeps an oversized reply (a format error by its size) out of the
+// history the model is sent again: its head stays, the rest is counted.
+func capReply(s string) string {
+	const keep = 2048
+	if len(s) <= model.MaxReplyBytes {
+		return s
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s\n[... %d more bytes: the reply was over the size limit]", s[:cut], len(s)-cut)
 }
 
 // rawJSON keeps an endpoint's body as JSON when it is JSON, as text otherwise.

@@ -439,3 +439,20 @@ func TestStepsRemainingNotices(t *testing.T) {
 		t.Errorf("notices: %q", notices)
 	}
 }
+
+// A megabyte of one character used to freeze the run in the tokenizer (and
+// SIGINT with it). It is a format error now, and the history keeps only its
+// head; how long it takes is a benchmark figure, not an assertion.
+func TestHugeReplyIsAFormatError(t *testing.T) {
+	h := newHarness(t, nil, modeltest.Reply(strings.Repeat("a", 1<<20)).Forever())
+	res := h.execute(context.Background())
+	wantStatus(t, res, agent.FormatErrorLimit)
+	if !strings.Contains(res.Message, "over the limit") {
+		t.Errorf("exit message does not name the size: %s", res.Message)
+	}
+	for i, r := range h.srv.Requests() {
+		if n := len(r.Body); n > 200<<10 {
+			t.Errorf("request %d is %d bytes: the huge reply was sent back", i, n)
+		}
+	}
+}

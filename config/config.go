@@ -125,6 +125,9 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 		v.Set(k, val)
 	}
 	settings := v.AllSettings()
+	if err := checkKeys(settings); err != nil {
+		return nil, err
+	}
 	var c Config
 	dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
 		Result:           &c,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ func usageError(format string, args ...any) error {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(context.Background())
 	defer stop()
 	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{code: 2, err: err} })
 	err := rootCmd.ExecuteContext(ctx)
@@ -55,6 +56,36 @@ func main() {
 		fmt.Fprintln(os.Stderr, "wright:", err)
 	}
 	os.Exit(code)
+}
+
+// caughtSignal is the signal that interrupted the process, if any.
+var caughtSignal atomic.Value // os.Signal
+
+// notifyContext is cancelled by the first SIGINT or SIGTERM and remembers
+// which, so that the exit code can tell them apart (130 and 143, as a shell
+// reports them).
+func notifyContext(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			caughtSignal.Store(sig)
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); close(done); cancel() }
+}
+
+// interruptedCode is the exit code of a run ended by a signal: 128+signo.
+func interruptedCode() int {
+	if sig, ok := caughtSignal.Load().(os.Signal); ok && sig == syscall.SIGTERM {
+		return 143
+	}
+	return 130
 }
 
 // errSilent ends the process with an exit code and no message: the command

@@ -49,7 +49,7 @@ in workspace mode, the judge has signed off on its final script) or a limit ends
 the run. Everything is saved under the run directory as it happens.
 
 Exit codes: 0 Submitted, 1 any other exit status, 2 a usage or config error,
-130 interrupted.`,
+130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTask(cmd, f) },
 	}
@@ -212,7 +212,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	case agent.Submitted:
 		return nil
 	case agent.Interrupted:
-		return &exitError{code: 130, err: errSilent}
+		return &exitError{code: interruptedCode(), err: errSilent}
 	}
 	return &exitError{code: 1, err: errSilent}
 }

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"wright/model/modeltest"
+	"wright/sandbox"
+)
+
+// startRun starts wright on a scripted endpoint and waits until the
+// process with command line running shows up.
+func startRun(t *testing.T, srv *modeltest.Server, dir, running string, extra ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(wrightBin, runArgs(t, srv, dir, extra...)...)
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY="+testKey)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !processRunning(running) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("%q never started; stderr:\n%s", running, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return cmd, &stderr
+}
+
+func waitExit(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("wright did not stop")
+	}
+	return -1
+}
+
+// gone waits a little for processes to be reaped, then reports survivors
+// (and kills them, so that a failing test leaves nothing behind).
+func gone(t *testing.T, cmdlines ...string) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		var alive []string
+		for _, c := range cmdlines {
+			if processRunning(c) {
+				alive = append(alive, c)
+			}
+		}
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, c := range alive {
+				t.Errorf("%q outlived wright", c)
+				killByCmdline(c)
+			}
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func killByCmdline(cmdline string) {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || strings.TrimRight(strings.ReplaceAll(string(b), "\x00", " "), " ") != cmdline {
+			continue
+		}
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// escapes is a command that starts processes every way a model might try
+// to outlive the run: a background job, nohup, setsid, and setsid with a
+// cleared environment (no tag, no session, no parent link).
+const escapes = "sleep 1971 & nohup sleep 1972 >/dev/null 2>&1 & setsid sleep 1973 & env -i setsid sleep 1974 & sleep 1975; echo never"
+
+var escapeLines = []string{"sleep 1971", "sleep 1972", "sleep 1973", "sleep 1974", "sleep 1975"}
+
+func requireNamespaces(t *testing.T) {
+	if ok, why := sandbox.PIDNamespaces(); !ok {
+		t.Skipf("needs PID namespaces: %s", why)
+	}
+}
+
+func TestSIGTERMExits143AndLeavesNothing(t *testing.T) {
+	requireNamespaces(t)
+	srv := modeltest.New(t, modeltest.Bash("escape", escapes))
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd, stderr := startRun(t, srv, dir, "sleep 1975")
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code := waitExit(t, cmd); code != 143 {
+		t.Errorf("exit %d after SIGTERM, want 143; stderr:\n%s", code, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil || !strings.Contains(string(b), `"exit_status": "Interrupted"`) {
+		t.Errorf("result.json: %v %s", err, b)
+	}
+	gone(t, escapeLines...)
+}
+
+func TestFinishedRunLeavesNothing(t *testing.T) {
+	requireNamespaces(t)
+	srv := modeltest.New(t,
+		modeltest.Bash("escape", strings.Replace(escapes, "sleep 1975; echo never", "true", 1)),
+		modeltest.Bash("check", "sleep 0.2"),
+	)
+	dir := filepath.Join(t.TempDir(), "run")
+	r := wright(t, append(runArgs(t, srv, dir), "--step-limit", "2")...)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (LimitsExceeded); stderr:\n%s", r.code, r.stderr.String())
+	}
+	gone(t, escapeLines[:4]...)
+}
+
+// A SIGKILLed wright cannot clean up: the parent-death signal and the PID
+// namespace must take its shell and everything in it down.
+func TestSIGKILLOfWrightLeavesNothing(t *testing.T) {
+	requireNamespaces(t)
+	srv := modeltest.New(t, modeltest.Bash("escape", escapes))
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd, _ := startRun(t, srv, dir, "sleep 1975")
+	cmd.Process.Kill()
+	waitExit(t, cmd)
+	gone(t, escapeLines...)
+}
+
+func TestConfigTypoExits2(t *testing.T) {
+	r := wright(t, "run", "-t", "x", "-c", "agent.step_limt=1")
+	if r.code != 2 || !strings.Contains(r.stderr.String(), "did you mean agent.step_limit?") {
+		t.Errorf("exit %d, stderr %q; want 2 naming agent.step_limit", r.code, r.stderr.String())
+	}
+}
