@@ -37,9 +37,9 @@ func PIDNamespaces() (bool, string) {
 type nsMode int
 
 const (
-	nsNone nsMode = iota
-	nsPlain       // privileged: CLONE_NEWPID alone
-	nsUser        // unprivileged: a user namespace mapping us to ourselves
+	nsNone  nsMode = iota
+	nsPlain        // privileged: CLONE_NEWPID alone
+	nsUser         // unprivileged: a user namespace mapping us to ourselves
 )
 
 var (
