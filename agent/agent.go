@@ -76,6 +76,10 @@ type Agent struct {
 	Run      *runs.Run
 	// Progress, when set, gets one short block per step for a person.
 	Progress io.Writer
+	// JudgeUsage, when set, reports what the judge has spent so far outside
+	// the loop (`wright reflect`, `wright image-qa` inside the run): it
+	// counts toward CostLimit.
+	JudgeUsage func() model.Usage
 
 	tpl          templates.Set
 	messages     []model.Message
@@ -154,6 +158,13 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 	return res, saveErr
 }
 
+func (a *Agent) judgeUsage() model.Usage {
+	if a.JudgeUsage == nil {
+		return model.Usage{}
+	}
+	return a.JudgeUsage()
+}
+
 func (a *Agent) last() model.Message { return a.messages[len(a.messages)-1] }
 
 // step is one turn: query the model, then execute what it asked for.
@@ -172,8 +183,8 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	if a.calls >= a.Settings.StepLimit {
 		return model.Action{}, exitMsg(LimitsExceeded, fmt.Sprintf("step limit of %d model calls reached", a.Settings.StepLimit))
 	}
-	if a.Settings.CostLimit > 0 && a.usage.Cost >= a.Settings.CostLimit {
-		return model.Action{}, exitMsg(CostLimitExceeded, fmt.Sprintf("cost limit $%.4f reached ($%.4f spent)", a.Settings.CostLimit, a.usage.Cost))
+	if spent := a.usage.Cost + a.judgeUsage().Cost; a.Settings.CostLimit > 0 && spent >= a.Settings.CostLimit {
+		return model.Action{}, exitMsg(CostLimitExceeded, fmt.Sprintf("cost limit $%.4f reached ($%.4f spent, the judge's calls included)", a.Settings.CostLimit, spent))
 	}
 	// The endpoint's count wins when it reports one; the estimate covers
 	// endpoints that report none.
@@ -361,6 +372,9 @@ func (a *Agent) result(task Task) runs.Result {
 		StartedAt: a.started.UTC(), EndedAt: time.Now().UTC(), RunDir: a.Run.Dir,
 		Model: a.Settings.ModelName, Mode: a.Settings.Mode}
 	res.Seconds = res.EndedAt.Sub(res.StartedAt).Seconds()
+	if j := a.judgeUsage(); j != (model.Usage{}) {
+		res.JudgeUsage = &j
+	}
 	if status == Submitted {
 		res.FinalResponse = exit.Content
 	} else {

@@ -54,6 +54,10 @@ type ReflectOptions struct {
 	// Output, when set, is where the result JSON is written (relative to
 	// the process's working directory).
 	Output string
+	// AgentNotes, when set, is text the judged agent wrote (see
+	// AgentNotes()); it reaches the judge inside the user messages as
+	// labelled untrusted data, never as instructions.
+	AgentNotes string
 	// Warn receives notes for the person or model running the judge (a
 	// fallback to an older run, a missing log). May be nil.
 	Warn func(string)
@@ -172,6 +176,7 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	// Errors are impossible here: validate filled the same keys.
 	res.FinalSystemMsg, _ = FillPrompt(opts.Prompts.FinalVerdictSystem, vars)
 	res.FinalUserText, _ = FillPrompt(opts.Prompts.FinalVerdictUser, vars)
+	res.FinalUserText += untrustedBlock(opts.AgentNotes)
 	reply, err := client.Complete(ctx, []model.Message{
 		{Role: model.RoleSystem, Content: res.FinalSystemMsg},
 		{Role: model.RoleUser, Content: res.FinalUserText, Images: images},
@@ -394,6 +399,7 @@ func judgeImage(ctx context.Context, client model.Client, opts ReflectOptions, t
 	}
 	system, _ := FillPrompt(opts.Prompts.ImageJudgeSystem, vars)
 	user, _ := FillPrompt(opts.Prompts.ImageJudgeUser, vars)
+	user += untrustedBlock(opts.AgentNotes)
 	msgs := []model.Message{
 		{Role: model.RoleSystem, Content: system},
 		{Role: model.RoleUser, Content: user, Images: []string{img}},

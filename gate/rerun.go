@@ -149,11 +149,13 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	ropts := o.Reflect
 	if o.ConfigPath != "" {
 		if _, err := os.Stat(o.ConfigPath); err == nil {
-			cfg, err := LoadReflectConfig(o.ConfigPath)
+			cfg, err := LoadReflectConfig(o.ConfigPath, o.Workspace)
 			if err != nil {
 				return refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v. Fix %s and say done again.", rel, err, o.ConfigPath)), nil
 			}
-			ropts.Prompts = cfg.Prompts
+			// The judge's prompts stay the harness's own; what the
+			// model wrote is data in the user messages.
+			ropts.Prompts, ropts.AgentNotes = DefaultPrompts(), AgentNotes(cfg.Prompts)
 		}
 	}
 	ropts.Workspace, ropts.RunDir, ropts.Output = o.Workspace, runDir, filepath.Join(runDir, VerdictName)

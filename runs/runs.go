@@ -34,6 +34,9 @@ type Result struct {
 	Steps         int         `json:"steps"`
 	ModelCalls    int         `json:"model_calls"`
 	Usage         model.Usage `json:"usage"`
+	// JudgeUsage is what the judge spent for the run (its calls through the
+	// harness and the key proxy); it counts toward the cost limit too.
+	JudgeUsage *model.Usage `json:"judge_usage,omitempty"`
 	// PromptTokensPerStep is the prompt size of each model call, in order.
 	PromptTokensPerStep []int     `json:"prompt_tokens_per_step"`
 	Compactions         int       `json:"compactions"`

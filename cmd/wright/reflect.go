@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"wright/gate"
 	"wright/gate/keyproxy"
 	"wright/model"
+	"wright/verdict"
 )
 
 // judgeSettings are the model flags reflect and image-qa share, and the
@@ -122,6 +125,9 @@ Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 			if parseRetries < 0 || concurrency < 1 {
 				return usageError("--max-image-parse-retries must be >= 0 and --concurrency >= 1")
 			}
+			if sock := os.Getenv(verdict.SocketEnv); sock != "" {
+				return reflectByHarness(cmd, sock, ws, runsDir, output)
+			}
 			if configPath == "" {
 				if p := filepath.Join(ws, gate.ReflectConfig); judgeFileExists(p) {
 					configPath = p
@@ -131,7 +137,7 @@ Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 				configPath = filepath.Join(ws, configPath) // named relative to the workspace
 			}
 			if configPath != "" {
-				cfg, err := gate.LoadReflectConfig(configPath)
+				cfg, err := gate.LoadReflectConfig(configPath, ws)
 				if err != nil {
 					return judgeError(err)
 				}
@@ -204,4 +210,58 @@ func judgeFirstLine(s string) string {
 func judgeFileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
+}
+
+// reflectByHarness is `wright reflect` inside a run: the harness judges
+// and writes the sealed verdict into the run folder (the only verdict the
+// gate accepts); this process only asks and reports. The workspace must be
+// the run's own.
+func reflectByHarness(cmd *cobra.Command, sock, ws, runsDir, output string) error {
+	req := verdict.Request{RunsDir: runsDir}
+	if rel, err := filepath.Rel(currentWorkspace(ws), ws); err == nil && rel != "." {
+		return usageError("inside a run, reflect judges the run's own workspace (%s), not %s", os.Getenv("WORKSPACE_DIR"), ws)
+	}
+	resp, err := verdict.Ask(cmd.Context(), sock, req)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	if resp.Error != "" {
+		code := 1
+		if resp.Config {
+			code = 2
+		}
+		return &exitError{code: code, err: errors.New(resp.Error)}
+	}
+	var res gate.ReflectResult
+	if err := json.Unmarshal(resp.Verdict, &res); err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("the harness's verdict: %w", err)}
+	}
+	out := resp.Path
+	if abs, err := filepath.Abs(output); output != "" && err == nil && abs != filepath.Clean(resp.Path) {
+		// A copy elsewhere is for reading; the gate reads the run folder's.
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, resp.Verdict, "", "  "); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		pretty.WriteByte('\n')
+		if err := os.WriteFile(abs, pretty.Bytes(), 0o644); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		out = abs
+	}
+	printVerdict(cmd, &res, out)
+	if !res.Success() {
+		return &exitError{code: 1, err: errSilent}
+	}
+	return nil
+}
+
+// currentWorkspace is the run's workspace as the harness exported it.
+func currentWorkspace(fallback string) string {
+	if w := os.Getenv("WORKSPACE_DIR"); w != "" {
+		if abs, err := filepath.Abs(w); err == nil {
+			return abs
+		}
+	}
+	return fallback
 }

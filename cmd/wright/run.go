@@ -130,17 +130,34 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 		return err
 	}
 
-	judgeVars, closeJudge, err := judgeAccess(ctx, cfg)
+	meter := &judgeMeter{}
+	if jm, err := cfg.JudgeModel(); err == nil {
+		meter.price = jm.Price
+	}
+	judgeVars, closeJudge, err := judgeAccess(ctx, cfg, meter)
 	if err != nil {
 		run.RuntimeError(0, "judge", err)
 		return fmt.Errorf("judge access: %w", err)
 	}
 	defer closeJudge()
+	var verify func([]byte, string) error
+	if requiresGate(cfg) && cfg.Gate.Mode == "file" {
+		hvars, v, closeHarness, err := harnessJudge(ctx, cfg, run, meter)
+		if err != nil {
+			run.RuntimeError(0, "judge", err)
+			return fmt.Errorf("judge: %w", err)
+		}
+		defer closeHarness()
+		for k, val := range hvars {
+			judgeVars[k] = val
+		}
+		verify = v
+	}
 	shellVars, err := shellEnv(run, cfg, judgeVars)
 	if err != nil {
 		return err
 	}
-	g, err := newGate(cfg, run, shellVars)
+	g, err := newGate(cfg, run, shellVars, verify, meter)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -187,11 +204,12 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 				"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
 			},
 		},
-		Model:    client,
-		Env:      environment,
-		Gate:     g,
-		Run:      run,
-		Progress: progress,
+		Model:      client,
+		Env:        environment,
+		Gate:       g,
+		Run:        run,
+		Progress:   progress,
+		JudgeUsage: meter.total,
 	}
 	if progress != nil {
 		fmt.Fprintf(progress, "wright: run %s\n", run.Dir)
@@ -223,21 +241,21 @@ func requiresGate(cfg *config.Config) bool {
 
 // newGate picks the completion gate: open, the verdict file, or a rerun of
 // the final script by the harness itself.
-func newGate(cfg *config.Config, run *runs.Run, shellVars map[string]string) (gate.Gate, error) {
+//
+// The file gate accepts only verdicts verify passes (sealed by this run's
+// harness); the rerun gate makes its own.
+func newGate(cfg *config.Config, run *runs.Run, shellVars map[string]string, verify func([]byte, string) error, meter *judgeMeter) (gate.Gate, error) {
 	if !requiresGate(cfg) {
 		return gate.Open{}, nil
 	}
 	if cfg.Gate.Mode == "file" {
-		return gate.NewFileGate(run.Workspace), nil
+		g := gate.NewFileGate(run.Workspace)
+		g.Verify = verify
+		return g, nil
 	}
-	jm, err := cfg.JudgeModel()
+	judge, jm, err := judgeClient(cfg, meter)
 	if err != nil {
 		return nil, err
-	}
-	jm.ResponseFormat = model.FormatNone // the judge answers in labelled prose
-	judge, err := model.New(jm, nil)
-	if err != nil {
-		return nil, fmt.Errorf("judge model: %w", err)
 	}
 	env := hiddenEnviron(cfg.KeyNames())
 	for k, v := range shellVars {
@@ -257,7 +275,7 @@ func newGate(cfg *config.Config, run *runs.Run, shellVars map[string]string) (ga
 // judgeAccess lets `wright reflect` and `wright image-qa`, run by the model
 // inside its shell, reach the judge without the key ever entering the shell:
 // a Unix-socket proxy adds the key on the way out.
-func judgeAccess(ctx context.Context, cfg *config.Config) (map[string]string, func(), error) {
+func judgeAccess(ctx context.Context, cfg *config.Config, meter *judgeMeter) (map[string]string, func(), error) {
 	vars := map[string]string{}
 	jm, err := cfg.JudgeModel()
 	if err != nil {
@@ -285,7 +303,7 @@ func judgeAccess(ctx context.Context, cfg *config.Config) (map[string]string, fu
 	if err != nil {
 		return nil, nil, err
 	}
-	proxy, err := keyproxy.Start(ctx, base, key, filepath.Join(dir, "model.sock"))
+	proxy, err := keyproxy.StartMetered(ctx, base, key, filepath.Join(dir, "model.sock"), meter.addTokens)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err

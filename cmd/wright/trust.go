@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"wright/config"
+	"wright/model"
+	"wright/runs"
+	"wright/verdict"
+)
+
+// judgeMeter sums what the judge spends inside a run (the harness's own
+// judge calls and those the model's shell makes through the key proxy), so
+// that it counts toward agent.cost_limit.
+type judgeMeter struct {
+	mu    sync.Mutex
+	u     model.Usage
+	price model.Price
+}
+
+func (m *judgeMeter) add(u model.Usage) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.u = m.u.Add(u)
+}
+
+// addTokens prices an answer that came through the key proxy.
+func (m *judgeMeter) addTokens(prompt, completion int) {
+	cost := (float64(prompt)*m.price.Input + float64(completion)*m.price.Output) / 1e6
+	m.add(model.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion, Cost: cost})
+}
+
+func (m *judgeMeter) total() model.Usage {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.u
+}
+
+// meteredClient counts every answer of a judge client on the meter.
+type meteredClient struct {
+	model.Client
+	meter *judgeMeter
+}
+
+func (c meteredClient) Complete(ctx context.Context, msgs []model.Message) (model.Reply, error) {
+	r, err := c.Client.Complete(ctx, msgs)
+	c.meter.add(r.Usage)
+	return r, err
+}
+
+// judgeClient is the run's judge: gate.model over model, answering in
+// labelled prose, metered.
+func judgeClient(cfg *config.Config, meter *judgeMeter) (model.Client, model.Config, error) {
+	jm, err := cfg.JudgeModel()
+	if err != nil {
+		return nil, jm, err
+	}
+	jm.ResponseFormat = model.FormatNone
+	c, err := model.New(jm, nil)
+	if err != nil {
+		return nil, jm, fmt.Errorf("judge model: %w", err)
+	}
+	return meteredClient{c, meter}, jm, nil
+}
+
+// harnessJudge serves the run's judge on a Unix socket that `wright
+// reflect` inside the run finds in verdict.SocketEnv, and returns the
+// check the file gate applies to every verdict: only one this harness
+// sealed, for exactly the files now in its run folder, counts.
+func harnessJudge(ctx context.Context, cfg *config.Config, run *runs.Run, meter *judgeMeter) (map[string]string, func([]byte, string) error, func(), error) {
+	client, jm, err := judgeClient(cfg, meter)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sealer, err := verdict.NewSealer()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "wright-harness-")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	judge := &verdict.Judge{Workspace: run.Workspace, Client: client, Model: jm.Name, Endpoint: endpoint(jm), Sealer: sealer}
+	srv, err := verdict.Serve(ctx, filepath.Join(dir, "harness.sock"), judge)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, nil, err
+	}
+	verify := func(data []byte, runPath string) error { return sealer.Verify(data, run.Workspace, runPath) }
+	vars := map[string]string{verdict.SocketEnv: filepath.Join(dir, "harness.sock")}
+	return vars, verify, func() { srv.Close(); os.RemoveAll(dir) }, nil
+}
