@@ -456,3 +456,23 @@ func TestHugeReplyIsAFormatError(t *testing.T) {
 		}
 	}
 }
+
+// What the judge spends inside the run (reflect through the harness, the
+// key proxy) counts toward the cost limit.
+func TestJudgeSpendingCountsTowardCostLimit(t *testing.T) {
+	h := newHarness(t, nil, modeltest.Bash("cheap", "true").Forever())
+	h.agent.Settings.CostLimit = 1.0
+	calls := 0
+	h.agent.JudgeUsage = func() model.Usage {
+		calls++
+		if calls > 2 {
+			return model.Usage{TotalTokens: 5000, Cost: 1.5}
+		}
+		return model.Usage{}
+	}
+	res := h.execute(context.Background())
+	wantStatus(t, res, agent.CostLimitExceeded)
+	if res.JudgeUsage == nil || res.JudgeUsage.Cost != 1.5 {
+		t.Errorf("result.json judge_usage %+v", res.JudgeUsage)
+	}
+}

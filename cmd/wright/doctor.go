@@ -13,6 +13,7 @@ import (
 
 	"wright/browser"
 	"wright/config"
+	"wright/keyring"
 	"wright/model"
 )
 
@@ -116,7 +117,7 @@ func checkEndpoint(ctx context.Context, mc model.Config) check {
 	if keyEnv == "" {
 		keyEnv = model.DefaultAPIKeyEnv
 	}
-	key := os.Getenv(keyEnv)
+	key := keyring.Getenv(keyEnv)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/models", nil)

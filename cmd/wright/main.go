@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"wright/keyring"
 )
 
 // rootCmd is the wright command; each subcommand's file adds itself in init,
@@ -38,6 +40,16 @@ func usageError(format string, args ...any) error {
 }
 
 func main() {
+	// Credentials leave the environment block before anything else runs:
+	// /proc/<pid>/environ shows what a process was exec'd with for as long
+	// as it lives, to every process of the same user.
+	if err := keyring.Init(); err != nil {
+		fmt.Fprintln(os.Stderr, "wright: warning:", err)
+	}
+	if err := keyring.Drop(keyring.Credentials(os.Environ())); err != nil {
+		fmt.Fprintln(os.Stderr, "wright: warning:", err)
+	}
+	_ = keyring.NoDump()
 	ctx, stop := notifyContext(context.Background())
 	defer stop()
 	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{code: 2, err: err} })

@@ -14,6 +14,7 @@ import (
 	"wright/config"
 	"wright/gate"
 	"wright/gate/keyproxy"
+	"wright/keyring"
 	"wright/model"
 	"wright/verdict"
 )
@@ -59,7 +60,7 @@ func newJudgeClient(js judgeSettings) (model.Client, string, string, error) {
 			j.APIKeyEnv = jm.APIKeyEnv
 		}
 	}
-	cfg, endpoint, err := j.Resolve(os.Getenv)
+	cfg, endpoint, err := j.Resolve(keyring.Getenv)
 	if err != nil {
 		return nil, "", "", usageError("%v", err)
 	}

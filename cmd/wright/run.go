@@ -23,6 +23,7 @@ import (
 	"wright/env/workspace"
 	"wright/gate"
 	"wright/gate/keyproxy"
+	"wright/keyring"
 	"wright/model"
 	"wright/runs"
 	"wright/templates"
@@ -96,6 +97,11 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	// Keys named by the config leave this process's environment block
+	// too (a re-exec that does not return when there is one to drop).
+	if err := keyring.Drop(cfg.KeyNames()); err != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "wright: warning:", err)
+	}
 	var tpl templates.Set
 	for _, t := range []string{cfg.Agent.SystemTemplate, cfg.Agent.InstanceTemplate, cfg.Agent.ObservationTemplate,
 		cfg.Agent.FormatErrorTemplate, cfg.Agent.GateRefusalTemplate, cfg.Agent.SummaryUserPrompt} {
@@ -121,7 +127,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	secret := os.Getenv(cfg.Model.APIKeyEnv)
+	secret := keyring.Getenv(cfg.Model.APIKeyEnv)
 	if redacted, err := cfg.Redacted(secret); err == nil {
 		_ = run.WriteFile("config.yaml", redacted)
 	}
@@ -291,7 +297,7 @@ func judgeAccess(ctx context.Context, cfg *config.Config, meter *judgeMeter) (ma
 		keyEnv = model.DefaultAPIKeyEnv
 	}
 	base := endpoint(jm)
-	key := os.Getenv(keyEnv)
+	key := keyring.Getenv(keyEnv)
 	if key == "" {
 		// A keyless local server: the shell can call it directly.
 		vars["WRIGHT_MODEL_BASE_URL"] = base

@@ -188,3 +188,57 @@ echo '{"predicted_label": 1, "final_response": "Status: success", "image_paths":
 		t.Errorf("%d judge calls", judge.Calls())
 	}
 }
+
+// The shell's environment was clean, but /proc/$PPID/environ was wright's
+// own, key included. Now no process holds the key in its environment
+// block: wright re-executes itself without it.
+func TestKeyInNoEnvironBlock(t *testing.T) {
+	key := "sk-wright-keytest-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	srv := modeltest.New(t,
+		modeltest.Bash("look for the key", `n=0; for f in /proc/[0-9]*/environ; do grep -qs sk-wright-keytest "$f" && n=$((n+1)); done; echo "holders=$n"; sleep 1977`),
+		modeltest.Done(model.FieldBash, "done", "x"),
+	)
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(wrightBin, runArgs(t, srv, dir, "--json")...)
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY="+key, "WRIGHT_OTHER_API_KEY="+key+"-2")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !processRunning("sleep 1977") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the step never started; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && bytes.Contains(b, []byte(key)) {
+			t.Errorf("/proc/%s/environ holds the key", e.Name())
+		}
+	}
+	killByCmdline("sleep 1977")
+	if code := waitExit(t, cmd); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	msgs := srv.Requests()[1].Chat().Messages
+	if text := msgs[len(msgs)-1].Text(); !strings.Contains(text, "holders=0") {
+		t.Errorf("the shell found the key in an environment block:\n%s", text)
+	}
+	if auth := srv.Requests()[0].Header.Get("Authorization"); auth != "Bearer "+key {
+		t.Errorf("the endpoint got Authorization %q: the key was lost in the re-exec", auth)
+	}
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(key)) {
+				t.Errorf("%s holds the key", p)
+			}
+		}
+		return nil
+	})
+}

@@ -1,8 +1,6 @@
 package live
 
 import (
-	"wright/sandbox"
-
 	"bufio"
 	"bytes"
 	"context"
@@ -18,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"wright/sandbox"
 )
 
 // tagVar marks every process the Python runner starts (run_command's
