@@ -80,6 +80,10 @@ type Agent struct {
 	// the loop (`wright reflect`, `wright image-qa` inside the run): it
 	// counts toward CostLimit.
 	JudgeUsage func() model.Usage
+	// Redact, when set, rewrites every text the model is sent (secret
+	// values become their placeholders); what is sent is also what the
+	// run's files keep.
+	Redact func(string) string
 
 	tpl          templates.Set
 	messages     []model.Message
@@ -158,6 +162,18 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 	return res, saveErr
 }
 
+// redactHistory applies Redact to every message before the model sees
+// it. Messages already clean are left as they are, so this is cheap after
+// the first pass over them.
+func (a *Agent) redactHistory() {
+	if a.Redact == nil {
+		return
+	}
+	for i := range a.messages {
+		a.messages[i].Content = a.Redact(a.messages[i].Content)
+	}
+}
+
 func (a *Agent) judgeUsage() model.Usage {
 	if a.JudgeUsage == nil {
 		return model.Usage{}
@@ -189,6 +205,7 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	// The endpoint's count wins when it reports one; the estimate covers
 	// endpoints that report none.
 	estimate := compact.CountMessages(a.tokenizer, a.messages)
+	a.redactHistory()
 	reply, err := a.Model.Complete(ctx, a.messages)
 	if err != nil {
 		a.Run.RuntimeError(a.calls+1, "model", err)
@@ -327,6 +344,7 @@ func (a *Agent) maybeCompact(ctx context.Context) {
 	if !byCount && !byTokens {
 		return
 	}
+	a.redactHistory()
 	msgs, rec, err := a.compactor.Compact(ctx, a.messages, a.calls)
 	a.usage = a.usage.Add(rec.Usage)
 	if err != nil {
@@ -411,9 +429,14 @@ func (a *Agent) lastAssistant() *model.Message {
 }
 
 func (a *Agent) progressf(format string, args ...any) {
-	if a.Progress != nil {
-		fmt.Fprintf(a.Progress, format, args...)
+	if a.Progress == nil {
+		return
 	}
+	text := fmt.Sprintf(format, args...)
+	if a.Redact != nil {
+		text = a.Redact(text)
+	}
+	io.WriteString(a.Progress, text)
 }
 
 func (a *Agent) progressAction(action model.Action) {

@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"wright/model"
+	"wright/secrets"
 )
 
 //go:embed builtin/*.yaml
@@ -30,6 +31,10 @@ type Config struct {
 	Env     Env          `mapstructure:"env"`
 	Browser Browser      `mapstructure:"browser"`
 	Gate    Gate         `mapstructure:"gate"`
+	// Secrets are values the model may use only as <secret>name</secret>
+	// (package secrets). Names are lowercase (the config layers lowercase
+	// keys).
+	Secrets map[string]secrets.Spec `mapstructure:"secrets"`
 
 	// settings is the merged tree, kept to write config.yaml.
 	settings map[string]any

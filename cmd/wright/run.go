@@ -26,6 +26,7 @@ import (
 	"wright/keyring"
 	"wright/model"
 	"wright/runs"
+	"wright/secrets"
 	"wright/templates"
 )
 
@@ -102,6 +103,10 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	if err := keyring.Drop(cfg.KeyNames()); err != nil {
 		fmt.Fprintln(cmd.ErrOrStderr(), "wright: warning:", err)
 	}
+	secretSet, err := secrets.Load(cfg.Secrets)
+	if err != nil {
+		return usageError("%v", err)
+	}
 	var tpl templates.Set
 	for _, t := range []string{cfg.Agent.SystemTemplate, cfg.Agent.InstanceTemplate, cfg.Agent.ObservationTemplate,
 		cfg.Agent.FormatErrorTemplate, cfg.Agent.GateRefusalTemplate, cfg.Agent.SummaryUserPrompt} {
@@ -127,8 +132,9 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	run.Redact = secretSet.RedactBytes
 	secret := keyring.Getenv(cfg.Model.APIKeyEnv)
-	if redacted, err := cfg.Redacted(secret); err == nil {
+	if redacted, err := cfg.Redacted(append(secretSet.Values(), secret)...); err == nil {
 		_ = run.WriteFile("config.yaml", redacted)
 	}
 	task := agent.Task{ID: taskID, Text: f.task, StartURL: f.startURL}
@@ -169,7 +175,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	}
 	var environment env.Environment
 	if cfg.Agent.Mode == "browser" {
-		environment, err = newLive(ctx, run, cfg, f.startURL, shellVars)
+		environment, err = newLive(ctx, run, cfg, f.startURL, shellVars, secretSet)
 	} else {
 		environment, err = newWorkspace(ctx, run, cfg, shellVars)
 	}
@@ -208,6 +214,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 				"require_reflection":      requiresGate(cfg),
 				"crafted":                 cfg.Gate.Crafted,
 				"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
+				"secrets":                 secretSet.Names(),
 			},
 		},
 		Model:      client,
@@ -216,6 +223,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 		Run:        run,
 		Progress:   progress,
 		JudgeUsage: meter.total,
+		Redact:     secretSet.Redact,
 	}
 	if progress != nil {
 		fmt.Fprintf(progress, "wright: run %s\n", run.Dir)
@@ -380,7 +388,7 @@ func newWorkspace(ctx context.Context, run *runs.Run, cfg *config.Config, vars m
 
 // newLive starts live browser mode: one persistent Python process bound to
 // one live page.
-func newLive(ctx context.Context, run *runs.Run, cfg *config.Config, startURL string, vars map[string]string) (env.Environment, error) {
+func newLive(ctx context.Context, run *runs.Run, cfg *config.Config, startURL string, vars map[string]string, secretSet *secrets.Set) (env.Environment, error) {
 	return live.New(ctx, live.Options{
 		Workspace: run.Workspace,
 		LibDir:    filepath.Join(run.Dir, "lib", "live"),
@@ -393,6 +401,7 @@ func newLive(ctx context.Context, run *runs.Run, cfg *config.Config, startURL st
 			Viewport:   browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
 			Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
 			Env:        hiddenEnviron(cfg.KeyNames()),
+			Secrets:    secretSet.Reveal,
 		},
 		AllowedDomains: cfg.Browser.AllowedDomains,
 		BlockedDomains: cfg.Browser.BlockedDomains,
@@ -401,6 +410,7 @@ func newLive(ctx context.Context, run *runs.Run, cfg *config.Config, startURL st
 		OutputLimit:    cfg.Env.OutputTruncationChars,
 		Env:            vars,
 		HideEnv:        cfg.KeyNames(),
+		Redact:         secretSet.Redact,
 	})
 }
 

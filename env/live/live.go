@@ -70,6 +70,9 @@ type Options struct {
 	// HideEnv names variables removed from the inherited environment (API
 	// keys).
 	HideEnv []string
+	// Redact, when set, rewrites the step output before it is written to
+	// logs/ or shown (secret values become their placeholders).
+	Redact func(string) string
 	// Python is the interpreter. Default: python3 on PATH.
 	Python string
 }

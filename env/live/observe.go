@@ -402,6 +402,9 @@ func (e *Env) restartBrowser(ctx context.Context) error {
 func (e *Env) formatOutput(step int, out string, dropped int) (string, error) {
 	out = strings.ToValidUTF8(out, "\uFFFD")
 	out = strings.TrimSuffix(out, "\n")
+	if e.opts.Redact != nil {
+		out = e.opts.Redact(out)
+	}
 	if out == "" && dropped == 0 {
 		return "", nil
 	}
