@@ -309,7 +309,7 @@ func (p *Page) reveal(text string) (string, error) {
 	}
 	out, err := p.b.opts.Secrets(text, p.URL())
 	if err != nil {
-		return "", newErr(ErrInvalidParams, err.Error())
+		return "", newErr(ErrInvalidParams, "%s", err.Error())
 	}
 	return out, nil
 }
