@@ -231,6 +231,7 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 			l = l.Set(flags.Flag(name))
 		}
 	}
+	l = withRunProxy(l)
 	wsURL, err := l.Launch()
 	if err != nil {
 		if temp {

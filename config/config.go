@@ -79,6 +79,9 @@ type Browser struct {
 	TimeoutMS      int      `mapstructure:"timeout_ms"`
 	AllowedDomains []string `mapstructure:"allowed_domains"`
 	BlockedDomains []string `mapstructure:"blocked_domains"`
+	// AllowedPrivate are private address ranges (CIDR) the network policy
+	// lets through, for self-hosted sites; others are refused.
+	AllowedPrivate []string `mapstructure:"allowed_private"`
 }
 
 // Viewport is a browser window size in CSS pixels.

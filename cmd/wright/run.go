@@ -165,6 +165,16 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 		}
 		verify = v
 	}
+	if cfg.Agent.Mode == "workspace" {
+		pvars, closeProxy, err := workspaceProxy(cfg)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		defer closeProxy()
+		for k, val := range pvars {
+			judgeVars[k] = val
+		}
+	}
 	shellVars, err := shellEnv(run, cfg, judgeVars)
 	if err != nil {
 		return err
@@ -389,11 +399,16 @@ func newWorkspace(ctx context.Context, run *runs.Run, cfg *config.Config, vars m
 // newLive starts live browser mode: one persistent Python process bound to
 // one live page.
 func newLive(ctx context.Context, run *runs.Run, cfg *config.Config, startURL string, vars map[string]string, secretSet *secrets.Set) (env.Environment, error) {
+	private, err := privateRanges(cfg)
+	if err != nil {
+		return nil, err
+	}
 	return live.New(ctx, live.Options{
-		Workspace: run.Workspace,
-		LibDir:    filepath.Join(run.Dir, "lib", "live"),
-		TaskJSON:  filepath.Join(run.Workspace, "task.json"),
-		StartURL:  startURL,
+		AllowPrivate: private,
+		Workspace:    run.Workspace,
+		LibDir:       filepath.Join(run.Dir, "lib", "live"),
+		TaskJSON:     filepath.Join(run.Workspace, "task.json"),
+		StartURL:     startURL,
 		Browser: browser.Options{
 			Executable: config.Abs(cfg.Browser.Executable),
 			CDPURL:     cfg.Browser.CDPURL,

@@ -3,9 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"wright/browser"
+	"wright/env/live"
+	"wright/netpolicy"
 
 	"wright/config"
 	"wright/model"
@@ -93,4 +98,41 @@ func harnessJudge(ctx context.Context, cfg *config.Config, run *runs.Run, meter 
 	verify := func(data []byte, runPath string) error { return sealer.Verify(data, run.Workspace, runPath) }
 	vars := map[string]string{verdict.SocketEnv: filepath.Join(dir, "harness.sock")}
 	return vars, verify, func() { srv.Close(); os.RemoveAll(dir) }, nil
+}
+
+// privateRanges parses browser.allowed_private.
+func privateRanges(cfg *config.Config) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range cfg.Browser.AllowedPrivate {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return nil, fmt.Errorf("browser.allowed_private: %q is not a CIDR range (e.g. 10.0.0.0/8)", s)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// workspaceProxy starts the run's policy proxy for workspace mode and
+// returns the variables that send the shell's tools through it: curl,
+// Python's urllib and the browsers scripts launch (browser.ProxyEnv).
+// Without the sandbox a script can unset them: the proxy is a net, not a
+// wall.
+func workspaceProxy(cfg *config.Config) (map[string]string, func(), error) {
+	pol, err := live.NewPolicy(cfg.Browser.AllowedDomains, cfg.Browser.BlockedDomains)
+	if err != nil {
+		return nil, nil, err
+	}
+	private, err := privateRanges(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := netpolicy.Start(netpolicy.Options{CheckURL: pol.Check, AllowPrivate: private})
+	if err != nil {
+		return nil, nil, err
+	}
+	u := p.URL()
+	vars := map[string]string{browser.ProxyEnv: u, "HTTP_PROXY": u, "HTTPS_PROXY": u, "http_proxy": u, "https_proxy": u,
+		"ALL_PROXY": u, "all_proxy": u, "NO_PROXY": "", "no_proxy": ""}
+	return vars, p.Close, nil
 }

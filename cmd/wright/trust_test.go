@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -241,4 +245,46 @@ func TestKeyInNoEnvironBlock(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// Workspace mode had no URL policy at all: curl, urllib and a script's own
+// browser reached a blocked host. The shell's tools now go through the
+// run's policy proxy (without the sandbox a script could still unset it).
+func TestWorkspaceToolsGoThroughThePolicy(t *testing.T) {
+	var reached int
+	var mu sync.Mutex
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		reached++
+		mu.Unlock()
+		fmt.Fprint(w, "reached")
+	}))
+	defer target.Close()
+	port := target.URL[strings.LastIndexByte(target.URL, ':')+1:]
+	srv := modeltest.New(t,
+		modeltest.Bash("fetch the blocked host", `python3 - <<'PY'
+import urllib.request
+for u in ["http://blocked.localhost:`+port+`/x", "http://127.0.0.1:`+port+`/ok"]:
+    try:
+        print(u.split("/")[2], urllib.request.urlopen(u, timeout=10).read().decode())
+    except Exception as e:
+        print(u.split("/")[2], "refused", getattr(e, "code", e))
+PY`),
+		modeltest.Done(model.FieldBash, "done", "x"),
+	)
+	dir := filepath.Join(t.TempDir(), "run")
+	r := wright(t, append(runArgs(t, srv, dir), "-c", "browser.blocked_domains=[blocked.localhost]")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr.String())
+	}
+	msgs := srv.Requests()[1].Chat().Messages
+	text := msgs[len(msgs)-1].Text()
+	if !strings.Contains(text, "blocked.localhost:"+port+" refused 403") || !strings.Contains(text, "127.0.0.1:"+port+" reached") {
+		t.Errorf("output:\n%s", text)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if reached != 1 {
+		t.Errorf("the target was reached %d times, want once (the allowed request)", reached)
+	}
 }
