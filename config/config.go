@@ -317,8 +317,9 @@ func redactValue(key, val string, secrets []string) string {
 	return val
 }
 
-// KeyNames lists the environment variables that hold the model's secrets
-// and must never reach the model's shell.
+// KeyNames lists the environment variables that hold keys and secrets and
+// must never reach the model's shell (nor stay in wright's own environment
+// block).
 func (c *Config) KeyNames() []string {
 	names := map[string]bool{"OPENAI_API_KEY": true}
 	if c.Model.APIKeyEnv != "" {
@@ -329,6 +330,11 @@ func (c *Config) KeyNames() []string {
 	}
 	for _, n := range c.Env.HideEnv {
 		names[n] = true
+	}
+	for _, s := range c.Secrets {
+		if s.Env != "" {
+			names[s.Env] = true
+		}
 	}
 	out := make([]string, 0, len(names))
 	for n := range names {

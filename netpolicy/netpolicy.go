@@ -184,7 +184,13 @@ func splice(client, up net.Conn, pending io.Reader) {
 	<-done
 }
 
+// refuse answers 403 for a policy refusal (and tells OnBlock), 502 for a
+// host that could not be resolved.
 func (p *Proxy) refuse(w http.ResponseWriter, target string, err error) {
+	if !errors.Is(err, ErrRefused) {
+		http.Error(w, "wright policy proxy: "+err.Error(), http.StatusBadGateway)
+		return
+	}
 	if p.opts.OnBlock != nil {
 		p.opts.OnBlock(target, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"wright/config"
 	"wright/keyring"
 	"wright/model"
+	"wright/sandbox"
 )
 
 func init() {
@@ -34,6 +35,7 @@ func init() {
 type check struct {
 	name, detail, fix string
 	ok                bool
+	warn              bool // not ok, but wright runs: a weaker guarantee
 }
 
 func doctor(ctx context.Context, cmd *cobra.Command, layers []string) error {
@@ -44,14 +46,17 @@ func doctor(ctx context.Context, cmd *cobra.Command, layers []string) error {
 	} else {
 		checks = append(checks, check{name: "config", ok: true, detail: fmt.Sprintf("mode %s, model %s", cfg.Agent.Mode, cfg.Model.Name)})
 	}
-	checks = append(checks, checkChromium(ctx, cfg), checkPython(ctx))
+	checks = append(checks, checkChromium(ctx, cfg), checkPython(ctx), checkConfinement())
 	if cfg != nil {
 		checks = append(checks, checkEndpoint(ctx, cfg.Model))
 	}
 	failed := 0
 	for _, c := range checks {
 		mark := "ok  "
-		if !c.ok {
+		switch {
+		case c.warn:
+			mark = "warn"
+		case !c.ok:
 			mark, failed = "FAIL", failed+1
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "%s %-9s %s\n", mark, c.name, c.detail)
@@ -85,6 +90,17 @@ func checkChromium(ctx context.Context, cfg *config.Config) check {
 		return c
 	}
 	return check{name: "chromium", ok: true, detail: out + " (" + path + ")"}
+}
+
+// checkConfinement says whether the model's shell and Python runner get a
+// PID namespace of their own (sandbox.Confine).
+func checkConfinement() check {
+	if ok, why := sandbox.PIDNamespaces(); !ok {
+		return check{name: "confine", warn: true,
+			detail: "no PID namespace for the model's processes (" + why + "): a process that clears its environment and leaves its session (env -i setsid ...) can outlive the run, and a SIGKILLed wright leaves the shell's children behind",
+			fix:    "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or user.max_user_namespaces > 0), or run in a container that permits them"}
+	}
+	return check{name: "confine", ok: true, detail: "the model's shell and Python runner get their own PID namespace; they end with the run and with wright"}
 }
 
 func checkPython(ctx context.Context) check {

@@ -40,7 +40,9 @@ func TestSecretTypedButNeverSeen(t *testing.T) {
 		modeltest.Python("sign in", `page.get_by_label("Password").fill("<secret>shop_pw</secret>")
 page.get_by_role("button", name="Sign in").click()
 page.wait_for_selector("#echo")
-print(page.inner_text("#echo"), page.input_value("#shown"))`),
+print(page.inner_text("#echo"), page.input_value("#shown"))
+import os
+print("env-has-secret:", any("Pl4nted" in v for v in os.environ.values()))`),
 		modeltest.Python("type it somewhere it does not belong", `try:
     page.goto("data:text/html,<input id=x>")
     page.fill("#x", "<secret>shop_pw</secret>")
@@ -71,8 +73,11 @@ except Exception as e:
 			}
 		}
 	}
-	obs := srv.Requests()[1].Chat().Messages
-	if text := obs[len(obs)-1].Text(); !strings.Contains(text, "You typed <secret>shop_pw</secret>") {
+	var first strings.Builder
+	for _, m := range srv.Requests()[1].Chat().Messages {
+		first.WriteString(m.Text() + "\n")
+	}
+	if text := first.String(); !strings.Contains(text, "You typed <secret>shop_pw</secret>") || !strings.Contains(text, "env-has-secret: False") {
 		t.Errorf("the echo was not redacted to the placeholder:\n%s", text)
 	}
 	var all strings.Builder

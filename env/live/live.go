@@ -645,6 +645,9 @@ func (e *Env) startNetPolicy() error {
 		CheckURL:     e.policy.Check,
 		AllowPrivate: e.opts.AllowPrivate,
 		OnBlock: func(target string, err error) {
+			if browserService(target) {
+				return // Chromium's own traffic, not the page's
+			}
 			e.netMu.Lock()
 			defer e.netMu.Unlock()
 			if len(e.netBlocked) < 20 {
@@ -669,4 +672,23 @@ func (e *Env) takeNetBlocked() []string {
 	n := fmt.Sprintf("The network policy refused %d request(s) the page made: %s. The page cannot reach these; do not try to get around the policy.", len(e.netBlocked), strings.Join(e.netBlocked, "; "))
 	e.netBlocked = nil
 	return []string{n}
+}
+
+// browserService reports Chromium's own background services (updates,
+// autofill, sign-in), which the proxy refuses like anything else but which
+// are no news to the model.
+func browserService(target string) bool {
+	host := target
+	if _, rest, ok := strings.Cut(target, "://"); ok {
+		host = rest
+	}
+	if i := strings.IndexAny(host, ":/"); i >= 0 {
+		host = host[:i]
+	}
+	for _, suffix := range []string{".googleapis.com", ".gvt1.com", ".gvt2.com", "accounts.google.com", "clients1.google.com", "clients2.google.com", "clientservices.googleapis.com", "safebrowsing.google.com"} {
+		if host == strings.TrimPrefix(suffix, ".") || strings.HasSuffix(host, suffix) {
+			return true
+		}
+	}
+	return false
 }
