@@ -224,7 +224,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 				"require_reflection":      requiresGate(cfg),
 				"crafted":                 cfg.Gate.Crafted,
 				"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
-				"secrets":                 secretSet.Names(),
+				"secrets":                 promptSecrets(cfg, secretSet),
 			},
 		},
 		Model:      client,

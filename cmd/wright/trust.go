@@ -15,6 +15,7 @@ import (
 	"wright/config"
 	"wright/model"
 	"wright/runs"
+	"wright/secrets"
 	"wright/verdict"
 )
 
@@ -135,4 +136,14 @@ func workspaceProxy(cfg *config.Config) (map[string]string, func(), error) {
 	vars := map[string]string{browser.ProxyEnv: u, "HTTP_PROXY": u, "HTTPS_PROXY": u, "http_proxy": u, "https_proxy": u,
 		"ALL_PROXY": u, "all_proxy": u, "NO_PROXY": "", "no_proxy": ""}
 	return vars, p.Close, nil
+}
+
+// promptSecrets are the secret names the system prompt offers: only live
+// browser mode types them (in workspace mode the driver runs in the
+// model's own process tree, where a value would not stay secret).
+func promptSecrets(cfg *config.Config, set *secrets.Set) []string {
+	if cfg.Agent.Mode != "browser" {
+		return nil
+	}
+	return set.Names()
 }
