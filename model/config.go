@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 
 	"wright/keyring"
@@ -13,6 +14,8 @@ import (
 
 // Action fields: the key of the JSON object that carries the code to run.
 const (
+	// The action fields of the two environments, for callers and tests
+	// that speak of them; an environment's Kind is what decides.
 	FieldBash   = "bash_command" // workspace mode: a bash command
 	FieldPython = "python_code"  // live browser mode: Python for the live page
 )
@@ -93,12 +96,10 @@ func New(cfg Config, warn func(string)) (Client, error) {
 	if strings.TrimSpace(cfg.Name) == "" {
 		return nil, fmt.Errorf("model: no model name: set model.name (or replay:<file.jsonl>)")
 	}
-	switch cfg.ActionField {
-	case "":
+	if cfg.ActionField == "" {
 		cfg.ActionField = FieldBash
-	case FieldBash, FieldPython:
-	default:
-		return nil, fmt.Errorf("model: action_field is %q: use %s or %s", cfg.ActionField, FieldBash, FieldPython)
+	} else if !fieldName.MatchString(cfg.ActionField) {
+		return nil, fmt.Errorf("model: action_field is %q: a JSON field name such as %s or %s", cfg.ActionField, FieldBash, FieldPython)
 	}
 	switch cfg.ResponseFormat {
 	case "":
@@ -155,3 +156,7 @@ func isLocalHost(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// fieldName is what an action field may be called: a JSON key the schema
+// and the prompts can name.
+var fieldName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"wright/gate"
+	"wright/judge"
 	"wright/model"
 )
 
@@ -57,7 +58,7 @@ type Judge struct {
 func (j *Judge) Run(ctx context.Context, req Request) Response {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	opts := gate.ReflectOptions{Workspace: j.Workspace, Model: j.Model, Endpoint: j.Endpoint, Prompts: gate.DefaultPrompts()}
+	opts := judge.ReflectOptions{Workspace: j.Workspace, Model: j.Model, Endpoint: j.Endpoint, Prompts: judge.DefaultPrompts()}
 	for _, p := range []*string{&req.RunDir, &req.RunsDir} {
 		if *p == "" {
 			continue
@@ -71,18 +72,18 @@ func (j *Judge) Run(ctx context.Context, req Request) Response {
 	// model wrote reaches the judge only as labelled data, and its images
 	// are ignored: the verdict is on the run folder's own screenshots.
 	if cfgPath := filepath.Join(j.Workspace, gate.ReflectConfig); fileExists(cfgPath) {
-		cfg, err := gate.LoadReflectConfig(cfgPath, j.Workspace)
+		cfg, err := judge.LoadReflectConfig(cfgPath, j.Workspace)
 		if err != nil {
 			return Response{Error: err.Error(), Config: true}
 		}
-		opts.AgentNotes = gate.AgentNotes(cfg.Prompts)
+		opts.AgentNotes = judge.AgentNotes(cfg.Prompts)
 	}
-	res, err := gate.Reflect(ctx, j.Client, opts)
+	res, err := judge.Reflect(ctx, j.Client, opts)
 	if res != nil && j.OnUsage != nil {
 		j.OnUsage(res.Usage)
 	}
 	if err != nil {
-		var cfgErr *gate.ConfigError
+		var cfgErr *judge.ConfigError
 		return Response{Error: err.Error(), Config: errors.As(err, &cfgErr)}
 	}
 	if res.RunDir == "" {

@@ -24,13 +24,14 @@ func BenchmarkStep(b *testing.B) {
 			wantSuccess(b, obs)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				var err error
-				if obs, err = e.Execute(context.Background(), i+2, "pass"); err != nil {
+				o, err := e.Execute(context.Background(), i+2, "pass")
+				if err != nil {
 					b.Fatal(err)
 				}
+				obs = o.Flat()
 			}
 			b.StopTimer()
-			text, err := tpl.Render("builtin:browser_observation.j2", map[string]any{"observation": map[string]any(obs), "step_timeout_seconds": 120})
+			text, err := tpl.Render("builtin:browser_observation.j2", map[string]any{"observation": obs, "step_timeout_seconds": 120})
 			if err != nil {
 				b.Fatal(err)
 			}

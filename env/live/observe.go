@@ -57,22 +57,22 @@ type pageState struct {
 // here and the observation says so.
 func (e *Env) observe(ctx context.Context, step int, code string, res stepResult, before tabsBefore) (env.Observation, error) {
 	obs := env.Observation{
-		"success":    res.success,
-		"exception":  res.exception,
-		"timed_out":  res.timedOut,
-		"elapsed_ms": res.elapsed.Milliseconds(),
+		Success:   res.success,
+		Elapsed:   res.elapsed,
+		OutputKey: "python_output",
+		Details:   map[string]any{"exception": res.exception, "timed_out": res.timedOut},
 	}
 	if res.exitCode != nil {
-		obs["exit_code"] = res.exitCode
+		obs.Details["exit_code"] = res.exitCode
 	}
 	var notices []string
 	notices, e.notices = e.notices, nil
 	notices = append(notices, res.notices...)
 	if res.pythonEnded != "" {
-		e.notes = append(e.notes, fmt.Sprintf("The Python process ended during this step (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
+		e.restartNotes = append(e.restartNotes, fmt.Sprintf("The Python process ended during this step (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
 	}
 	out, err := e.formatOutput(step, res.output, res.dropped)
-	obs["python_output"] = out
+	obs.Output = out
 	if err != nil {
 		return obs, err
 	}
@@ -111,7 +111,7 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 		}
 	}
 
-	obs["console_output"] = logs.console
+	obs.Details["console_output"] = logs.console
 	notices = append(notices, logs.notices...)
 	notices = append(notices, e.takeNetBlocked()...)
 	if res.pageLost && res.pythonEnded == "" && e.py != nil {
@@ -136,33 +136,34 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 
 // finish fills in the page keys, the notices and the restart notes.
 func (e *Env) finish(obs env.Observation, st pageState, tabs []map[string]any, notices []string) env.Observation {
-	obs["url"] = st.url
-	obs["title"] = st.title
+	obs.Details["url"] = st.url
+	obs.Details["title"] = st.title
 	aria := st.aria
 	if aria == "" && st.ariaErr != "" {
 		aria = "(no ARIA snapshot: " + st.ariaErr + ")"
 	}
-	obs["aria_snapshot"] = aria
-	obs["screenshot_path"] = st.shot
+	obs.Details["aria_snapshot"] = aria
+	obs.Prunable = map[string]string{"aria_snapshot": ARIAPlaceholder(aria)}
+	obs.Screenshot = st.shot
 	if st.shot != "" {
 		rel, _ := filepath.Rel(e.ws, st.shot)
-		obs["screenshot"] = filepath.ToSlash(rel)
+		obs.Details["screenshot"] = filepath.ToSlash(rel)
 	} else if st.shotErr != "" {
-		obs["screenshot_error"] = st.shotErr
+		obs.Details["screenshot_error"] = st.shotErr
 	}
 	if tabs == nil {
 		tabs = []map[string]any{}
 	}
-	obs["tabs"] = tabs
+	obs.Details["tabs"] = tabs
 	if notices == nil {
 		notices = []string{}
 	}
-	obs["notices"] = notices
-	obs["restarted"] = len(e.notes) > 0
-	obs["restart_note"] = strings.Join(e.notes, " ")
-	e.notes = nil
-	if _, ok := obs["console_output"]; !ok {
-		obs["console_output"] = ""
+	obs.Notices = notices
+	obs.Details["restarted"] = len(e.restartNotes) > 0
+	obs.Details["restart_note"] = strings.Join(e.restartNotes, " ")
+	e.restartNotes = nil
+	if _, ok := obs.Details["console_output"]; !ok {
+		obs.Details["console_output"] = ""
 	}
 	return obs
 }
@@ -394,7 +395,7 @@ func (e *Env) restartBrowser(ctx context.Context) error {
 			e.py = nil
 		}
 	}
-	e.notes = append(e.notes, note+". `page` and `browser` now point to the new browser; other tabs, cookies, logins and form input are gone, and pages or locators kept in your own variables no longer work.")
+	e.restartNotes = append(e.restartNotes, note+". `page` and `browser` now point to the new browser; other tabs, cookies, logins and form input are gone, and pages or locators kept in your own variables no longer work.")
 	return nil
 }
 
@@ -477,15 +478,12 @@ func (e *Env) recordStep(step int, file, code string) error {
 
 // appendOutcome notes under the step in script.py how it ended.
 func (e *Env) appendOutcome(obs env.Observation) {
-	if obs == nil {
-		return
-	}
 	outcome := "ok"
 	switch {
-	case obs["timed_out"] == true:
+	case obs.Detail("timed_out") == true:
 		outcome = "timed out"
-	case obs["success"] != true:
-		exc, _ := obs["exception"].(string)
+	case !obs.Success:
+		exc, _ := obs.Detail("exception").(string)
 		lines := strings.Split(strings.TrimSpace(exc), "\n")
 		outcome = "failed: " + lines[len(lines)-1]
 	}
@@ -495,4 +493,11 @@ func (e *Env) appendOutcome(obs env.Observation) {
 	}
 	defer f.Close()
 	_, _ = fmt.Fprintf(f, "# -> %s\n", outcome)
+}
+
+// ARIAPlaceholder replaces an old ARIA snapshot when the context is pruned:
+// it says the snapshot showed the page as it was then, so the model does
+// not act on a stale page state.
+func ARIAPlaceholder(snapshot string) string {
+	return fmt.Sprintf("[ARIA snapshot pruned to save context (%d chars). It showed the page as it was then; the latest observation shows the current page.]", len(snapshot))
 }

@@ -20,7 +20,7 @@ func BenchmarkPersistentShell(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		obs, err := s.Execute(ctx, i+1, "true")
-		if err != nil || obs["returncode"] != 0 {
+		if err != nil || obs.Detail("returncode") != 0 {
 			b.Fatalf("Execute: %v %v", obs, err)
 		}
 	}
@@ -40,7 +40,7 @@ func BenchmarkPersistentShellSameStep(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		obs, err := s.Execute(ctx, 1, "true")
-		if err != nil || obs["returncode"] != 0 {
+		if err != nil || obs.Detail("returncode") != 0 {
 			b.Fatalf("Execute: %v %v", obs, err)
 		}
 	}
