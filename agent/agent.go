@@ -15,6 +15,7 @@ import (
 	"wright/env"
 	"wright/gate"
 	"wright/model"
+	"wright/output"
 	"wright/runs"
 	"wright/templates"
 )
@@ -56,6 +57,12 @@ type Config struct {
 	FormatErrorTemplate string `mapstructure:"format_error_template"`
 	GateRefusalTemplate string `mapstructure:"gate_refusal_template"`
 	SummaryUserPrompt   string `mapstructure:"summary_user_prompt"`
+	// OutputSchema is the JSON Schema the final result must satisfy: a
+	// file path, or the schema itself as a mapping. config.Load reads it
+	// from the layers directly, like env.env: viper lowercases map keys,
+	// and a schema's property names are case-sensitive. The harness
+	// compiles it with output.FromConfig into Agent.OutputSchema.
+	OutputSchema any `mapstructure:"-"`
 }
 
 // Task is what the user asked for.
@@ -63,6 +70,9 @@ type Task struct {
 	ID       string
 	Text     string
 	StartURL string
+	// OutputSchema, when set, is this task's own result contract (a bench
+	// task's output_schema); it wins over Agent.OutputSchema.
+	OutputSchema *output.Schema
 }
 
 // Agent runs one task. Create it with its parts, call Execute once.
@@ -81,6 +91,10 @@ type Agent struct {
 	AttachScreenshot bool
 	ModelName        string
 	Vars             map[string]any
+	// OutputSchema, when set, is the contract for final_response: a done
+	// whose final_response is not JSON valid against it is a format error.
+	// The templates get its text as output_schema.
+	OutputSchema *output.Schema
 	// Observer, when set, hears the run's progress (steps, refusals,
 	// compactions).
 	Observer Observer
@@ -110,6 +124,9 @@ type Agent struct {
 	task      Task
 	// verdict is the gate's last answer that carried a judge's label.
 	verdict *gate.Verdict
+	// output is the parsed final_response of the last done, when it
+	// satisfied OutputSchema; nil otherwise.
+	output any
 }
 
 // interruption ends a step early: its messages are appended instead of
@@ -134,6 +151,9 @@ func (a *Agent) interrupt(kind, text string) *interruption {
 func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 	a.started = time.Now()
 	a.task = task
+	if task.OutputSchema != nil {
+		a.OutputSchema = task.OutputSchema
+	}
 	a.kind = a.Env.Kind()
 	a.emit(Event{Kind: RunStarted})
 	vars := a.vars(map[string]any{"task": task.Text, "start_url": task.StartURL, "task_id": task.ID})
@@ -176,6 +196,9 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 		}
 		a.maybeCompact(ctx)
 	}
+	// Files the environment still writes for the last step (live mode's
+	// screenshot) belong to the run before result.json does.
+	a.flushEnv()
 	res := a.result(task)
 	_ = a.Dir.Note(fmt.Sprintf("Exit: %s after %d model calls", res.ExitStatus, res.ModelCalls))
 	if err := a.Dir.WriteJSON("result.json", res); err != nil && saveErr == nil {
@@ -253,11 +276,30 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	if err == nil && action.Code != "" && a.kind.Check != nil {
 		err = a.kind.Check(ctx, action.Code)
 	}
+	if err == nil && action.Done {
+		err = a.checkOutput(action.FinalResponse)
+	}
 	if err != nil {
 		return action, a.formatError(err)
 	}
 	a.formatErrors = 0
 	return action, nil
+}
+
+// checkOutput holds a done to the output schema before the gate is asked:
+// a result that breaks the contract is an unusable reply, whatever the
+// screenshots show.
+func (a *Agent) checkOutput(finalResponse string) error {
+	a.output = nil
+	if a.OutputSchema == nil {
+		return nil
+	}
+	v, problems := a.OutputSchema.Validate(finalResponse)
+	if len(problems) > 0 {
+		return fmt.Errorf("\"final_response\" must be a JSON value valid against the output schema, and it is not:\n%s\nPut the corrected JSON value, as a string, in \"final_response\"", output.Describe(problems))
+	}
+	a.output = v
+	return nil
 }
 
 func (a *Agent) formatError(err error) error {
@@ -317,6 +359,7 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 	}
 	msg := model.Message{Role: model.RoleUser, Content: text, Meta: &model.Meta{Observation: &obs, Step: a.calls}}
 	if obs.Screenshot != "" && a.AttachScreenshot {
+		a.flushEnv() // the image is read with the next request: it must be whole on disk
 		msg.Images = []string{obs.Screenshot}
 	}
 	a.messages = append(a.messages, msg)
@@ -382,6 +425,9 @@ func (a *Agent) vars(extra map[string]any) map[string]any {
 	for k, x := range a.Vars {
 		v[k] = x
 	}
+	if a.OutputSchema != nil {
+		v["output_schema"] = a.OutputSchema.Text()
+	}
 	for k, x := range extra {
 		v[k] = x
 	}
@@ -418,6 +464,7 @@ func (a *Agent) result(task Task) runs.Result {
 	}
 	if status == Submitted {
 		res.FinalResponse = exit.Content
+		res.Output = a.output // the value of the done that passed
 	} else {
 		res.Message = exit.Content
 	}
@@ -522,4 +569,12 @@ func rawJSON(b []byte) any {
 		return json.RawMessage(b)
 	}
 	return string(b)
+}
+
+// flushEnv waits for files an environment writes after its observation
+// returned (live mode's screenshot), if it writes any.
+func (a *Agent) flushEnv() {
+	if f, ok := a.Env.(interface{ Flush() }); ok {
+		f.Flush()
+	}
 }

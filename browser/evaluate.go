@@ -255,37 +255,7 @@ func (l *Locator) Evaluate(ctx context.Context, src string, arg json.RawMessage,
 
 // Screenshot captures the viewport, or the whole page with fullPage, as PNG.
 func (p *Page) Screenshot(ctx context.Context, fullPage bool, timeout time.Duration) ([]byte, error) {
-	if err := p.closedErr(); err != nil {
-		return nil, err
-	}
-	o := p.begin(ctx, timeout)
-	defer o.end()
-	if err := p.ensureVisible(o); err != nil {
-		return nil, o.fail(err, "")
-	}
-	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
-	if fullPage {
-		m, err := proto.PageGetLayoutMetrics{}.Call(o.rodPage())
-		if err != nil {
-			return nil, o.fail(err, "measuring the page")
-		}
-		if m.CSSContentSize == nil {
-			return nil, newErr(ErrBrowser, "the page reported no content size")
-		}
-		w, h := m.CSSContentSize.Width, m.CSSContentSize.Height
-		if m.CSSLayoutViewport != nil {
-			// Never narrower or shorter than the viewport itself.
-			w = max(w, float64(m.CSSLayoutViewport.ClientWidth))
-			h = max(h, float64(m.CSSLayoutViewport.ClientHeight))
-		}
-		req.CaptureBeyondViewport = true
-		req.Clip = &proto.PageViewport{Width: roundPx(w), Height: roundPx(h), Scale: 1}
-	}
-	shot, err := req.Call(o.rodPage())
-	if err != nil {
-		return nil, o.fail(err, "taking the screenshot")
-	}
-	return shot.Data, nil
+	return p.Capture(ctx, ShotOptions{FullPage: fullPage}, timeout)
 }
 
 func roundPx(f float64) float64 {

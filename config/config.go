@@ -100,12 +100,18 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 	v := viper.New()
 	v.SetConfigType("yaml")
 	envVars := map[string]string{}
+	var rawSchema any
 	for _, layer := range append([]string{"base"}, layers...) {
 		tree, err := readLayer(layer)
 		if err != nil {
 			return nil, err
 		}
 		mergeEnvVars(envVars, tree)
+		if agent, ok := tree["agent"].(map[string]any); ok {
+			if s, ok := agent["output_schema"]; ok {
+				rawSchema = deepCopy(s) // viper lowercases the tree in place
+			}
+		}
 		if err := v.MergeConfigMap(tree); err != nil {
 			return nil, fmt.Errorf("config %s: %w", layer, err)
 		}
@@ -134,6 +140,7 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	c.Env.Vars = envVars
+	c.Agent.OutputSchema = outputSchema(v.Get("agent.output_schema"), rawSchema, settings)
 	c.settings = settings
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -185,6 +192,39 @@ func nest(key string, val any) map[string]any {
 		tree = map[string]any{parts[i]: tree}
 	}
 	return tree
+}
+
+// outputSchema picks agent.output_schema: a path from wherever it was set
+// last (a flag, WRIGHT_AGENT_OUTPUT_SCHEMA, a layer), or the last layer's
+// mapping with its keys as written. settings gets the same value, so
+// config.yaml shows the schema as it is used.
+func outputSchema(merged, raw any, settings map[string]any) any {
+	val := merged
+	if _, isMap := merged.(map[string]any); isMap && raw != nil {
+		val = raw
+	}
+	if agent, ok := settings["agent"].(map[string]any); ok && val != nil {
+		agent["output_schema"] = val
+	}
+	return val
+}
+
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = deepCopy(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = deepCopy(x)
+		}
+		return out
+	}
+	return v
 }
 
 // mergeEnvVars applies a layer's env.env map, keeping the case of names.

@@ -135,3 +135,36 @@ func TestUnknownKeysAreRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestOutputSchemaKeepsItsCase(t *testing.T) {
+	c, err := Load(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Agent.OutputSchema != "" {
+		t.Errorf("default output_schema %#v", c.Agent.OutputSchema)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "schema.yaml")
+	os.WriteFile(file, []byte("agent:\n  output_schema:\n    type: object\n    required: [unitPrice]\n    properties:\n      unitPrice: {type: number}\n"), 0o644)
+	c, err = Load([]string{file}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := c.Agent.OutputSchema.(map[string]any)
+	if !ok || m["properties"].(map[string]any)["unitPrice"] == nil {
+		t.Fatalf("inline schema lost its case: %#v", c.Agent.OutputSchema)
+	}
+	if out, _ := c.Redacted(); !strings.Contains(string(out), "unitPrice") {
+		t.Errorf("config.yaml should show the schema as used:\n%s", out)
+	}
+	// A path given later (a flag) wins over the mapping.
+	c, err = Load([]string{file}, map[string]any{"agent.output_schema": "s.json"})
+	if err != nil || c.Agent.OutputSchema != "s.json" {
+		t.Fatalf("flag path: %#v %v", c.Agent.OutputSchema, err)
+	}
+	c, err = Load([]string{file, "agent.output_schema=other.json"}, nil)
+	if err != nil || c.Agent.OutputSchema != "other.json" {
+		t.Fatalf("inline path: %#v %v", c.Agent.OutputSchema, err)
+	}
+}

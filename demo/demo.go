@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"wright/config"
@@ -26,7 +27,28 @@ var site embed.FS
 const TaskID = "demo_bookshop"
 
 // Task is the demo's task.
-const Task = `On the Quire Books shop, find the price of the book "The Go Programming Language" and report it.`
+const Task = `On the Quire Books shop, find the book "The Go Programming Language" and report its title, author and price.`
+
+// Schema is the demo's output schema: the run must return the book as
+// structured data, not as a sentence.
+const Schema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "Book",
+  "type": "object",
+  "properties": {
+    "title": {"type": "string", "minLength": 1},
+    "author": {"type": "string", "minLength": 1},
+    "price": {"type": "number", "minimum": 0, "description": "in US dollars"}
+  },
+  "required": ["title", "author", "price"],
+  "additionalProperties": false
+}`
+
+// WriteSchema writes Schema into dir and returns its path.
+func WriteSchema(dir string) (string, error) {
+	p := filepath.Join(dir, "output_schema.json")
+	return p, os.WriteFile(p, []byte(Schema+"\n"), 0o644)
+}
 
 // Serve serves the shop on a free loopback port until stop is called.
 func Serve() (url string, stop func(), err error) {
@@ -76,6 +98,12 @@ func Config(dir string, layers ...string) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo replies: %w", err)
 	}
+	// The demo returns structured data; a later layer may replace the schema.
+	schema, err := WriteSchema(dir)
+	if err != nil {
+		return nil, fmt.Errorf("demo schema: %w", err)
+	}
+	layers = append([]string{"agent.output_schema=" + strconv.Quote(schema)}, layers...)
 	return config.Load(layers, map[string]any{
 		"model.name": model.ReplayPrefix + agentReplay,
 		"gate.model": map[string]any{"name": model.ReplayPrefix + judgeReplay},
@@ -133,20 +161,20 @@ python3 explore_2.py`},
 1. Open the shop's home page.
 2. Search for "Go Programming" (critical point: the results list shows the book).
 3. Open "The Go Programming Language" (critical point: the book page shows its price).
-4. Report the price.
+4. Read the title, author and price; write them to result.json and report them.
 EOF
 cat > self_reflect_config.json <<'EOF'
 {
   "image_judge_system_prompt": "You check screenshots of a browser automation run for a bookshop task.",
-  "image_judge_user_prompt": "Task: find the price of the book \"The Go Programming Language\" on Quire Books. Does this screenshot show a correct step towards that? Answer with 'Score: N' (1-5) and 'Reasoning: ...'.",
+  "image_judge_user_prompt": "Task: find the book \"The Go Programming Language\" on Quire Books and report its title, author and price. Does this screenshot show a correct step towards that? Answer with 'Score: N' (1-5) and 'Reasoning: ...'.",
   "final_verdict_system_prompt": "You decide whether a browser automation run achieved its task.",
-  "final_verdict_user_prompt": "Task: find the price of \"The Go Programming Language\".\n\nAction log:\n{action_history_log}\n\nScreenshot assessments:\n{image_reasonings}\n\nDid the run find and report the right price? End with 'Status: success' or 'Status: failure'."
+  "final_verdict_user_prompt": "Task: report the title, author and price of \"The Go Programming Language\".\n\nAction log:\n{action_history_log}\n\nScreenshot assessments:\n{image_reasonings}\n\nDid the run find the book and report its right title, author and price? End with 'Status: success' or 'Status: failure'."
 }
 EOF
 ls`},
 	{Thought: "Now the reusable script: it redoes the task from scratch, logs each step and saves a screenshot at each critical point into a new run folder.",
 		BashCommand: `cat > final_script.py <<'EOF'
-"""Find the price of a book on the Quire Books shop, recording the run."""
+"""Find a book on the Quire Books shop and return its title, author and price, recording the run."""
 import json
 import os
 import sys
@@ -183,7 +211,15 @@ def main():
         price.wait_for()
         log.step(3, "open the page of %s" % BOOK)
         log.screenshot(page, "book")
-        log.step(4, "final result: %s costs %s" % (BOOK, price.inner_text()))
+        byline = page.locator("#book p").first.inner_text()  # "by <author> · <year>"
+        result = {
+            "title": page.locator("#book h2").inner_text().strip(),
+            "author": byline.removeprefix("by ").split(" · ")[0].strip(),
+            "price": float(price.inner_text().strip().lstrip("$")),
+        }
+    with open(os.path.join(run_dir, "result.json"), "w") as f:
+        json.dump(result, f, indent=2)
+    log.step(4, "final result: " + json.dumps(result))
     print("run folder:", run_dir)
     return 0
 
@@ -191,11 +227,11 @@ def main():
 if __name__ == "__main__":
     sys.exit(main())
 EOF
-python3 final_script.py && ls final_runs/run_1/screenshots`},
+python3 final_script.py && ls final_runs/run_1/screenshots && cat final_runs/run_1/result.json`},
 	{Thought: "The run is clean: three screenshots and the price in the log. I ask the judge for its verdict on run_1.",
 		BashCommand: `wright reflect --config self_reflect_config.json --workspace-dir . --auto-latest-run final_runs --output final_runs/run_1/self_reflect_result.json; python3 -c "import json; r = json.load(open('final_runs/run_1/self_reflect_result.json')); print('predicted_label:', r['predicted_label'])"`},
-	{Thought: "The judge signed off on run_1 (predicted_label 1). The price is in the log and on the book page.",
-		Done: true, FinalResponse: `"The Go Programming Language" costs $39.99 on Quire Books.`},
+	{Thought: "The judge signed off on run_1 (predicted_label 1). The result is in final_runs/run_1/result.json and matches the book page; I return it.",
+		Done: true, FinalResponse: `{"title": "The Go Programming Language", "author": "Alan Donovan, Brian Kernighan", "price": 39.99}`},
 }
 
 // JudgeReplies are the judge's recorded answers: one per screenshot, then
@@ -203,6 +239,6 @@ python3 final_script.py && ls final_runs/run_1/screenshots`},
 var JudgeReplies = []string{
 	"Score: 5\nReasoning: The shop's home page is open with the search form visible.",
 	"Score: 5\nReasoning: The results list shows \"The Go Programming Language\" with a price.",
-	"Score: 5\nReasoning: The book page shows the title and the price $39.99.",
-	"The log shows the search, the book page and the final price $39.99, and the screenshots confirm each step.\nStatus: success",
+	"Score: 5\nReasoning: The book page shows the title, the authors Alan Donovan and Brian Kernighan, and the price $39.99.",
+	"The log shows the search and the book page; the result (title, authors Alan Donovan and Brian Kernighan, price 39.99) matches the book page in the last screenshot.\nStatus: success",
 }

@@ -13,6 +13,7 @@ import (
 
 	"wright/clip"
 	"wright/env"
+	"wright/output"
 )
 
 // FileGate is gate.mode: file. The model runs its script and the judge
@@ -20,6 +21,9 @@ import (
 // lets a done pass when that holds a fresh verdict of success.
 type FileGate struct {
 	workspace string
+	// Schema, when set, is the output schema: the newest run's result.json
+	// must satisfy it before its verdict counts.
+	Schema *output.Schema
 	// Command is how the model invokes wright in its shell; refusals quote
 	// it in the command lines they suggest. Default "wright".
 	Command string
@@ -84,6 +88,9 @@ func (g *FileGate) Check(ctx context.Context) (Verdict, error) {
 	}
 	rel := FinalRunsDir + "/" + newest.Name
 	verdictPath := filepath.Join(newest.Path, VerdictName)
+	if msg := CheckResult(g.Schema, newest.Path, rel); msg != "" {
+		return refuse(msg + "Fix the script, then:\n" + g.rerunSteps(next)), nil
+	}
 
 	vst, err := os.Stat(verdictPath)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -170,7 +177,7 @@ func (g *FileGate) staleness(run RunFolder, rel string, vst fs.FileInfo, imagePa
 		return fmt.Sprintf("%s holds no screenshots, so no judge can have seen the run: its verdict proves nothing. final_script.py must save screenshots into $RUN_DIR/%s/ as final_execution_<n>_<what>.png. Fix the script, then:\n%s",
 			rel, ScreenshotsDir, g.rerunSteps(run.N+1))
 	}
-	watched := append([]string{filepath.Join(run.Path, FinalLogName), filepath.Join(run.Path, FinalScriptName)}, shots...)
+	watched := append([]string{filepath.Join(run.Path, FinalLogName), filepath.Join(run.Path, FinalScriptName), filepath.Join(run.Path, output.ResultFile)}, shots...)
 	for _, p := range watched {
 		st, err := os.Stat(p)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"wright/clip"
+	"wright/output"
 	"wright/sandbox"
 )
 
@@ -37,6 +38,9 @@ type RerunOptions struct {
 	// rerun sees what the model saw. RUN_DIR, WRIGHT_RUN_DIR and
 	// WORKSPACE_DIR are set on top.
 	Env []string
+	// Schema, when set, is the output schema: the run's result.json must
+	// satisfy it before the judge is asked.
+	Schema *output.Schema
 	// TailChars is how much of the script's output a refusal quotes.
 	// Default 3000.
 	TailChars int
@@ -110,16 +114,18 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 		"RUN_DIR="+runDir, "WRIGHT_RUN_DIR="+runDir, "WORKSPACE_DIR="+o.Workspace)
 
 	if o.Crafted {
-		var out boundedBuffer
-		out.limit = 64 << 10
-		res, err := g.runPython(ctx, o.HelpTimeout, env, &out, runScript, "--help")
-		if err != nil {
+		if refusal, err := g.checkHelp(ctx, env, runScript, n); refusal != nil || err != nil {
+			return deref(refusal), err
+		}
+	}
+	args := []string{runScript}
+	var returned *returnFile
+	if o.Crafted && o.Schema != nil {
+		if returned, err = newReturnFile(); err != nil {
 			return Verdict{}, err
 		}
-		if !res.ok() {
-			return refuse(fmt.Sprintf("The gate ran `python3 %s --help` and it %s, and a crafted script must answer --help with its usage and exit 0 (use argparse). Its output ended with:\n%s\nFix %s and say done again; the gate reruns it into run_%d.",
-				FinalScriptName, res.describe(o.HelpTimeout), indent(tail(out.String(), o.TailChars)), FinalScriptName, n+1)), nil
-		}
+		defer returned.close()
+		args, env = returned.args(runScript), append(env, returned.env())
 	}
 
 	logPath := filepath.Join(runDir, FinalLogName)
@@ -127,7 +133,7 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, fmt.Errorf("rerun gate: create %s: %w", FinalLogName, err)
 	}
-	res, err := g.runPython(ctx, o.Timeout, env, logFile, runScript)
+	res, err := g.runPython(ctx, o.Timeout, env, logFile, args...)
 	if cerr := logFile.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("rerun gate: write %s: %w", FinalLogName, cerr)
 	}
@@ -140,7 +146,41 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 			FinalScriptName, rel, res.describe(o.Timeout), rel, FinalLogName, indent(tail(string(logText), o.TailChars)), FinalScriptName, n+1)), nil
 	}
 
+	if msg := resultProblem(o.Schema, returned, runDir, rel); msg != "" {
+		return refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0), but its result does not hold. %sFix %s and say done again; the gate reruns it into run_%d.",
+			FinalScriptName, rel, msg, FinalScriptName, n+1)), nil
+	}
 	return g.judge(ctx, runDir, rel, n)
+}
+
+// checkHelp runs a crafted tool's --help: a refusal when it fails, or
+// when, with an output schema, it does not name the result's fields.
+func (g *RerunGate) checkHelp(ctx context.Context, env []string, runScript string, n int) (*Verdict, error) {
+	o := g.opts
+	var out boundedBuffer
+	out.limit = 64 << 10
+	res, err := g.runPython(ctx, o.HelpTimeout, env, &out, runScript, "--help")
+	if err != nil {
+		return nil, err
+	}
+	if !res.ok() {
+		v := refuse(fmt.Sprintf("The gate ran `python3 %s --help` and it %s, and a crafted script must answer --help with its usage and exit 0 (use argparse). Its output ended with:\n%s\nFix %s and say done again; the gate reruns it into run_%d.",
+			FinalScriptName, res.describe(o.HelpTimeout), indent(tail(out.String(), o.TailChars)), FinalScriptName, n+1))
+		return &v, nil
+	}
+	if missing := helpMissesFields(o.Schema, out.String()); len(missing) > 0 {
+		v := refuse(fmt.Sprintf("`python3 %s --help` does not say what run() returns: it never names the result's field(s) %s. Describe the returned value, field by field, in the parser's description or epilog, and say done again; the gate reruns it into run_%d.",
+			FinalScriptName, strings.Join(missing, ", "), n+1))
+		return &v, nil
+	}
+	return nil, nil
+}
+
+func deref(v *Verdict) Verdict {
+	if v == nil {
+		return Verdict{}
+	}
+	return *v
 }
 
 // judge asks the judge about the run the gate just made (run_<n>, at rel)

@@ -95,5 +95,9 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 		OutputLimit:    cfg.Env.OutputTruncationChars,
 		Env:            s.vars,
 		HideEnv:        cfg.KeyNames(),
+
+		AttachScreenshot:  cfg.Model.AttachObservationScreenshot,
+		ScreenshotFormat:  cfg.Model.ObservationScreenshotFormat,
+		ScreenshotQuality: cfg.Model.ObservationScreenshotQuality,
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"wright/agent"
 	"wright/config"
 	"wright/model"
+	"wright/output"
 	"wright/runs"
 	"wright/secrets"
 	"wright/templates"
@@ -57,6 +58,8 @@ type Harness struct {
 	secrets *secrets.Set
 	// modelCfg is cfg.Model with the environment's action field.
 	modelCfg model.Config
+	// schema is agent.output_schema compiled, or nil.
+	schema *output.Schema
 }
 
 // RunDirError is a run directory that cannot be made or already holds a
@@ -105,6 +108,10 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 	if _, err := privateRanges(cfg); err != nil {
 		return nil, err
 	}
+	schema, err := output.FromConfig(cfg.Agent.OutputSchema)
+	if err != nil {
+		return nil, err
+	}
 	if opts.OutputDir == "" {
 		opts.OutputDir = "runs"
 	}
@@ -115,7 +122,7 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 		}
 		opts.Executable = exe
 	}
-	return &Harness{cfg: cfg, opts: opts, env: e, modelCfg: mc, secrets: secretSet}, nil
+	return &Harness{cfg: cfg, opts: opts, env: e, modelCfg: mc, secrets: secretSet, schema: schema}, nil
 }
 
 // Config is the configuration the harness runs.

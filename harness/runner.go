@@ -17,6 +17,7 @@ import (
 	"wright/judge/keyproxy"
 	"wright/keyring"
 	"wright/model"
+	"wright/output"
 	"wright/runs"
 	"wright/secrets"
 )
@@ -73,7 +74,11 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := r.gate(shellVars)
+	schema := r.outputSchema()
+	if err := r.saveOutputSchema(schema, shellVars); err != nil {
+		return nil, err
+	}
+	g, err := r.gate(shellVars, schema)
 	if err != nil {
 		return nil, err
 	}
@@ -99,6 +104,7 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 		Vars:             templateVars(cfg, run, r.h.secrets),
 		JudgeUsage:       r.meter.total,
 		Redact:           r.h.secrets.Redact,
+		OutputSchema:     schema,
 	}, nil
 }
 
@@ -132,7 +138,7 @@ func judgeClient(cfg *config.Config) (model.Client, error) {
 
 // gate picks the completion gate: open, the verdict file, or a rerun of
 // the final script by the harness itself.
-func (r *runner) gate(shellVars map[string]string) (gate.Gate, error) {
+func (r *runner) gate(shellVars map[string]string, schema *output.Schema) (gate.Gate, error) {
 	cfg, run := r.h.cfg, r.run
 	if !requiresGate(cfg) {
 		return gate.Open{}, nil
@@ -140,6 +146,7 @@ func (r *runner) gate(shellVars map[string]string) (gate.Gate, error) {
 	if cfg.Gate.Mode == "file" {
 		g := gate.NewFileGate(run.Workspace)
 		g.Verify = r.verify
+		g.Schema = schema
 		return g, nil
 	}
 	client, _, err := meteredJudge(cfg, r.meter)
@@ -161,6 +168,7 @@ func (r *runner) gate(shellVars map[string]string) (gate.Gate, error) {
 		Timeout: time.Duration(cfg.Gate.RerunTimeoutSeconds * float64(time.Second)),
 		Crafted: cfg.Gate.Crafted,
 		Env:     env,
+		Schema:  schema,
 	}), nil
 }
 

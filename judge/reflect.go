@@ -16,6 +16,7 @@ import (
 	"wright/clip"
 	"wright/gate"
 	"wright/model"
+	"wright/output"
 )
 
 // ErrNothingToJudge marks a problem with the material to be judged (no
@@ -23,6 +24,10 @@ import (
 // the script's fault, not the judge's. It is the gate's own, so the rerun
 // gate can tell it apart.
 var ErrNothingToJudge = gate.ErrNothingToJudge
+
+// ErrInvalidResult marks a run whose result.json breaks the output schema:
+// no judge call is spent on a result that cannot be accepted.
+var ErrInvalidResult = errors.New("the run's result breaks the output schema")
 
 // ReflectOptions say what `wright reflect` judges and how.
 type ReflectOptions struct {
@@ -61,6 +66,9 @@ type ReflectOptions struct {
 	// AgentNotes()); it reaches the judge inside the user messages as
 	// labelled untrusted data, never as instructions.
 	AgentNotes string
+	// Schema, when set, is the run's output schema: a run folder whose
+	// result.json does not satisfy it is not judged (ErrInvalidResult).
+	Schema *output.Schema
 	// Warn receives notes for the person or model running the judge (a
 	// fallback to an older run, a missing log). May be nil.
 	Warn func(string)
@@ -123,6 +131,9 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	if err != nil {
 		return nil, err
 	}
+	if err := checkResult(opts.Schema, ws, runDir); err != nil {
+		return nil, err
+	}
 	for _, img := range images {
 		if err := checkImage(img); err != nil {
 			return nil, fmt.Errorf("reflect: %w", err)
@@ -160,6 +171,7 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	res.FinalSystemMsg, _ = FillPrompt(opts.Prompts.FinalVerdictSystem, vars)
 	res.FinalUserText, _ = FillPrompt(opts.Prompts.FinalVerdictUser, vars)
 	res.FinalUserText += untrustedBlock(opts.AgentNotes)
+	res.FinalUserText += resultForJudge(runDir, opts.MaxLogChars)
 	reply, err := client.Complete(ctx, []model.Message{
 		{Role: model.RoleSystem, Content: res.FinalSystemMsg},
 		{Role: model.RoleUser, Content: res.FinalUserText, Images: images},

@@ -58,6 +58,11 @@ type Config struct {
 	// messages carry images); it lives here because it sits in the model
 	// section of the configuration.
 	AttachObservationScreenshot bool `mapstructure:"attach_observation_screenshot"`
+	// ObservationScreenshotFormat and ObservationScreenshotQuality are
+	// how live mode captures the screenshot it attaches: png, jpeg or
+	// webp, and 1-100 for the lossy two (0: Chromium's default).
+	ObservationScreenshotFormat  string `mapstructure:"observation_screenshot_format"`
+	ObservationScreenshotQuality int    `mapstructure:"observation_screenshot_quality"`
 
 	// HTTPClient, when set, carries every request (the judge routes its
 	// calls through a Unix-socket proxy with it). Since such a transport may

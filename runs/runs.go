@@ -35,10 +35,13 @@ type Result struct {
 	TaskID        string           `json:"task_id"`
 	ExitStatus    model.ExitStatus `json:"exit_status"`
 	FinalResponse string           `json:"final_response"`
-	Message       string           `json:"message,omitempty"` // why the run ended, for statuses other than Submitted
-	Steps         int              `json:"steps"`
-	ModelCalls    int              `json:"model_calls"`
-	Usage         model.Usage      `json:"usage"`
+	// Output is final_response parsed, when the run had an output schema
+	// and was Submitted: the value the schema vouches for.
+	Output     any         `json:"output,omitempty"`
+	Message    string      `json:"message,omitempty"` // why the run ended, for statuses other than Submitted
+	Steps      int         `json:"steps"`
+	ModelCalls int         `json:"model_calls"`
+	Usage      model.Usage `json:"usage"`
 	// JudgeUsage is what the judge spent for the run (its calls through the
 	// harness and the key proxy); it counts toward the cost limit too.
 	JudgeUsage *model.Usage `json:"judge_usage,omitempty"`

@@ -84,3 +84,24 @@ func TestCraftedModeAddsTheToolRules(t *testing.T) {
 		t.Error("crafted-mode rules do not follow the crafted flag")
 	}
 }
+
+func TestInstancesShowTheOutputSchemaOnlyWhenSet(t *testing.T) {
+	var s Set
+	schema := `{"type": "object", "required": ["price"]}`
+	for _, name := range []string{"builtin:workspace_instance.j2", "builtin:browser_instance.j2"} {
+		vars := map[string]any{"task": "t", "task_id": "x", "workspace": "/w", "step_limit": 5}
+		without, err := s.Render(name, vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vars["output_schema"] = schema
+		vars["crafted"] = true
+		with, _ := s.Render(name, vars)
+		if strings.Contains(without, "output schema") || !strings.Contains(with, schema) {
+			t.Errorf("%s: the schema block does not follow output_schema:\n%s", name, with)
+		}
+		if name == "builtin:workspace_instance.j2" && (!strings.Contains(with, "result.json") || !strings.Contains(with, "run(...)` returns")) {
+			t.Errorf("%s: no result.json or run() instructions:\n%s", name, with)
+		}
+	}
+}

@@ -113,6 +113,8 @@ func pageScreenshot(ctx context.Context, p *browser.Page, sp *struct {
 	timeoutParams
 	Path     string `json:"path"`
 	FullPage bool   `json:"full_page"`
+	Type     string `json:"type"`
+	Quality  int    `json:"quality"`
 }) (any, error) {
 	if err := checkPath(sp.Path); err != nil {
 		return nil, err
@@ -121,11 +123,20 @@ func pageScreenshot(ctx context.Context, p *browser.Page, sp *struct {
 	if err != nil {
 		return nil, err
 	}
-	png, err := p.Screenshot(ctx, sp.FullPage, to)
+	opts := browser.ShotOptions{FullPage: sp.FullPage, Format: sp.Type, Quality: sp.Quality}
+	if sp.Path == "" {
+		// Sent on as Chromium encoded it: no decode and encode again.
+		b64, err := p.CaptureBase64(ctx, opts, to)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"data": b64}, nil
+	}
+	img, err := p.Capture(ctx, opts, to)
 	if err != nil {
 		return nil, err
 	}
-	return saveImage(sp.Path, png)
+	return saveImage(sp.Path, img)
 }
 
 func pageAriaSnapshot(ctx context.Context, p *browser.Page, ap *struct {

@@ -2,10 +2,13 @@ package driver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/jpeg"
 	"image/png"
 	"io"
 	"net"
@@ -252,6 +255,26 @@ func TestProtocolOverPipe(t *testing.T) {
 	if err != nil || img.Bounds().Dx() != 1000 || img.Bounds().Dy() != 700 {
 		t.Errorf("screenshot file: %v %v", img.Bounds(), err)
 	}
+	// Without a path the image comes back as base64, passed on as Chromium
+	// encoded it; jpeg at a quality on request.
+	for _, tc := range []struct {
+		params map[string]any
+		decode func(io.Reader) (image.Image, error)
+	}{
+		{map[string]any{"page": page}, png.Decode},
+		{map[string]any{"page": page, "type": "jpeg", "quality": 60}, jpeg.Decode},
+	} {
+		data := c.call("page.screenshot", tc.params)["data"].(string)
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			t.Fatalf("screenshot %v: %v", tc.params, err)
+		}
+		if img, err := tc.decode(bytes.NewReader(b)); err != nil || img.Bounds().Dx() != 1000 || img.Bounds().Dy() != 700 {
+			t.Errorf("screenshot %v: %v", tc.params, err)
+		}
+	}
+	c.fail("page.screenshot", map[string]any{"page": page, "type": "gif"}, codeBadParams, browser.ErrInvalidParams, "png, jpeg or webp")
+	c.fail("page.screenshot", map[string]any{"page": page, "quality": 50}, codeBadParams, browser.ErrInvalidParams, "quality")
 	data := c.call("locator.screenshot", map[string]any{"page": page, "selector": "h2 >> nth=0"})["data"].(string)
 	if b, err := base64.StdEncoding.DecodeString(data); err != nil || len(b) < 100 {
 		t.Errorf("element screenshot data: %d bytes, %v", len(b), err)

@@ -18,7 +18,9 @@ func init() {
 		Long: `Serve a small demo bookshop on loopback and run the agent on a task there, with
 recorded replies standing in for the model and for the screenshot judge. The
 browser, the shell, the scripts and the gate are all real: the run explores the
-shop, writes and runs final_script.py, has the run judged, and finishes.`,
+shop, writes and runs final_script.py, has the run judged, and finishes with the
+book's title, author and price as JSON valid against the demo's output schema
+(result.json's "output").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			url, stop, err := demo.Serve()

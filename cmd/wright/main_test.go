@@ -258,6 +258,18 @@ func TestDemo(t *testing.T) {
 	if len(runs) != 1 {
 		t.Fatal("the demo left no verdict")
 	}
+	// The demo returns structured data: its schema's title, author, price.
+	results, _ := filepath.Glob(filepath.Join(out, "demo_bookshop_*", "result.json"))
+	var res struct {
+		Output map[string]any `json:"output"`
+	}
+	if len(results) == 1 {
+		b, _ := os.ReadFile(results[0])
+		json.Unmarshal(b, &res)
+	}
+	if res.Output["title"] != "The Go Programming Language" || res.Output["author"] != "Alan Donovan, Brian Kernighan" || res.Output["price"] != 39.99 {
+		t.Errorf("the demo's output: %v", res.Output)
+	}
 }
 
 // TestGateEndToEnd: a scripted agent says done too early and is refused,

@@ -156,6 +156,9 @@ func runReflect(cmd *cobra.Command, f reflectFlags) error {
 		}
 		opts.Prompts, opts.ConfigImages = cfg.Prompts, cfg.Images
 	}
+	if opts.Schema, err = schemaFromEnv(); err != nil {
+		return usageError("%v", err)
+	}
 	client, name, endpoint, err := newJudgeClient(f.j)
 	if err != nil {
 		return err

@@ -23,6 +23,7 @@ type runFlags struct {
 	stepLimit              int
 	mode                   string
 	json, verbose          bool
+	outputSchema           string
 }
 
 func init() {
@@ -51,7 +52,8 @@ Exit codes: 0 Submitted, 1 any other exit status, 2 a usage or config error,
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (model.base_url)")
 	fl.IntVar(&f.stepLimit, "step-limit", 0, "maximum model calls (agent.step_limit)")
 	fl.StringVar(&f.mode, "mode", "workspace", "workspace, or browser for live browser mode (the local_browser config)")
-	fl.BoolVar(&f.json, "json", false, "print result.json to stdout at the end")
+	fl.BoolVar(&f.json, "json", false, "print result.json to stdout at the end (with output: the parsed result, when there is an output schema)")
+	fl.StringVar(&f.outputSchema, "output-schema", "", "a JSON Schema file (draft 2020-12) the result must satisfy: final_response must be JSON valid against it (agent.output_schema)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show each step even when stderr is not a terminal")
 	rootCmd.AddCommand(cmd)
 }
@@ -75,6 +77,9 @@ func loadRunConfig(f runFlags) (*config.Config, error) {
 	}
 	if f.stepLimit != 0 {
 		overrides["agent.step_limit"] = f.stepLimit
+	}
+	if f.outputSchema != "" {
+		overrides["agent.output_schema"] = f.outputSchema
 	}
 	cfg, err := config.Load(layers, overrides)
 	if err != nil {

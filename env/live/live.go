@@ -83,6 +83,15 @@ type Options struct {
 	Redact func(string) string
 	// Python is the interpreter. Default: python3 on PATH.
 	Python string
+	// AttachScreenshot says the model sees each step's screenshot: the
+	// observation then waits for it, and it is captured in
+	// ScreenshotFormat ("png", "jpeg" or "webp"; default png) at
+	// ScreenshotQuality (jpeg and webp, 1-100; 0: Chromium's default).
+	// Without it the screenshot is a PNG for the run's files, written
+	// after the observation returns but before the next step starts.
+	AttachScreenshot  bool
+	ScreenshotFormat  string
+	ScreenshotQuality int
 }
 
 const (
@@ -130,6 +139,7 @@ type Env struct {
 	restartNotes []string   // what was restarted, for the next observation
 	notices      []string   // notices for the next observation
 	loop         loopState
+	pending      *pendingShot // the last observation's screenshot, still being taken
 }
 
 var _ env.Environment = (*Env)(nil)
@@ -156,6 +166,12 @@ func New(ctx context.Context, opts Options) (*Env, error) {
 func newEnv(opts Options) (*Env, error) {
 	if opts.Workspace == "" {
 		return nil, errors.New("start live browser: Options.Workspace is empty")
+	}
+	if opts.AttachScreenshot {
+		so := browser.ShotOptions{Format: opts.ScreenshotFormat, Quality: opts.ScreenshotQuality}
+		if err := so.Validate(); err != nil {
+			return nil, fmt.Errorf("start live browser: %w", err)
+		}
 	}
 	for _, err := range []error{
 		env.Default(&opts.StepTimeout, defaultStepTimeout, "StepTimeout"),
@@ -389,6 +405,7 @@ func (e *Env) Close() error {
 		close(e.closing)
 		e.mu.Lock()
 		defer e.mu.Unlock()
+		e.settleShot() // the last step's screenshot is a file of the run
 		if e.py != nil {
 			e.py.stop()
 			e.py = nil
@@ -445,6 +462,11 @@ func (e *Env) Execute(ctx context.Context, step int, code string) (env.Observati
 		}
 	}()
 
+	// The last observation's screenshot is on disk before this step runs;
+	// a step cancelled while it waits does not start its code at all.
+	if err := e.awaitShot(ctx); err != nil {
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
+	}
 	name := fmt.Sprintf("step_%04d", step)
 	file := filepath.Join(e.ws, "steps", name+".py")
 	if err := e.recordStep(step, file, code); err != nil {

@@ -35,6 +35,7 @@ func TestStepObservationAndPersistentNamespace(t *testing.T) {
 	if !filepath.IsAbs(shot) || shot != filepath.Join(run.ws, "screenshots", "step_0001.png") {
 		t.Errorf("screenshot_path %q", shot)
 	}
+	e.Flush() // the screenshot is written after the observation returns
 	if b, err := os.ReadFile(shot); err != nil || len(b) < 1000 || string(b[1:4]) != "PNG" {
 		t.Errorf("screenshot file: %d bytes, %v", len(b), err)
 	}

@@ -96,7 +96,7 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 		if ok || attempt > 0 || !dying(b) {
 			if b != nil {
 				logs = collectLogs(b, e.pageID)
-				tabs = e.listTabs(ctx, b)
+				tabs = e.listTabs(ctx, b, st)
 			}
 			break
 		}
@@ -230,19 +230,27 @@ func (e *Env) currentPage(ctx context.Context, b *browser.Browser, fromCode stri
 
 // readPage reads the URL, title, ARIA snapshot and a viewport screenshot.
 // ok is false when a call failed in a way that may mean Chromium died.
+// The screenshot is taken concurrently with the rest; unless the model
+// sees it, the observation does not wait for it (see shot.go).
 func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageState, bool) {
 	var st pageState
+	e.settleShot() // an earlier attempt of this observation
 	// A click that started a navigation returns before the new page has
 	// loaded; give it a moment so the observation shows where it went.
 	_ = p.WaitForLoadState(ctx, browser.Load, settleTimeout)
+	shotPath, shotDone := e.startShot(ctx, p, step)
 	ok := true
 	tctx, cancel := context.WithTimeout(ctx, observeTimeout)
 	defer cancel()
-	title, err := p.Title(tctx)
-	if err != nil {
-		ok = false
+	type titled struct {
+		title string
+		err   error
 	}
-	st.title = title
+	titleC := make(chan titled, 1)
+	go func() { // beside the snapshot: one round trip less
+		t, err := p.Title(tctx)
+		titleC <- titled{t, err}
+	}()
 	aria, err := p.AriaSnapshot(ctx, browser.AriaOptions{MaxChars: e.opts.AriaChars}, observeTimeout)
 	if err != nil && ctx.Err() == nil && p.Browser().Err() == nil {
 		// A navigation between the snapshot's calls: once more.
@@ -254,20 +262,22 @@ func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageStat
 		st.ariaErr = err.Error()
 	}
 	st.aria = aria
-	png, err := p.Screenshot(ctx, false, observeTimeout)
-	if err == nil {
-		path := filepath.Join(e.ws, "screenshots", fmt.Sprintf("step_%04d.png", step))
-		if werr := os.MkdirAll(filepath.Dir(path), 0o755); werr != nil {
-			err = werr
-		} else if werr := os.WriteFile(path, png, 0o644); werr != nil {
-			err = werr
-		} else {
-			st.shot = path
-		}
-	}
-	if err != nil {
+	if t := <-titleC; t.err != nil {
 		ok = false
-		st.shotErr = err.Error()
+	} else {
+		st.title = t.title
+	}
+	rel, _ := filepath.Rel(e.ws, shotPath)
+	if e.opts.AttachScreenshot {
+		if err := <-shotDone; err != nil {
+			ok = false
+			st.shotErr = err.Error()
+		} else {
+			st.shot = shotPath
+		}
+	} else {
+		st.shot = shotPath
+		e.pending = &pendingShot{step: step, path: filepath.ToSlash(rel), done: shotDone}
 	}
 	// The URL last: the title, snapshot and screenshot waited for any
 	// navigation in flight.
@@ -275,12 +285,17 @@ func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageStat
 	return st, ok
 }
 
-func (e *Env) listTabs(ctx context.Context, b *browser.Browser) []map[string]any {
+// listTabs lists the open tabs; the current one's title is the one just
+// read (one round trip less per step).
+func (e *Env) listTabs(ctx context.Context, b *browser.Browser, cur pageState) []map[string]any {
 	tabs := []map[string]any{}
 	for i, p := range b.Pages() {
-		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		title, _ := p.Title(tctx)
-		cancel()
+		title := cur.title
+		if p.ID() != e.pageID || cur.ariaErr != "" {
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			title, _ = p.Title(tctx)
+			cancel()
+		}
 		tabs = append(tabs, map[string]any{"index": i, "id": p.ID(), "url": p.URL(), "title": title, "current": p.ID() == e.pageID})
 	}
 	return tabs

@@ -106,6 +106,7 @@ type Shell struct {
 	cwd     string
 	pending []byte   // terminal bytes read past the last end marker
 	notes   []string // said once, in the next observation (platform limits)
+	spare   *spares  // the next step's files, created ahead (spare.go)
 }
 
 type bashProc struct {
@@ -158,6 +159,9 @@ func New(ctx context.Context, opts Options) (*Shell, error) {
 	}
 	s.mu.Lock()
 	err = s.startShell(ctx, dir)
+	if err == nil {
+		s.prepareSpares()
+	}
 	s.mu.Unlock()
 	if err != nil {
 		s.Close()
@@ -364,11 +368,19 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, errClosed)
 	}
 	start := time.Now()
-	script, logRel, logFile, err := s.writeStep(step, code)
+	sp := s.takeSpares()
+	defer s.prepareSpares()
+	defer sp.discard()
+	script, logRel, logFile, err := s.writeStep(sp, step, code)
 	if err != nil {
 		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
-	defer logFile.Close()
+	logDone := false
+	defer func() {
+		if !logDone {
+			_ = logFile.commit()
+		}
+	}()
 
 	notes := s.notes
 	s.notes = nil
@@ -386,6 +398,10 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	res, runErr := s.run(ctx, script, cl.Write)
 	cl.Flush()
 	output, logErr := col.finish(logRel)
+	logDone = true
+	if err := logFile.commit(); err != nil && logErr == nil {
+		logErr = err
+	}
 	elapsed := time.Since(start)
 	if logErr != nil {
 		notes = append(notes, fmt.Sprintf("writing %s failed: %v", logRel, logErr))
@@ -427,24 +443,23 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 
 // writeStep writes the command to steps/step_NNNN.sh and creates its log,
 // logs/step_NNNN.log (logRel, relative to the workspace).
-func (s *Shell) writeStep(step int, code string) (script, logRel string, log *os.File, err error) {
+func (s *Shell) writeStep(sp *spares, step int, code string) (script, logRel string, log *stepLog, err error) {
 	name := fmt.Sprintf("step_%04d", step)
 	logRel = "logs/" + name + ".log"
 	script = filepath.Join(s.dir, "steps", name+".sh")
-	for _, sub := range []string{"steps", "logs", "tmp"} {
-		// The command may have removed them.
-		if err := os.MkdirAll(filepath.Join(s.dir, sub), 0o755); err != nil {
-			return "", "", nil, err
-		}
+	// The command may have removed tmp (the shell's TMPDIR); steps/ and
+	// logs/ are made again where needed (spare.go).
+	if err := os.MkdirAll(filepath.Join(s.dir, "tmp"), 0o755); err != nil {
+		return "", "", nil, err
 	}
 	text := code
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n" // a heredoc on the last line needs its newline
 	}
-	if err := os.WriteFile(script, []byte(text), 0o644); err != nil {
+	if err := sp.writeScript(script, text); err != nil {
 		return "", "", nil, fmt.Errorf("write command: %w", err)
 	}
-	log, err = os.Create(filepath.Join(s.dir, filepath.FromSlash(logRel)))
+	log, err = sp.openLog(filepath.Join(s.dir, filepath.FromSlash(logRel)))
 	if err != nil {
 		return "", "", nil, fmt.Errorf("create log: %w", err)
 	}
@@ -542,6 +557,9 @@ func (s *Shell) Close() error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		var errs []error
+		if s.spare != nil {
+			s.takeSpares().discard()
+		}
 		if s.proc != nil {
 			killProc(s.proc)
 			s.proc = nil
