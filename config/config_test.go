@@ -121,6 +121,7 @@ func TestUnknownKeysAreRefused(t *testing.T) {
 		{"gate.mdoe=rerun", "(did you mean gate.mode?)"},
 		{"browser.viewport.widht=3", "(did you mean browser.viewport.width?)"},
 		{"nonsense.entirely.different_thing=1", "unknown key nonsense.entirely.different_thing"},
+		{"agent.output_shema=s.json", "(did you mean agent.output_schema?)"},
 	} {
 		_, err := Load([]string{tc.layer}, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -129,7 +130,8 @@ func TestUnknownKeysAreRefused(t *testing.T) {
 	}
 	// Free-form maps take any key; an empty section is fine.
 	for _, layer := range []string{"env.env={MY_VAR: x}", "gate.model={name: judge-1, whatever: 2}",
-		"model.headers={X-Title: wright}", "browser.viewport={}"} {
+		"model.headers={X-Title: wright}", "browser.viewport={}", "agent.output_schema=s.json",
+		"agent.output_schema={type: object, properties: {unitPrice: {type: number}}}"} {
 		if _, err := Load([]string{layer}, nil); err != nil {
 			t.Errorf("%s: %v", layer, err)
 		}

@@ -8,9 +8,10 @@ import (
 )
 
 // freeMaps are settings whose keys are the user's own (variable names, the
-// judge's model keys, HTTP headers): anything below them is accepted.
-// Struct fields of map type are free as well (knownKeys finds them).
-var freeMaps = []string{"env.env", "gate.model"}
+// judge's model keys, HTTP headers, an inline output schema): anything
+// below them is accepted. Struct fields of map type are free as well
+// (knownKeys finds them).
+var freeMaps = []string{"env.env", "gate.model", "agent.output_schema"}
 
 // checkKeys refuses keys no part of wright reads: a typo such as
 // agent.step_limt would otherwise be ignored and the run go ahead with the
