@@ -267,7 +267,7 @@ func hiddenEnviron(hide []string) []string {
 func (r *runner) trustVars(ctx context.Context, vars map[string]string) error {
 	cfg := r.h.cfg
 	if requiresGate(cfg) && cfg.Gate.Mode == "file" {
-		hvars, verify, closeHarness, err := harnessJudge(ctx, cfg, r.run, r.meter)
+		hvars, verify, closeHarness, err := harnessJudge(ctx, cfg, r.run, r.meter, r.outputSchema())
 		if err != nil {
 			return fmt.Errorf("judge: %w", err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"wright/config"
 	"wright/model"
+	"wright/output"
 	"wright/runs"
 	"wright/secrets"
 	"wright/verdict"
@@ -75,7 +76,7 @@ func meteredJudge(cfg *config.Config, meter *judgeMeter) (model.Client, model.Co
 // reflect` inside the run finds in verdict.SocketEnv, and returns the
 // check the file gate applies to every verdict: only one this harness
 // sealed, for exactly the files now in its run folder, counts.
-func harnessJudge(ctx context.Context, cfg *config.Config, run *runs.Run, meter *judgeMeter) (map[string]string, func([]byte, string) error, func(), error) {
+func harnessJudge(ctx context.Context, cfg *config.Config, run *runs.Run, meter *judgeMeter, schema *output.Schema) (map[string]string, func([]byte, string) error, func(), error) {
 	client, jm, err := meteredJudge(cfg, meter)
 	if err != nil {
 		return nil, nil, nil, err
@@ -88,7 +89,7 @@ func harnessJudge(ctx context.Context, cfg *config.Config, run *runs.Run, meter 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	judge := &verdict.Judge{Workspace: run.Workspace, Client: client, Model: jm.Name, Endpoint: endpoint(jm), Sealer: sealer}
+	judge := &verdict.Judge{Workspace: run.Workspace, Client: client, Model: jm.Name, Endpoint: endpoint(jm), Sealer: sealer, Schema: schema}
 	srv, err := verdict.Serve(ctx, filepath.Join(dir, "harness.sock"), judge)
 	if err != nil {
 		os.RemoveAll(dir)

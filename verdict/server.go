@@ -16,6 +16,7 @@ import (
 	"wright/gate"
 	"wright/judge"
 	"wright/model"
+	"wright/output"
 )
 
 // SocketEnv names the variable that tells `wright reflect` inside a run
@@ -47,6 +48,9 @@ type Judge struct {
 	// Model and Endpoint are recorded in the verdict.
 	Model, Endpoint string
 	Sealer          *Sealer
+	// Schema, when set, is the run's output schema: a run folder whose
+	// result.json breaks it is not judged (judge.ErrInvalidResult).
+	Schema *output.Schema
 	// OnUsage, when set, gets the tokens and cost of each judgement, so
 	// they count toward the run's cost limit.
 	OnUsage func(model.Usage)
@@ -58,7 +62,7 @@ type Judge struct {
 func (j *Judge) Run(ctx context.Context, req Request) Response {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	opts := judge.ReflectOptions{Workspace: j.Workspace, Model: j.Model, Endpoint: j.Endpoint, Prompts: judge.DefaultPrompts()}
+	opts := judge.ReflectOptions{Workspace: j.Workspace, Model: j.Model, Endpoint: j.Endpoint, Prompts: judge.DefaultPrompts(), Schema: j.Schema}
 	for _, p := range []*string{&req.RunDir, &req.RunsDir} {
 		if *p == "" {
 			continue
