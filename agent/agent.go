@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"wright/compact"
 	"wright/env"
@@ -97,6 +98,14 @@ type Agent struct {
 	// Observer, when set, hears the run's progress (steps, refusals,
 	// compactions).
 	Observer Observer
+	// JudgeUsage, when set, reports what the judge has spent so far outside
+	// the loop (`wright reflect`, `wright image-qa` inside the run): it
+	// counts toward the cost limit.
+	JudgeUsage func() model.Usage
+	// Redact, when set, rewrites every text the model is sent (secret
+	// values become their placeholders); what is sent is also what the
+	// run's files keep.
+	Redact func(string) string
 
 	kind         env.Kind
 	tpl          templates.Set
@@ -199,6 +208,25 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 	return res, saveErr
 }
 
+// redactHistory applies Redact to every message before the model sees
+// it. Messages already clean are left as they are, so this is cheap after
+// the first pass over them.
+func (a *Agent) redactHistory() {
+	if a.Redact == nil {
+		return
+	}
+	for i := range a.messages {
+		a.messages[i].Content = a.Redact(a.messages[i].Content)
+	}
+}
+
+func (a *Agent) judgeUsage() model.Usage {
+	if a.JudgeUsage == nil {
+		return model.Usage{}
+	}
+	return a.JudgeUsage()
+}
+
 func (a *Agent) last() model.Message { return a.messages[len(a.messages)-1] }
 
 // step is one turn: query the model, then execute what it asked for.
@@ -217,12 +245,13 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	if a.calls >= a.Config.StepLimit {
 		return model.Action{}, exitMsg(LimitsExceeded, fmt.Sprintf("step limit of %d model calls reached", a.Config.StepLimit))
 	}
-	if a.Config.CostLimit > 0 && a.usage.Cost >= a.Config.CostLimit {
-		return model.Action{}, exitMsg(CostLimitExceeded, fmt.Sprintf("cost limit $%.4f reached ($%.4f spent)", a.Config.CostLimit, a.usage.Cost))
+	if spent := a.usage.Cost + a.judgeUsage().Cost; a.Config.CostLimit > 0 && spent >= a.Config.CostLimit {
+		return model.Action{}, exitMsg(CostLimitExceeded, fmt.Sprintf("cost limit $%.4f reached ($%.4f spent, the judge's calls included)", a.Config.CostLimit, spent))
 	}
 	// The endpoint's count wins when it reports one; the estimate covers
 	// endpoints that report none.
 	estimate := compact.CountMessages(a.tokenizer, a.messages)
+	a.redactHistory()
 	reply, err := a.Model.Complete(ctx, a.messages)
 	if err != nil {
 		a.Dir.RuntimeError(a.calls+1, "model", err)
@@ -240,7 +269,7 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	a.promptTokens = append(a.promptTokens, prompt)
 	_ = a.Dir.AppendJSONL("raw_responses.jsonl", map[string]any{"step": a.calls, "finish_reason": reply.FinishReason, "usage": reply.Usage, "content": reply.Content, "raw": rawJSON(reply.Raw)})
 	usage := reply.Usage
-	a.messages = append(a.messages, model.Message{Role: model.RoleAssistant, Content: reply.Content,
+	a.messages = append(a.messages, model.Message{Role: model.RoleAssistant, Content: capReply(reply.Content),
 		Meta: &model.Meta{Step: a.calls, Usage: &usage, PromptTokens: prompt, FinishReason: reply.FinishReason}})
 
 	action, err := model.ParseAction(reply.Content, reply.FinishReason, a.kind.Field)
@@ -374,6 +403,7 @@ func (a *Agent) maybeCompact(ctx context.Context) {
 	if !byCount && !byTokens {
 		return
 	}
+	a.redactHistory()
 	msgs, rec, err := a.compactor.Compact(ctx, a.messages, a.calls)
 	a.usage = a.usage.Add(rec.Usage)
 	if err != nil {
@@ -428,6 +458,9 @@ func (a *Agent) result(task Task) runs.Result {
 	if a.verdict != nil {
 		label, run := *a.verdict.Label, a.verdict.Run
 		res.GateLabel, res.GateRun = &label, &run
+	}
+	if j := a.judgeUsage(); j != (model.Usage{}) {
+		res.JudgeUsage = &j
 	}
 	if status == Submitted {
 		res.FinalResponse = exit.Content
@@ -511,6 +544,20 @@ func firstLine(s string) string {
 		line += " …"
 	}
 	return line
+}
+
+// capReply keeps an oversized reply (a format error by its size) out of the
+// history the model is sent again: its head stays, the rest is counted.
+func capReply(s string) string {
+	const keep = 2048
+	if len(s) <= model.MaxReplyBytes {
+		return s
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s\n[... %d more bytes: the reply was over the size limit]", s[:cut], len(s)-cut)
 }
 
 // rawJSON keeps an endpoint's body as JSON when it is JSON, as text otherwise.

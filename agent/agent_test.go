@@ -439,3 +439,40 @@ func TestStepsRemainingNotices(t *testing.T) {
 		t.Errorf("notices: %q", notices)
 	}
 }
+
+// A megabyte of one character used to freeze the run in the tokenizer (and
+// SIGINT with it). It is a format error now, and the history keeps only its
+// head; how long it takes is a benchmark figure, not an assertion.
+func TestHugeReplyIsAFormatError(t *testing.T) {
+	h := newHarness(t, nil, modeltest.Reply(strings.Repeat("a", 1<<20)).Forever())
+	res := h.execute(context.Background())
+	wantStatus(t, res, agent.FormatErrorLimit)
+	if !strings.Contains(res.Message, "over the limit") {
+		t.Errorf("exit message does not name the size: %s", res.Message)
+	}
+	for i, r := range h.srv.Requests() {
+		if n := len(r.Body); n > 200<<10 {
+			t.Errorf("request %d is %d bytes: the huge reply was sent back", i, n)
+		}
+	}
+}
+
+// What the judge spends inside the run (reflect through the harness, the
+// key proxy) counts toward the cost limit.
+func TestJudgeSpendingCountsTowardCostLimit(t *testing.T) {
+	h := newHarness(t, nil, modeltest.Bash("cheap", "true").Forever())
+	h.agent.Config.CostLimit = 1.0
+	calls := 0
+	h.agent.JudgeUsage = func() model.Usage {
+		calls++
+		if calls > 2 {
+			return model.Usage{TotalTokens: 5000, Cost: 1.5}
+		}
+		return model.Usage{}
+	}
+	res := h.execute(context.Background())
+	wantStatus(t, res, agent.CostLimitExceeded)
+	if res.JudgeUsage == nil || res.JudgeUsage.Cost != 1.5 {
+		t.Errorf("result.json judge_usage %+v", res.JudgeUsage)
+	}
+}

@@ -65,6 +65,11 @@ type Options struct {
 	// redirects, frames) and for every new tab or popup; a non-nil error
 	// refuses it and surfaces as a BlockedURL error.
 	URLPolicy func(url string) error
+	// Secrets, if set, turns <secret>name</secret> placeholders in text
+	// that is filled or typed into the value, for the page's URL (it
+	// refuses a secret scoped to other domains). It runs in the driver's
+	// process, never the model's, and cannot be set by a client.
+	Secrets func(text, pageURL string) (string, error)
 	// BrowserLog receives the browser process's stdout and stderr; nil
 	// discards them.
 	BrowserLog io.Writer
@@ -196,6 +201,7 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 			l = l.Set(flags.Flag(name))
 		}
 	}
+	l = withRunProxy(l)
 	wsURL, err := l.Launch()
 	if err != nil {
 		if temp {

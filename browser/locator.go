@@ -409,6 +409,9 @@ func (l *Locator) Fill(ctx context.Context, value string, force bool, timeout ti
 	if err != nil {
 		return err
 	}
+	if value, err = l.p.reveal(value); err != nil {
+		return o.fail(err, "")
+	}
 	if err := l.p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
@@ -481,6 +484,10 @@ func (l *Locator) PressSequentially(ctx context.Context, text string, delay, tim
 		return err
 	}
 	if err := l.p.beforeInput(o); err != nil {
+		return o.fail(err, "")
+	}
+	text, err := l.p.reveal(text)
+	if err != nil {
 		return o.fail(err, "")
 	}
 	if err := l.p.typeText(o, text, delay); err != nil {

@@ -2,8 +2,10 @@ package compact
 
 import (
 	"hash/maphash"
+	"iter"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
@@ -109,8 +111,61 @@ func (b *bpeTokenizer) Count(text string) int {
 // encode counts without the memo. Ordinary encoding: special-token text
 // inside an observation (a page may well contain "<|endoftext|>") is counted
 // as plain text, never rejected.
+//
+// BPE merges are quadratic in the length of one pre-tokenized piece, and a
+// long run without a class change (a megabyte of one character, a base64
+// blob without spaces) is one piece: 100k characters took seconds, a
+// million minutes. So text is cut inside every run longer than maxRun
+// bytes and the parts are encoded on their own, which keeps counting linear
+// and changes the count of ordinary text not at all.
 func (b *bpeTokenizer) encode(text string) int {
-	return len(b.enc.EncodeOrdinary(text))
+	n := 0
+	// The parts of a long run of one character are all alike: count each
+	// distinct cut part once.
+	seen := map[string]int{}
+	for part := range splitLongRuns(text, maxRun) {
+		if len(part) != maxRun {
+			n += len(b.enc.EncodeOrdinary(part))
+			continue
+		}
+		c, ok := seen[part]
+		if !ok {
+			c = len(b.enc.EncodeOrdinary(part))
+			seen[part] = c
+		}
+		n += c
+	}
+	return n
+}
+
+// maxRun bounds the bytes of one run of same-class characters that BPE sees
+// at once. Real tokens are far shorter.
+const maxRun = 128
+
+// splitLongRuns yields text in consecutive parts, cut (on rune boundaries)
+// every max bytes inside each run of whitespace or of non-whitespace that is
+// longer than max bytes; text without such runs is yielded whole.
+func splitLongRuns(text string, max int) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start, runStart := 0, 0
+		runSpace := false
+		for i, r := range text {
+			space := unicode.IsSpace(r)
+			if i == 0 || space != runSpace {
+				runStart, runSpace = i, space
+				continue
+			}
+			if i-runStart >= max {
+				if !yield(text[start:i]) {
+					return
+				}
+				start, runStart = i, i
+			}
+		}
+		if start < len(text) {
+			yield(text[start:])
+		}
+	}
 }
 
 // approxTokenizer is the fallback should an embedded encoding ever fail to

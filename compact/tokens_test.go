@@ -173,3 +173,42 @@ func TestMemoMatchesEncoding(t *testing.T) {
 		}
 	}
 }
+
+// A long run of one character is one BPE piece, and BPE is quadratic in a
+// piece's length: a megabyte of "a" used to take minutes. The split keeps
+// the count close to the per-piece truth and the time linear (the time is a
+// benchmark figure, BenchmarkLongRun, not an assertion).
+func TestTokenizerLongRunIsSplit(t *testing.T) {
+	tok := NewTokenizer("gpt-4o")
+	long := strings.Repeat("a", 1<<20)
+	n := tok.Count(long)
+	if n <= 0 || n > len(long) {
+		t.Fatalf("Count of 1 MiB of 'a' = %d", n)
+	}
+	// Ordinary text has no run over maxRun bytes: its count is unchanged.
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 200)
+	b := tok.(*bpeTokenizer)
+	if got, want := b.encode(text), len(b.enc.EncodeOrdinary(text)); got != want {
+		t.Errorf("ordinary text: split count %d, whole count %d", got, want)
+	}
+	var parts []string
+	for p := range splitLongRuns("xx "+strings.Repeat("é", 300)+" yy", 256) {
+		parts = append(parts, p)
+	}
+	if strings.Join(parts, "") != "xx "+strings.Repeat("é", 300)+" yy" || len(parts) < 2 {
+		t.Errorf("split parts lose text or do not split: %d parts", len(parts))
+	}
+	for p := range splitLongRuns(strings.Repeat(" ", 1000), 256) {
+		if len(p) > 256 {
+			t.Errorf("a whitespace run part of %d bytes", len(p))
+		}
+	}
+}
+
+func BenchmarkLongRun(b *testing.B) {
+	tok := NewTokenizer("gpt-4o").(*bpeTokenizer)
+	long := strings.Repeat("a", 1<<20)
+	for b.Loop() {
+		tok.encode(long)
+	}
+}

@@ -19,6 +19,7 @@ import (
 
 	"wright/agent"
 	"wright/model"
+	"wright/secrets"
 )
 
 //go:embed builtin/*.yaml
@@ -31,6 +32,10 @@ type Config struct {
 	Env     Env          `mapstructure:"env"`
 	Browser Browser      `mapstructure:"browser"`
 	Gate    Gate         `mapstructure:"gate"`
+	// Secrets are values the model may use only as <secret>name</secret>
+	// (package secrets). Names are lowercase (the config layers lowercase
+	// keys).
+	Secrets map[string]secrets.Spec `mapstructure:"secrets"`
 
 	// settings is the merged tree, kept to write config.yaml.
 	settings map[string]any
@@ -61,6 +66,9 @@ type Browser struct {
 	TimeoutMS      int      `mapstructure:"timeout_ms"`
 	AllowedDomains []string `mapstructure:"allowed_domains"`
 	BlockedDomains []string `mapstructure:"blocked_domains"`
+	// AllowedPrivate are private address ranges (CIDR) the network policy
+	// lets through, for self-hosted sites; others are refused.
+	AllowedPrivate []string `mapstructure:"allowed_private"`
 }
 
 // Viewport is a browser window size in CSS pixels.
@@ -118,6 +126,9 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 		v.Set(k, val)
 	}
 	settings := v.AllSettings()
+	if err := checkKeys(settings); err != nil {
+		return nil, err
+	}
 	var c Config
 	dec, err := mapstructure.NewDecoder(&mapstructure.DecoderConfig{
 		Result:           &c,
@@ -325,8 +336,9 @@ func redactValue(key, val string, secrets []string) string {
 	return val
 }
 
-// KeyNames lists the environment variables that hold the model's secrets
-// and must never reach the model's shell.
+// KeyNames lists the environment variables that hold keys and secrets and
+// must never reach the model's shell (nor stay in wright's own environment
+// block).
 func (c *Config) KeyNames() []string {
 	names := map[string]bool{"OPENAI_API_KEY": true}
 	if c.Model.APIKeyEnv != "" {
@@ -337,6 +349,11 @@ func (c *Config) KeyNames() []string {
 	}
 	for _, n := range c.Env.HideEnv {
 		names[n] = true
+	}
+	for _, s := range c.Secrets {
+		if s.Env != "" {
+			names[s.Env] = true
+		}
 	}
 	out := make([]string, 0, len(names))
 	for n := range names {

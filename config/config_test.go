@@ -111,6 +111,33 @@ func TestKeyNamesAndJudge(t *testing.T) {
 	}
 }
 
+// A typo used to be ignored and the run went ahead with the default.
+func TestUnknownKeysAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		layer, want string
+	}{
+		{"agent.step_limt=1", "unknown key agent.step_limt (did you mean agent.step_limit?)"},
+		{"model.step_limit=1", "(did you mean agent.step_limit?)"},
+		{"gate.mdoe=rerun", "(did you mean gate.mode?)"},
+		{"browser.viewport.widht=3", "(did you mean browser.viewport.width?)"},
+		{"nonsense.entirely.different_thing=1", "unknown key nonsense.entirely.different_thing"},
+		{"agent.output_shema=s.json", "(did you mean agent.output_schema?)"},
+	} {
+		_, err := Load([]string{tc.layer}, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.layer, err, tc.want)
+		}
+	}
+	// Free-form maps take any key; an empty section is fine.
+	for _, layer := range []string{"env.env={MY_VAR: x}", "gate.model={name: judge-1, whatever: 2}",
+		"model.headers={X-Title: wright}", "browser.viewport={}", "agent.output_schema=s.json",
+		"agent.output_schema={type: object, properties: {unitPrice: {type: number}}}"} {
+		if _, err := Load([]string{layer}, nil); err != nil {
+			t.Errorf("%s: %v", layer, err)
+		}
+	}
+}
+
 func TestOutputSchemaKeepsItsCase(t *testing.T) {
 	c, err := Load(nil, nil)
 	if err != nil {

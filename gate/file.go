@@ -27,6 +27,10 @@ type FileGate struct {
 	// Command is how the model invokes wright in its shell; refusals quote
 	// it in the command lines they suggest. Default "wright".
 	Command string
+	// Verify, when set, decides whether a verdict file's content was made
+	// by the harness for exactly the files now in runPath (package
+	// verdict); its error is quoted in the refusal.
+	Verify func(data []byte, runPath string) error
 }
 
 // NewFileGate returns the file gate for a workspace.
@@ -113,6 +117,14 @@ func (g *FileGate) Check(ctx context.Context) (Verdict, error) {
 	label, labelErr := parseLabel(v.PredictedLabel)
 	if labelErr != nil {
 		return refuse(fmt.Sprintf("The verdict file %s/%s is not a valid verdict: %v. Do not write this file by hand; let the judge write it:\n  %s", rel, VerdictName, labelErr, g.reflectCommand(newest.Name))), nil
+	}
+
+	if g.Verify != nil {
+		if err := g.Verify(data, newest.Path); err != nil {
+			return refuse(fmt.Sprintf("The verdict %s/%s does not count: %v.\n"+
+				"A verdict counts only when the harness judged the run as it is now. Do not write, edit or copy verdict files, and do not change a judged run. Make a fresh run and judge it:\n%s",
+				rel, VerdictName, err, g.rerunSteps(next))), nil
+		}
 	}
 
 	// Freshness comes before the label: a success on files that changed

@@ -15,6 +15,7 @@ import (
 
 	"wright/clip"
 	"wright/output"
+	"wright/sandbox"
 )
 
 // RerunOptions configure gate.mode: rerun.
@@ -250,6 +251,10 @@ func (g *RerunGate) runPython(ctx context.Context, timeout time.Duration, env []
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Where the machine allows, the script is the init of its own PID
+	// namespace: whatever it starts (its browser, a setsid'ed helper) ends
+	// when it does, and with wright.
+	sandbox.Confine(cmd.SysProcAttr)
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// A grandchild holding the output pipe must not hold us too.
 	cmd.WaitDelay = 5 * time.Second

@@ -12,6 +12,7 @@ import (
 	"wright/env/live"
 	"wright/env/workspace"
 	"wright/runs"
+	"wright/secrets"
 )
 
 // setup is what an environment is started from.
@@ -22,6 +23,8 @@ type setup struct {
 	// vars are the variables the model's code gets on top of this
 	// process's environment (keys removed).
 	vars map[string]string
+	// secrets are typed by the live driver and redacted from its logs.
+	secrets *secrets.Set
 }
 
 // environment is one agent.mode: the kind of action it runs and how to
@@ -65,11 +68,17 @@ func newWorkspace(ctx context.Context, s setup) (env.Environment, error) {
 // one live page.
 func newLive(ctx context.Context, s setup) (env.Environment, error) {
 	cfg := s.cfg
+	private, err := privateRanges(cfg)
+	if err != nil {
+		return nil, err
+	}
 	return live.New(ctx, live.Options{
-		Workspace: s.run.Workspace,
-		LibDir:    filepath.Join(s.run.Dir, "lib", "live"),
-		TaskJSON:  filepath.Join(s.run.Workspace, "task.json"),
-		StartURL:  s.task.StartURL,
+		AllowPrivate: private,
+		Redact:       s.secrets.Redact,
+		Workspace:    s.run.Workspace,
+		LibDir:       filepath.Join(s.run.Dir, "lib", "live"),
+		TaskJSON:     filepath.Join(s.run.Workspace, "task.json"),
+		StartURL:     s.task.StartURL,
 		Browser: browser.Options{
 			Executable: config.Abs(cfg.Browser.Executable),
 			CDPURL:     cfg.Browser.CDPURL,
@@ -77,6 +86,7 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 			Viewport:   browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
 			Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
 			Env:        hiddenEnviron(cfg.KeyNames()),
+			Secrets:    s.secrets.Reveal,
 		},
 		AllowedDomains: cfg.Browser.AllowedDomains,
 		BlockedDomains: cfg.Browser.BlockedDomains,

@@ -16,6 +16,7 @@ import (
 	"wright/model"
 	"wright/output"
 	"wright/runs"
+	"wright/secrets"
 	"wright/templates"
 )
 
@@ -56,9 +57,10 @@ type Options struct {
 // Harness starts runs of one configuration. It holds nothing a run
 // changes, so any number of Run calls may go on at once.
 type Harness struct {
-	cfg  *config.Config
-	opts Options
-	env  environment
+	cfg     *config.Config
+	opts    Options
+	env     environment
+	secrets *secrets.Set
 	// modelCfg is cfg.Model with the environment's action field.
 	modelCfg model.Config
 	// schema is agent.output_schema compiled, or nil.
@@ -104,6 +106,13 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 			return nil, err
 		}
 	}
+	secretSet, err := secrets.Load(cfg.Secrets)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := privateRanges(cfg); err != nil {
+		return nil, err
+	}
 	schema, err := output.FromConfig(cfg.Agent.OutputSchema)
 	if err != nil {
 		return nil, err
@@ -118,7 +127,7 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 		}
 		opts.Executable = exe
 	}
-	return &Harness{cfg: cfg, opts: opts, env: e, modelCfg: mc, schema: schema}, nil
+	return &Harness{cfg: cfg, opts: opts, env: e, modelCfg: mc, secrets: secretSet, schema: schema}, nil
 }
 
 // Config is the configuration the harness runs.

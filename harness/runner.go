@@ -14,9 +14,11 @@ import (
 	"wright/gate"
 	"wright/judge"
 	"wright/judge/keyproxy"
+	"wright/keyring"
 	"wright/model"
 	"wright/output"
 	"wright/runs"
+	"wright/secrets"
 )
 
 // runner is one run's parts. Everything it starts is ended by close.
@@ -25,6 +27,10 @@ type runner struct {
 	task    Task
 	run     *runs.Run
 	closers []func()
+	// meter sums the judge's spending inside the run; verify checks the
+	// seal of a verdict (gate.mode file).
+	meter  *judgeMeter
+	verify func([]byte, string) error
 }
 
 func (r *runner) onClose(f func()) { r.closers = append(r.closers, f) }
@@ -41,7 +47,12 @@ func (r *runner) close() {
 // key proxy, the gate, the environment and the model.
 func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	cfg, run := r.h.cfg, r.run
-	if redacted, err := cfg.Redacted(os.Getenv(cfg.Model.APIKeyEnv)); err == nil {
+	run.Redact = r.h.secrets.RedactBytes
+	r.meter = &judgeMeter{}
+	if jm, err := cfg.JudgeModel(); err == nil {
+		r.meter.price = jm.Price
+	}
+	if redacted, err := cfg.Redacted(append(r.h.secrets.Values(), keyring.Getenv(cfg.Model.APIKeyEnv))...); err == nil {
 		_ = run.WriteFile("config.yaml", redacted)
 	}
 	if err := run.WriteJSON(filepath.Join("workspace", "task.json"), map[string]any{
@@ -53,6 +64,10 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err != nil {
 		run.RuntimeError(0, "judge", err)
 		return nil, fmt.Errorf("judge access: %w", err)
+	}
+	if err := r.trustVars(ctx, judgeVars); err != nil {
+		run.RuntimeError(0, "judge", err)
+		return nil, err
 	}
 	shellVars, err := r.shellEnv(judgeVars)
 	if err != nil {
@@ -66,7 +81,7 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars})
+	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets})
 	if err != nil {
 		run.RuntimeError(0, "environment", err)
 		return nil, fmt.Errorf("start workspace: %w", err)
@@ -85,13 +100,15 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 		Observer:         r.h.opts.Observer,
 		AttachScreenshot: cfg.Model.AttachObservationScreenshot,
 		ModelName:        cfg.Model.Name,
-		Vars:             templateVars(cfg, run),
+		Vars:             templateVars(cfg, run, r.h.secrets),
+		JudgeUsage:       r.meter.total,
+		Redact:           r.h.secrets.Redact,
 		OutputSchema:     schema,
 	}, nil
 }
 
 // templateVars are what the prompts need from beyond the agent section.
-func templateVars(cfg *config.Config, run *runs.Run) map[string]any {
+func templateVars(cfg *config.Config, run *runs.Run, set *secrets.Set) map[string]any {
 	return map[string]any{
 		"workspace":               run.Workspace,
 		"mode":                    cfg.Agent.Mode,
@@ -99,6 +116,7 @@ func templateVars(cfg *config.Config, run *runs.Run) map[string]any {
 		"require_reflection":      requiresGate(cfg),
 		"crafted":                 cfg.Gate.Crafted,
 		"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
+		"secrets":                 promptSecrets(cfg, set),
 	}
 }
 
@@ -125,11 +143,12 @@ func (r *runner) gate(shellVars map[string]string, schema *output.Schema) (gate.
 		return gate.Open{}, nil
 	}
 	if cfg.Gate.Mode == "file" {
-		fg := gate.NewFileGate(run.Workspace)
-		fg.Schema = schema
-		return fg, nil
+		g := gate.NewFileGate(run.Workspace)
+		g.Verify = r.verify
+		g.Schema = schema
+		return g, nil
 	}
-	client, err := judgeClient(cfg)
+	client, _, err := meteredJudge(cfg, r.meter)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +190,7 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 		keyEnv = model.DefaultAPIKeyEnv
 	}
 	base := endpoint(jm)
-	key := os.Getenv(keyEnv)
+	key := keyring.Getenv(keyEnv)
 	if key == "" {
 		// A keyless local server: the shell can call it directly.
 		vars["WRIGHT_MODEL_BASE_URL"] = base
@@ -184,7 +203,7 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	proxy, err := keyproxy.Start(ctx, base, key, filepath.Join(dir, "model.sock"))
+	proxy, err := keyproxy.StartMetered(ctx, base, key, filepath.Join(dir, "model.sock"), r.meter.addTokens)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -222,4 +241,33 @@ func hiddenEnviron(hide []string) []string {
 		}
 	}
 	return out
+}
+
+// trustVars starts what keeps the run's boundaries: the harness's own judge
+// (gate.mode file: only a verdict it sealed counts) and, in workspace mode,
+// the policy proxy the shell's tools go through. Their variables join vars.
+func (r *runner) trustVars(ctx context.Context, vars map[string]string) error {
+	cfg := r.h.cfg
+	if requiresGate(cfg) && cfg.Gate.Mode == "file" {
+		hvars, verify, closeHarness, err := harnessJudge(ctx, cfg, r.run, r.meter, r.outputSchema())
+		if err != nil {
+			return fmt.Errorf("judge: %w", err)
+		}
+		r.onClose(closeHarness)
+		r.verify = verify
+		for k, v := range hvars {
+			vars[k] = v
+		}
+	}
+	if cfg.Agent.Mode == "workspace" {
+		pvars, closeProxy, err := workspaceProxy(cfg)
+		if err != nil {
+			return err
+		}
+		r.onClose(closeProxy)
+		for k, v := range pvars {
+			vars[k] = v
+		}
+	}
+	return nil
 }

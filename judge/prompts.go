@@ -113,7 +113,15 @@ var promptKeys = []string{
 // given inline or as "<key>_file", a path relative to the config's folder;
 // a prompt given neither way is the built-in one. Unknown keys are an error,
 // so a misspelt prompt name is not silently replaced by the default.
-func LoadReflectConfig(path string) (ReflectConfigFile, error) {
+//
+// Prompt files are read only when they are regular files inside root (the
+// workspace), after links are resolved; an empty root means the config's
+// own folder.
+func LoadReflectConfig(path string, root ...string) (ReflectConfigFile, error) {
+	base := filepath.Dir(path)
+	if len(root) > 0 && root[0] != "" {
+		base = root[0]
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return ReflectConfigFile{}, configErrorf("read judge config: %w", err)
@@ -162,7 +170,7 @@ func LoadReflectConfig(path string) (ReflectConfigFile, error) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(filepath.Dir(path), rel)
 			}
-			text, err := os.ReadFile(p)
+			text, err := readInside(base, p)
 			if err != nil {
 				return ReflectConfigFile{}, configErrorf("judge config %s: %s_file: %w", path, k, err)
 			}

@@ -62,6 +62,10 @@ type ReflectOptions struct {
 	// Output, when set, is where the result JSON is written (relative to
 	// the process's working directory).
 	Output string
+	// AgentNotes, when set, is text the judged agent wrote (see
+	// AgentNotes()); it reaches the judge inside the user messages as
+	// labelled untrusted data, never as instructions.
+	AgentNotes string
 	// Schema, when set, is the run's output schema: a run folder whose
 	// result.json does not satisfy it is not judged (ErrInvalidResult).
 	Schema *output.Schema
@@ -166,6 +170,7 @@ func Reflect(ctx context.Context, client model.Client, opts ReflectOptions) (*Re
 	// Errors are impossible here: validate filled the same keys.
 	res.FinalSystemMsg, _ = FillPrompt(opts.Prompts.FinalVerdictSystem, vars)
 	res.FinalUserText, _ = FillPrompt(opts.Prompts.FinalVerdictUser, vars)
+	res.FinalUserText += untrustedBlock(opts.AgentNotes)
 	res.FinalUserText += resultForJudge(runDir, opts.MaxLogChars)
 	reply, err := client.Complete(ctx, []model.Message{
 		{Role: model.RoleSystem, Content: res.FinalSystemMsg},
@@ -400,6 +405,7 @@ func judgeImage(ctx context.Context, client model.Client, opts ReflectOptions, t
 	}
 	system, _ := FillPrompt(opts.Prompts.ImageJudgeSystem, vars)
 	user, _ := FillPrompt(opts.Prompts.ImageJudgeUser, vars)
+	user += untrustedBlock(opts.AgentNotes)
 	msgs := []model.Message{
 		{Role: model.RoleSystem, Content: system},
 		{Role: model.RoleUser, Content: user, Images: []string{img}},

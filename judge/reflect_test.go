@@ -296,7 +296,7 @@ func TestLoadReflectConfigErrors(t *testing.T) {
 	cases := map[string]string{
 		`{"image_judge_prompt": "x"}`: `unknown key "image_judge_prompt"`,
 		`{"final_verdict_user_prompt": "a", "final_verdict_user_prompt_file": "b.txt"}`: "not both",
-		`{"final_verdict_user_prompt_file": "missing.txt"}`:                             "final_verdict_user_prompt_file: open",
+		`{"final_verdict_user_prompt_file": "missing.txt"}`:                             "final_verdict_user_prompt_file: lstat",
 		`{"image_judge_user_prompt": 5}`:                                                "must be a string",
 		`{"images": "a.png"}`:                                                           "images must be a list",
 		`[1, 2]`:                                                                        "not a JSON object",

@@ -184,9 +184,12 @@ func TestRerunGateTimeout(t *testing.T) {
 	needPython(t)
 	ws := t.TempDir()
 	pidFile := filepath.Join(ws, "child.pid")
-	writeFile(t, filepath.Join(ws, gate.FinalScriptName), []byte(`import subprocess, sys, time
-child = subprocess.Popen(["sleep", "300"])
-open("child.pid", "w").write(str(child.pid))
+	writeFile(t, filepath.Join(ws, gate.FinalScriptName), []byte(`import os, subprocess, sys, time
+# The pid as wright sees it: /proc is the host's, the script may be in a
+# PID namespace of its own.
+child = subprocess.Popen(["sh", "-c", "read p _ < /proc/self/stat; echo $p > child.pid.tmp; mv child.pid.tmp child.pid; exec sleep 300"])
+while not os.path.exists("child.pid"):
+    time.sleep(0.01)
 print("waiting for a page that never loads", flush=True)
 time.sleep(300)
 `))

@@ -34,11 +34,13 @@ func (j *RunJudge) JudgeRun(ctx context.Context, workspace, runDir string) (gate
 	opts := j.Options
 	if j.ConfigPath != "" {
 		if _, err := os.Stat(j.ConfigPath); err == nil {
-			cfg, err := LoadReflectConfig(j.ConfigPath)
+			cfg, err := LoadReflectConfig(j.ConfigPath, workspace)
 			if err != nil {
 				return gate.JudgeVerdict{}, &gate.PromptError{Path: j.ConfigPath, Err: err}
 			}
-			opts.Prompts = cfg.Prompts
+			// The judge's prompts stay the harness's own; what the
+			// model wrote is data in the user messages.
+			opts.Prompts, opts.AgentNotes = DefaultPrompts(), AgentNotes(cfg.Prompts)
 		}
 	}
 	opts.Workspace, opts.RunDir, opts.Output = workspace, runDir, filepath.Join(runDir, gate.VerdictName)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"wright/keyring"
 )
 
 // Action fields: the key of the JSON object that carries the code to run.
@@ -124,7 +126,7 @@ func New(cfg Config, warn func(string)) (Client, error) {
 	if cfg.APIKeyEnv == "" {
 		cfg.APIKeyEnv = DefaultAPIKeyEnv
 	}
-	key := os.Getenv(cfg.APIKeyEnv)
+	key := keyring.Getenv(cfg.APIKeyEnv)
 	if key == "" && !isLocalHost(u.Hostname()) && cfg.HTTPClient == nil {
 		// Names the variable, never a value.
 		return nil, fmt.Errorf("model: no API key: set %s (or point model.api_key_env at the variable that holds it)", cfg.APIKeyEnv)

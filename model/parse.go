@@ -57,6 +57,9 @@ func ParseAction(content, finishReason, actionField string) (Action, error) {
 		actionField = FieldBash
 	}
 	truncated := finishReason == "length"
+	if len(content) > MaxReplyBytes {
+		return Action{}, formatErr("Your reply is %d bytes, over the limit of %d. Reply with one short JSON object; write long content to a file from your code instead.", len(content), MaxReplyBytes)
+	}
 	if strings.TrimSpace(content) == "" {
 		if truncated {
 			return Action{}, formatErr("Your reply was cut off by the token limit before it wrote anything. Keep the thought short and reply with only the JSON object.")
@@ -96,8 +99,20 @@ func ParseAction(content, finishReason, actionField string) (Action, error) {
 			return Action{}, formatErr("Your reply has no JSON object. Reply with exactly one JSON object and nothing else: %s", ExampleAction(actionField))
 		}
 	}
+	if hit.action {
+		if rest := hit.rest; rest != "" {
+			if next := findObject(rest, actionField); next.obj != nil {
+				return Action{}, formatErr("Your reply holds more than one JSON object. Reply with exactly one action per turn; the next one comes after you see this one's result.")
+			}
+		}
+	}
 	return validate(hit.obj, actionField)
 }
+
+// MaxReplyBytes caps a reply: an action is a thought and some code, and a
+// reply this large is a runaway generation (or a hostile one) that would
+// only cost time and context.
+const MaxReplyBytes = 256 << 10
 
 func formatErr(format string, args ...any) *FormatError {
 	return &FormatError{Reason: fmt.Sprintf(format, args...)}
@@ -145,6 +160,7 @@ type found struct {
 	action       bool   // obj has thought or the action field
 	parseErr     string // the first candidate's parse error, when none parsed
 	unterminated bool   // a '{' whose object never closed
+	rest         string // the text after obj
 }
 
 // Bounds on the work spent on pathological replies (`{"{"{"...`, where
@@ -194,7 +210,7 @@ func findObject(s, actionField string) found {
 		_, hasThought := obj["thought"]
 		_, hasAction := obj[actionField]
 		if hasThought || hasAction {
-			return found{obj: obj, action: true}
+			return found{obj: obj, action: true, rest: s[end:]}
 		}
 		if firstParsed == nil {
 			firstParsed = obj

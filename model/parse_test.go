@@ -68,8 +68,20 @@ var parseCases = []parseCase{
 		wantErr: "never closed it",
 	},
 	{
-		name:    "two objects: the first is taken",
+		// A second action after the first used to be dropped silently:
+		// the model believed both ran.
+		name:    "two objects: a format error",
 		content: `{"thought": "one", "bash_command": "ls", "done": false, "final_response": ""} {"thought": "two", "bash_command": "pwd", "done": false, "final_response": ""}`,
+		wantErr: "more than one JSON object",
+	},
+	{
+		name:    "a trailing object of any shape: a format error",
+		content: "```json\n{\"thought\": \"one\", \"bash_command\": \"ls\", \"done\": false, \"final_response\": \"\"}\n```\nthen {\"done\": true}",
+		wantErr: "more than one JSON object",
+	},
+	{
+		name:    "trailing prose braces are not an object",
+		content: `{"thought": "one", "bash_command": "ls", "done": false, "final_response": ""} and {not json}`,
 		want:    act("one", FieldBash, "ls", false, ""),
 	},
 	{
@@ -299,5 +311,19 @@ func BenchmarkParseActionPathological(b *testing.B) {
 	b.SetBytes(int64(len(content)))
 	for b.Loop() {
 		_, _ = ParseAction(content, "stop", FieldBash)
+	}
+}
+
+// A megabyte of one character is refused by its size before any scan or
+// count sees it.
+func TestParseActionSizeCap(t *testing.T) {
+	_, err := ParseAction(strings.Repeat("a", 1<<20), "stop", FieldBash)
+	var fe *FormatError
+	if !errors.As(err, &fe) || !strings.Contains(fe.Reason, "over the limit") {
+		t.Fatalf("1 MiB reply: err = %v, want a format error about the size", err)
+	}
+	ok := `{"thought": "t", "bash_command": "echo ` + strings.Repeat("x", 1000) + `", "done": false, "final_response": ""}`
+	if _, err := ParseAction(ok, "stop", FieldBash); err != nil {
+		t.Fatalf("ordinary reply: %v", err)
 	}
 }

@@ -83,7 +83,7 @@ func (r *Run) appendMD(text string) error {
 		return fmt.Errorf("open steps.md: %w", err)
 	}
 	defer f.Close()
-	_, err = f.WriteString(text)
+	_, err = f.Write(r.redact([]byte(text)))
 	return err
 }
 

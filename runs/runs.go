@@ -21,6 +21,9 @@ import (
 type Run struct {
 	Dir       string
 	Workspace string
+	// Redact, when set, rewrites every byte the run writes (secret values
+	// become their placeholders) before it reaches a file.
+	Redact func([]byte) []byte
 
 	mu       sync.Mutex
 	stepsMD  *os.File
@@ -39,6 +42,9 @@ type Result struct {
 	Steps      int         `json:"steps"`
 	ModelCalls int         `json:"model_calls"`
 	Usage      model.Usage `json:"usage"`
+	// JudgeUsage is what the judge spent for the run (its calls through the
+	// harness and the key proxy); it counts toward the cost limit too.
+	JudgeUsage *model.Usage `json:"judge_usage,omitempty"`
 	// PromptTokensPerStep is the prompt size of each model call, in order.
 	PromptTokensPerStep []int     `json:"prompt_tokens_per_step"`
 	Compactions         int       `json:"compactions"`
@@ -119,7 +125,15 @@ func CreateUnique(parent, name string) (*Run, error) {
 // WriteFile writes a file in the run directory atomically (temp file and
 // rename), so a reader never sees half a file.
 func (r *Run) WriteFile(rel string, data []byte) error {
-	return writeAtomic(filepath.Join(r.Dir, rel), data)
+	return writeAtomic(filepath.Join(r.Dir, rel), r.redact(data))
+}
+
+// redact applies the run's Redact hook.
+func (r *Run) redact(b []byte) []byte {
+	if r.Redact == nil {
+		return b
+	}
+	return r.Redact(b)
 }
 
 func writeAtomic(path string, data []byte) error {
@@ -197,7 +211,7 @@ func (r *Run) AppendJSONL(rel string, v any) error {
 		return fmt.Errorf("open %s: %w", rel, err)
 	}
 	defer f.Close()
-	_, err = f.Write(append(b, '\n'))
+	_, err = f.Write(r.redact(append(b, '\n')))
 	return err
 }
 

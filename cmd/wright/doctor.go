@@ -13,7 +13,9 @@ import (
 
 	"wright/browser"
 	"wright/config"
+	"wright/keyring"
 	"wright/model"
+	"wright/sandbox"
 )
 
 func init() {
@@ -44,7 +46,7 @@ func doctor(ctx context.Context, cmd *cobra.Command, layers []string) error {
 	} else {
 		checks = append(checks, check{name: "config", ok: true, detail: fmt.Sprintf("mode %s, model %s", cfg.Agent.Mode, cfg.Model.Name)})
 	}
-	checks = append(checks, checkChromium(ctx, cfg), checkPython(ctx), checkPlatform())
+	checks = append(checks, checkChromium(ctx, cfg), checkPython(ctx), checkPlatform(), checkConfinement())
 	if cfg != nil {
 		checks = append(checks, checkEndpoint(ctx, cfg.Model))
 	}
@@ -90,6 +92,17 @@ func checkChromium(ctx context.Context, cfg *config.Config) check {
 	return check{name: "chromium", ok: true, detail: out + " (" + path + ")"}
 }
 
+// checkConfinement says whether the model's shell and Python runner get a
+// PID namespace of their own (sandbox.Confine).
+func checkConfinement() check {
+	if ok, why := sandbox.PIDNamespaces(); !ok {
+		return check{name: "confine", warn: true,
+			detail: "no PID namespace for the model's processes (" + why + "): a process that clears its environment and leaves its session (env -i setsid ...) can outlive the run, and a SIGKILLed wright leaves the shell's children behind",
+			fix:    "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or user.max_user_namespaces > 0), or run in a container that permits them"}
+	}
+	return check{name: "confine", ok: true, detail: "the model's shell and Python runner get their own PID namespace; they end with the run and with wright"}
+}
+
 func checkPython(ctx context.Context) check {
 	c := check{name: "python3", fix: "install Python 3.9 or newer (Debian: apt-get install python3)"}
 	out, err := commandOutput(ctx, "python3", "-c", "import sys; assert sys.version_info >= (3, 9), sys.version; print(sys.version.split()[0])")
@@ -120,7 +133,7 @@ func checkEndpoint(ctx context.Context, mc model.Config) check {
 	if keyEnv == "" {
 		keyEnv = model.DefaultAPIKeyEnv
 	}
-	key := os.Getenv(keyEnv)
+	key := keyring.Getenv(keyEnv)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/models", nil)

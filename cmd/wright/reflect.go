@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,7 +15,9 @@ import (
 	"wright/gate"
 	"wright/judge"
 	"wright/judge/keyproxy"
+	"wright/keyring"
 	"wright/model"
+	"wright/verdict"
 )
 
 // judgeSettings are the model flags reflect and image-qa share, and the
@@ -57,7 +61,7 @@ func newJudgeClient(js judgeSettings) (model.Client, string, string, error) {
 			j.APIKeyEnv = jm.APIKeyEnv
 		}
 	}
-	cfg, endpoint, err := j.Resolve(os.Getenv)
+	cfg, endpoint, err := j.Resolve(keyring.Getenv)
 	if err != nil {
 		return nil, "", "", usageError("%v", err)
 	}
@@ -142,8 +146,11 @@ func runReflect(cmd *cobra.Command, f reflectFlags) error {
 	if f.parseRetries < 0 || f.concurrency < 1 {
 		return usageError("--max-image-parse-retries must be >= 0 and --concurrency >= 1")
 	}
+	if sock := os.Getenv(verdict.SocketEnv); sock != "" {
+		return reflectByHarness(cmd, sock, ws, f.runsDir, f.output)
+	}
 	if configPath := reflectConfigPath(ws, f.configPath); configPath != "" {
-		cfg, err := judge.LoadReflectConfig(configPath)
+		cfg, err := judge.LoadReflectConfig(configPath, ws)
 		if err != nil {
 			return judgeError(err)
 		}
@@ -223,4 +230,58 @@ func judgeFirstLine(s string) string {
 func judgeFileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
+}
+
+// reflectByHarness is `wright reflect` inside a run: the harness judges
+// and writes the sealed verdict into the run folder (the only verdict the
+// gate accepts); this process only asks and reports. The workspace must be
+// the run's own.
+func reflectByHarness(cmd *cobra.Command, sock, ws, runsDir, output string) error {
+	req := verdict.Request{RunsDir: runsDir}
+	if rel, err := filepath.Rel(currentWorkspace(ws), ws); err == nil && rel != "." {
+		return usageError("inside a run, reflect judges the run's own workspace (%s), not %s", os.Getenv("WORKSPACE_DIR"), ws)
+	}
+	resp, err := verdict.Ask(cmd.Context(), sock, req)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	if resp.Error != "" {
+		code := 1
+		if resp.Config {
+			code = 2
+		}
+		return &exitError{code: code, err: errors.New(resp.Error)}
+	}
+	var res judge.ReflectResult
+	if err := json.Unmarshal(resp.Verdict, &res); err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("the harness's verdict: %w", err)}
+	}
+	out := resp.Path
+	if abs, err := filepath.Abs(output); output != "" && err == nil && abs != filepath.Clean(resp.Path) {
+		// A copy elsewhere is for reading; the gate reads the run folder's.
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, resp.Verdict, "", "  "); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		pretty.WriteByte('\n')
+		if err := os.WriteFile(abs, pretty.Bytes(), 0o644); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		out = abs
+	}
+	printVerdict(cmd, &res, out)
+	if !res.Success() {
+		return &exitError{code: 1, err: errSilent}
+	}
+	return nil
+}
+
+// currentWorkspace is the run's workspace as the harness exported it.
+func currentWorkspace(fallback string) string {
+	if w := os.Getenv("WORKSPACE_DIR"); w != "" {
+		if abs, err := filepath.Abs(w); err == nil {
+			return abs
+		}
+	}
+	return fallback
 }

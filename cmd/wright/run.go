@@ -12,6 +12,7 @@ import (
 	"wright/agent"
 	"wright/config"
 	"wright/harness"
+	"wright/keyring"
 )
 
 type runFlags struct {
@@ -36,7 +37,7 @@ in workspace mode, the judge has signed off on its final script) or a limit ends
 the run. Everything is saved under the run directory as it happens.
 
 Exit codes: 0 Submitted, 1 any other exit status, 2 a usage or config error,
-130 interrupted.`,
+130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTask(cmd, f) },
 	}
@@ -107,6 +108,12 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 // config or run-directory problem.
 func runHarness(cmd *cobra.Command, cfg *config.Config, opts harness.Options, task harness.Task, verbose, asJSON bool) error {
 	opts.Warn = func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "wright: warning:", msg) }
+	// Keys and secret variables named by the config leave this process's
+	// environment block too (a re-exec that does not return when there is
+	// one to drop).
+	if err := keyring.Drop(cfg.KeyNames()); err != nil {
+		opts.Warn(err.Error())
+	}
 	if verbose || isTerminal(os.Stderr) {
 		opts.Observer = harness.TextObserver(cmd.ErrOrStderr())
 	}
@@ -132,7 +139,7 @@ func runHarness(cmd *cobra.Command, cfg *config.Config, opts harness.Options, ta
 	case agent.Submitted:
 		return nil
 	case agent.Interrupted:
-		return &exitError{code: 130, err: errSilent}
+		return &exitError{code: interruptedCode(), err: errSilent}
 	}
 	return &exitError{code: 1, err: errSilent}
 }

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +36,7 @@ import (
 	"wright/browser/python"
 	"wright/env"
 	"wright/env/proctab"
+	"wright/netpolicy"
 )
 
 // Options configure a live browser environment. Zero values take the
@@ -72,6 +74,13 @@ type Options struct {
 	// HideEnv names variables removed from the inherited environment (API
 	// keys).
 	HideEnv []string
+	// AllowPrivate lists private address ranges the browser may reach
+	// (self-hosted sites); other private, link-local and metadata
+	// addresses are refused.
+	AllowPrivate []netip.Prefix
+	// Redact, when set, rewrites the step output before it is written to
+	// logs/ or shown (secret values become their placeholders).
+	Redact func(string) string
 	// Python is the interpreter. Default: python3 on PATH.
 	Python string
 	// AttachScreenshot says the model sees each step's screenshot: the
@@ -110,6 +119,9 @@ type Env struct {
 	python     string
 	environ    []string
 	policy     *Policy
+	net        *netpolicy.Proxy // every request of the browser goes through it
+	netMu      sync.Mutex
+	netBlocked []string // requests the proxy refused since the last observation
 	sockDir    string
 	sock       string
 	srv        *driver.Server
@@ -233,6 +245,17 @@ func (e *Env) start(ctx context.Context) error {
 	e.sock = filepath.Join(dir, "d.sock")
 
 	bopts := e.opts.Browser
+	if bopts.CDPURL == "" {
+		// The policy then sees every request, not only navigations:
+		// subresources, fetch/XHR, WebSocket, beacons and what a page's
+		// redirects lead to, each host's addresses checked and pinned.
+		// Loopback goes through it too (<-loopback turns Chromium's own
+		// bypass off).
+		if err := e.startNetPolicy(); err != nil {
+			return err
+		}
+		bopts.Args = append(append([]string{}, bopts.Args...), "--proxy-server="+e.net.URL(), "--proxy-bypass-list=<-loopback>")
+	}
 	outer := bopts.URLPolicy
 	bopts.URLPolicy = func(u string) error {
 		if err := e.policy.Check(u); err != nil {
@@ -400,6 +423,9 @@ func (e *Env) Close() error {
 		}
 		if e.sockDir != "" {
 			_ = os.RemoveAll(e.sockDir)
+		}
+		if e.net != nil {
+			e.net.Close()
 		}
 	})
 	return e.closeErr
@@ -616,4 +642,62 @@ func checkTaskJSON(path string) error {
 		return fmt.Errorf("task file %s is not a JSON object: %w", path, err)
 	}
 	return nil
+}
+
+// startNetPolicy starts the run's policy proxy once; a browser restart
+// reuses it.
+func (e *Env) startNetPolicy() error {
+	if e.net != nil {
+		return nil
+	}
+	p, err := netpolicy.Start(netpolicy.Options{
+		CheckURL:     e.policy.Check,
+		AllowPrivate: e.opts.AllowPrivate,
+		OnBlock: func(target string, err error) {
+			if browserService(target) {
+				return // Chromium's own traffic, not the page's
+			}
+			e.netMu.Lock()
+			defer e.netMu.Unlock()
+			if len(e.netBlocked) < 20 {
+				e.netBlocked = append(e.netBlocked, fmt.Sprintf("%s (%v)", target, err))
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	e.net = p
+	return nil
+}
+
+// takeNetBlocked drains the proxy's refusals into one notice.
+func (e *Env) takeNetBlocked() []string {
+	e.netMu.Lock()
+	defer e.netMu.Unlock()
+	if len(e.netBlocked) == 0 {
+		return nil
+	}
+	n := fmt.Sprintf("The network policy refused %d request(s) the page made: %s. The page cannot reach these; do not try to get around the policy.", len(e.netBlocked), strings.Join(e.netBlocked, "; "))
+	e.netBlocked = nil
+	return []string{n}
+}
+
+// browserService reports Chromium's own background services (updates,
+// autofill, sign-in), which the proxy refuses like anything else but which
+// are no news to the model.
+func browserService(target string) bool {
+	host := target
+	if _, rest, ok := strings.Cut(target, "://"); ok {
+		host = rest
+	}
+	if i := strings.IndexAny(host, ":/"); i >= 0 {
+		host = host[:i]
+	}
+	for _, suffix := range []string{".googleapis.com", ".gvt1.com", ".gvt2.com", "accounts.google.com", "clients1.google.com", "clients2.google.com", "clientservices.googleapis.com", "safebrowsing.google.com"} {
+		if host == strings.TrimPrefix(suffix, ".") || strings.HasSuffix(host, suffix) {
+			return true
+		}
+	}
+	return false
 }

@@ -113,6 +113,7 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 
 	obs.Details["console_output"] = logs.console
 	notices = append(notices, logs.notices...)
+	notices = append(notices, e.takeNetBlocked()...)
 	if res.pageLost && res.pythonEnded == "" && e.py != nil {
 		notices = append(notices, fmt.Sprintf("`page` no longer names an open tab of the browser, so this observation shows the tab it named before (%s). Point it at a tab again, e.g. page = browser.pages[0].", st.url))
 	}
@@ -418,6 +419,9 @@ func (e *Env) restartBrowser(ctx context.Context) error {
 func (e *Env) formatOutput(step int, out string, dropped int) (string, error) {
 	out = strings.ToValidUTF8(out, "\uFFFD")
 	out = strings.TrimSuffix(out, "\n")
+	if e.opts.Redact != nil {
+		out = e.opts.Redact(out)
+	}
 	if out == "" && dropped == 0 {
 		return "", nil
 	}

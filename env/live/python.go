@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"wright/env/proctab"
+	"wright/sandbox"
 )
 
 // tagVar marks every process the Python runner starts (run_command's
@@ -37,6 +38,16 @@ type pyProc struct {
 	done    chan struct{}       // closed when the process is reaped
 	exit    string              // how it ended; valid after done
 	nextID  int
+}
+
+// pythonAttr puts the runner in a process group of its own (a Ctrl-C at
+// wright's terminal is wright's to handle, and a kill reaches the runner's
+// children) and, where the machine allows, in a PID namespace of its own
+// that dies with it and with wright (sandbox.Confine).
+func pythonAttr() *syscall.SysProcAttr {
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	sandbox.Confine(attr)
+	return attr
 }
 
 var errRunnerGone = errors.New("the Python process ended")
@@ -64,17 +75,15 @@ func startPython(ctx context.Context, python, runner, workspace, taskJSON string
 	tag := proctab.NewTag(12)
 	p := &pyProc{tag: tag, reqW: reqW, out: newOutputBuffer(), answers: make(chan map[string]any, 4), done: make(chan struct{})}
 	p.cmd = &exec.Cmd{
-		Path:       python,
-		Args:       []string{python, "-u", runner, "3", "4", workspace, taskJSON},
-		Dir:        workspace,
-		Env:        append(append([]string{}, environ...), tagVar+"="+tag),
-		Stdin:      nil, // /dev/null: the code never waits for input
-		Stdout:     outW,
-		Stderr:     outW,
-		ExtraFiles: []*os.File{reqR, ansW},
-		// A process group of its own: a Ctrl-C at wright's terminal is
-		// wright's to handle, and a kill reaches the runner's children.
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+		Path:        python,
+		Args:        []string{python, "-u", runner, "3", "4", workspace, taskJSON},
+		Dir:         workspace,
+		Env:         append(append([]string{}, environ...), tagVar+"="+tag),
+		Stdin:       nil, // /dev/null: the code never waits for input
+		Stdout:      outW,
+		Stderr:      outW,
+		ExtraFiles:  []*os.File{reqR, ansW},
+		SysProcAttr: pythonAttr(),
 	}
 	err = p.cmd.Start()
 	// The child has its copies; ours would keep the pipes open forever.

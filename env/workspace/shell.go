@@ -40,6 +40,7 @@ import (
 
 	"wright/env"
 	"wright/env/proctab"
+	"wright/sandbox"
 )
 
 // Options configures a Shell. Zero values take the defaults noted.
@@ -111,6 +112,7 @@ type Shell struct {
 type bashProc struct {
 	cmd  *exec.Cmd
 	pid  int
+	self int           // the pid bash sees for itself ($$): 1 in a namespace of its own
 	done chan struct{} // closed once bash is reaped
 	code int           // exit status (128+signal if killed); valid after done
 }
@@ -255,22 +257,30 @@ func (s *Shell) startShell(ctx context.Context, cwd string) error {
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		cwd = s.dir
 	}
+	// A session of its own with the pty as controlling terminal, so job
+	// control works and the foreground job can be signalled; and, where
+	// the machine allows, a PID namespace of its own, so that whatever
+	// the model starts (setsid, double forks, a cleared environment) ends
+	// with this bash, and the parent-death signal ends it with wright.
+	attr := &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	namespaced := sandbox.Confine(attr)
 	cmd := &exec.Cmd{
-		Path:   s.bash,
-		Args:   []string{"bash", "--noprofile", "--rcfile", s.rc, "--noediting", "-i"},
-		Dir:    cwd,
-		Env:    s.env,
-		Stdin:  s.slave,
-		Stdout: s.slave,
-		Stderr: s.slave,
-		// A session of its own with the pty as controlling terminal, so
-		// job control works and the foreground job can be signalled.
-		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0},
+		Path:        s.bash,
+		Args:        []string{"bash", "--noprofile", "--rcfile", s.rc, "--noediting", "-i"},
+		Dir:         cwd,
+		Env:         s.env,
+		Stdin:       s.slave,
+		Stdout:      s.slave,
+		Stderr:      s.slave,
+		SysProcAttr: attr,
 	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start bash: %w", err)
 	}
-	p := &bashProc{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{})}
+	p := &bashProc{cmd: cmd, pid: cmd.Process.Pid, self: cmd.Process.Pid, done: make(chan struct{})}
+	if namespaced {
+		p.self = 1 // the init of its namespace
+	}
 	go func() {
 		_ = cmd.Wait()
 		p.code = exitCode(cmd.ProcessState)
@@ -325,7 +335,7 @@ func (s *Shell) awaitPrompt(ctx context.Context, p *bashProc) error {
 				return nil
 			}
 		case st := <-s.statusC:
-			if st.pid != p.pid {
+			if st.pid != p.self {
 				continue // from an earlier bash
 			}
 			known[st.nonce] = true

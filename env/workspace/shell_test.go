@@ -10,8 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"wright/sandbox"
 )
 
 // newShell starts a shell in a fresh workspace and closes it at the end.
@@ -215,7 +218,7 @@ func TestTimeout(t *testing.T) {
 	wantOutput(t, st.run("echo $MARK"), "kept\n")
 
 	// A job that ignores SIGINT gets SIGKILL; the shell lives on.
-	obs = st.run(`sh -c 'trap "" INT; echo $$ > ignorer.pid; exec sleep 30'`)
+	obs = st.run(`sh -c 'trap "" INT; read p _ < /proc/self/stat; echo $p > ignorer.pid; exec sleep 30'`)
 	if obs["timed_out"] != true || obs["shell_restarted"] != false {
 		t.Errorf("SIGINT-proof job: %v", obs)
 	}
@@ -245,7 +248,7 @@ func TestCancel(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		obs, err := s.Execute(ctx, 1, `echo started; sh -c 'echo $$ > job.pid; exec sleep 1000'`)
+		obs, err := s.Execute(ctx, 1, `echo started; sh -c 'read p _ < /proc/self/stat; echo $p > job.pid; exec sleep 1000'`)
 		done <- result{obs.Flat(), err}
 	}()
 	pid := readPID(t, filepath.Join(s.dir, "job.pid"))
@@ -389,12 +392,24 @@ func TestCloseKillsBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &stepper{t: t, s: s}
-	st.run(`sleep 1000 & echo $! > bg.pid
-nohup sleep 1001 > /dev/null 2>&1 & echo $! > nohup.pid
-setsid sh -c 'echo $$ > setsid.pid; exec sleep 1002' &
-( sh -c 'echo $$ > orphan.pid; exec sleep 1003' & )
-env -u WRIGHT_SHELL_ID sh -c 'echo $$ > untagged.pid; exec sleep 1004' &`)
-	names := []string{"bg", "nohup", "setsid", "orphan", "untagged"}
+	// Each writes its pid as wright sees it (/proc is the host's; $$ and
+	// $! are the shell's PID namespace's).
+	st.run(`sh -c 'read p _ < /proc/self/stat; echo $p > bg.pid; exec sleep 1000' &
+nohup sh -c 'read p _ < /proc/self/stat; echo $p > nohup.pid; exec sleep 1001' > /dev/null 2>&1 &
+setsid sh -c 'read p _ < /proc/self/stat; echo $p > setsid.pid; exec sleep 1002' &
+( sh -c 'read p _ < /proc/self/stat; echo $p > orphan.pid; exec sleep 1003' & )
+env -u WRIGHT_SHELL_ID sh -c 'read p _ < /proc/self/stat; echo $p > untagged.pid; exec sleep 1004' &
+env -i setsid sh -c 'read p _ < /proc/self/stat; echo $p > cleared.pid; exec sleep 1005' &`)
+	names := []string{"bg", "nohup", "setsid", "orphan", "untagged", "cleared"}
+	namespaced, _ := sandbox.PIDNamespaces()
+	if !namespaced {
+		// Without a namespace, a process that cleared its environment and
+		// left the session is out of reach: only the namespace catches it.
+		names = names[:len(names)-1]
+		defer func() {
+			_ = syscall.Kill(readPID(t, filepath.Join(dir, "cleared.pid")), syscall.SIGKILL)
+		}()
+	}
 	pids := map[string]int{}
 	for _, n := range names {
 		pids[n] = readPID(t, filepath.Join(dir, n+".pid"))
@@ -402,11 +417,12 @@ env -u WRIGHT_SHELL_ID sh -c 'echo $$ > untagged.pid; exec sleep 1004' &`)
 			t.Fatalf("%s process %d not running before Close", n, pids[n])
 		}
 	}
-	// The shell dies and restarts: its jobs live on until Close.
+	// The shell dies and restarts. In a PID namespace of its own, its
+	// jobs die with it; without one they live on until Close.
 	st.run("exit 0")
 	for _, n := range names {
-		if !pidAlive(pids[n]) {
-			t.Errorf("%s process %d died with the shell", n, pids[n])
+		if pidAlive(pids[n]) == namespaced {
+			t.Errorf("%s process %d: alive %v after the shell's exit, namespaced %v", n, pids[n], !namespaced, namespaced)
 		}
 	}
 	if err := s.Close(); err != nil {
@@ -434,7 +450,7 @@ func TestCloseKillsUntaggedInLiveSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &stepper{t: t, s: s}
-	st.run(`env -u WRIGHT_SHELL_ID sh -c 'echo $$ > untagged.pid; exec sleep 1004' &`)
+	st.run(`env -u WRIGHT_SHELL_ID sh -c 'read p _ < /proc/self/stat; echo $p > untagged.pid; exec sleep 1004' &`)
 	pid := readPID(t, filepath.Join(dir, "untagged.pid"))
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -457,7 +473,7 @@ func TestCloseDuringExecute(t *testing.T) {
 	var execErr error
 	go func() {
 		defer wg.Done()
-		_, execErr = s.Execute(context.Background(), 1, "echo $$ > shell.pid; sleep 1000")
+		_, execErr = s.Execute(context.Background(), 1, "read p _ < /proc/self/stat; echo $p > shell.pid; sleep 1000")
 	}()
 	pid := readPID(t, filepath.Join(dir, "shell.pid"))
 	if err := s.Close(); err != nil {

@@ -7,9 +7,12 @@
 package keyproxy
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -56,6 +59,13 @@ type Proxy struct {
 // An empty apiKey forwards without one (local servers). The proxy runs until
 // Close or until ctx ends.
 func Start(ctx context.Context, upstreamBaseURL, apiKey, socketPath string) (*Proxy, error) {
+	return StartMetered(ctx, upstreamBaseURL, apiKey, socketPath, nil)
+}
+
+// StartMetered is Start with onUsage called with the token counts of every
+// answer the endpoint gives through the proxy, so that what the model's
+// shell spends on the judge counts toward the run's cost limit.
+func StartMetered(ctx context.Context, upstreamBaseURL, apiKey, socketPath string, onUsage func(prompt, completion int)) (*Proxy, error) {
 	up, err := url.Parse(upstreamBaseURL)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
 		return nil, fmt.Errorf("keyproxy: upstream %q is not an http(s) URL", upstreamBaseURL)
@@ -100,6 +110,12 @@ func Start(ctx context.Context, upstreamBaseURL, apiKey, socketPath string) (*Pr
 			if apiKey != "" {
 				r.Out.Header.Set("Authorization", "Bearer "+apiKey)
 			}
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			if onUsage != nil {
+				meter(resp, onUsage)
+			}
+			return nil
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			// 502 is what the client's retry logic treats as transient.
@@ -205,4 +221,29 @@ func redact(s, key string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+// meter reads the usage of a chat answer and puts the body back unchanged.
+// Answers are small (no streaming through the proxy), so holding one is
+// fine; a body over the bound is passed on unmetered.
+func meter(resp *http.Response, onUsage func(prompt, completion int)) {
+	const limit = 16 << 20
+	orig := resp.Body
+	body, err := io.ReadAll(io.LimitReader(orig, limit+1))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), orig), orig}
+	if err != nil || len(body) > limit {
+		return
+	}
+	var answer struct {
+		Usage struct {
+			PromptTokens     int `json:"prompt_tokens"`
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"usage"`
+	}
+	if json.Unmarshal(body, &answer) == nil && (answer.Usage.PromptTokens > 0 || answer.Usage.CompletionTokens > 0) {
+		onUsage(answer.Usage.PromptTokens, answer.Usage.CompletionTokens)
+	}
 }

@@ -221,3 +221,28 @@ func TestProxyWithModelClient(t *testing.T) {
 		}
 	}
 }
+
+// What the model's shell spends through the proxy is counted, and the
+// answer reaches the caller unchanged.
+func TestProxyMetersUsage(t *testing.T) {
+	srv := modeltest.New(t, modeltest.Reply("hello").WithUsage(120, 30))
+	var prompt, completion int
+	sock := filepath.Join(t.TempDir(), "m.sock")
+	p, err := StartMetered(context.Background(), srv.URL+"/v1", secret, sock, func(pt, ct int) { prompt, completion = prompt+pt, completion+ct })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	client, err := model.New(model.Config{Name: "m", BaseURL: BaseURL, ResponseFormat: model.FormatNone,
+		HTTPClient: HTTPClient(sock), Retry: model.Retry{Attempts: 1}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, err := client.Complete(context.Background(), []model.Message{{Role: model.RoleUser, Content: "hi"}})
+	if err != nil || reply.Content != "hello" || reply.Usage.PromptTokens != 120 {
+		t.Fatalf("%+v %v", reply, err)
+	}
+	if prompt != 120 || completion != 30 {
+		t.Errorf("metered %d + %d, want 120 + 30", prompt, completion)
+	}
+}
