@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"wright/keyring"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -226,7 +227,7 @@ func writeFileVia(output string, render func(io.Writer) error) (int, error) {
 	if err := render(&buf); err != nil {
 		return 0, err
 	}
-	page := review.RedactorFromEnv().Redact(buf.Bytes())
+	page := reviewRedactor().Redact(buf.Bytes())
 	tmp := output + ".tmp"
 	if err := os.WriteFile(tmp, page, 0o644); err != nil {
 		return 0, fmt.Errorf("write %s: %w", output, err)
@@ -245,7 +246,7 @@ func redacted(w io.Writer, render func(io.Writer) error) error {
 	if err := render(&buf); err != nil {
 		return err
 	}
-	_, err := w.Write(review.RedactorFromEnv().Redact(buf.Bytes()))
+	_, err := w.Write(reviewRedactor().Redact(buf.Bytes()))
 	return err
 }
 
@@ -298,7 +299,7 @@ func termWidth(w io.Writer) int {
 // than the terminal.
 func page(cmd *cobra.Command, text string, tty bool) error {
 	out := cmd.OutOrStdout()
-	text = string(review.RedactorFromEnv().Redact([]byte(text)))
+	text = string(reviewRedactor().Redact([]byte(text)))
 	if !tty || !tooLong(out, text) {
 		_, err := io.WriteString(out, text)
 		return err
@@ -326,4 +327,14 @@ func tooLong(w io.Writer, text string) bool {
 	}
 	_, height, err := term.GetSize(int(f.Fd()))
 	return err == nil && strings.Count(text, "\n") > height
+}
+
+// reviewRedactor masks the secrets this process knows: those still in its
+// environment and the credentials the keyring took out of it at start.
+func reviewRedactor() *review.Redactor {
+	var held []string
+	for _, name := range keyring.Names() {
+		held = append(held, keyring.Getenv(name))
+	}
+	return review.RedactorFromEnv(held...)
 }
