@@ -275,6 +275,13 @@ func (p *Page) resolve(o *op, parts []part) ([]handle, error) {
 		}
 		items = []handle{el}
 		i = 1
+	} else if parts[0].Engine == "handle" {
+		el, err := p.resolveHandle(o, parts[0].Ref)
+		if err != nil {
+			return nil, err
+		}
+		items = []handle{el}
+		i = 1
 	} else {
 		ec, err := p.main(o)
 		if err != nil {

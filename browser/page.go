@@ -205,6 +205,7 @@ func (p *Page) broadcastLocked() {
 // and dialogs. It ends when the page's session ends.
 func (p *Page) pump(events <-chan *rod.Message) {
 	for msg := range events {
+		p.observe(msg)
 		switch msg.Method {
 		case "Page.lifecycleEvent":
 			var e proto.PageLifecycleEvent
@@ -267,9 +268,11 @@ func (p *Page) pump(events <-chan *rod.Message) {
 				p.dialogs = appendCapped(p.dialogs, Dialog{Type: string(e.Type), Message: e.Message, DefaultValue: e.DefaultPrompt})
 				p.broadcastLocked()
 				p.mu.Unlock()
-				ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-				_ = proto.PageHandleJavaScriptDialog{Accept: true, PromptText: e.DefaultPrompt}.Call(p.rod.Context(ctx))
-				cancel()
+				if !p.b.clientDialogs() { // else a client answers it (page.dialog_answer)
+					ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+					_ = proto.PageHandleJavaScriptDialog{Accept: true, PromptText: e.DefaultPrompt}.Call(p.rod.Context(ctx))
+					cancel()
+				}
 			}
 		case "Runtime.executionContextsCleared", "Runtime.executionContextDestroyed":
 			p.mu.Lock()
@@ -431,12 +434,16 @@ func (p *Page) blockedSince(t time.Time) *blockedNav {
 
 func (p *Page) markClosed(reason string) {
 	p.mu.Lock()
-	if p.closed == "" {
+	first := p.closed == ""
+	if first {
 		p.closed = reason
 		p.broadcastLocked()
 	}
 	p.mu.Unlock()
 	p.cancel()
+	if first {
+		p.emit("page.close", map[string]any{"reason": reason})
+	}
 }
 
 func (p *Page) isClosed() bool {

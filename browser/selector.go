@@ -39,7 +39,7 @@ type roleAttr struct {
 	Value any    `json:"value"`
 }
 
-var engines = []string{"css", "xpath", "text", "role", "label", "placeholder", "alt", "title", "testid", "aria-ref", "nth", "has-text", "visible"}
+var engines = []string{"css", "xpath", "text", "role", "label", "placeholder", "alt", "title", "testid", "aria-ref", "handle", "nth", "has-text", "visible"}
 
 var ariaRoles = strings.Fields(`alert alertdialog application article banner blockquote button caption cell checkbox code
 	columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed
@@ -68,8 +68,8 @@ func parseSelector(sel string) ([]part, error) {
 		if err != nil {
 			return nil, wrapErr(ErrInvalidSelector, err, "invalid selector %q: %s", sel, err.Error())
 		}
-		if p.Engine == "aria-ref" && i != 0 {
-			return nil, newErr(ErrInvalidSelector, "invalid selector %q: aria-ref= must be the first part of a chain", sel)
+		if (p.Engine == "aria-ref" || p.Engine == "handle") && i != 0 {
+			return nil, newErr(ErrInvalidSelector, "invalid selector %q: %s= must be the first part of a chain", sel, p.Engine)
 		}
 		if i == 0 && (p.Engine == "nth" || p.Engine == "has-text" || p.Engine == "visible") {
 			return nil, newErr(ErrInvalidSelector, "invalid selector %q: %s= filters the matches of the parts before it, so it cannot come first", sel, p.Engine)
@@ -195,6 +195,12 @@ func parseEngine(name, body string) (part, error) {
 			return part{Engine: name, Visible: false}, nil
 		}
 		return part{}, fmt.Errorf("visible= takes true or false, got %q", body)
+	case "handle":
+		// An element handle's id (a client's ElementHandle): the chain starts at that element.
+		if body == "" {
+			return part{}, fmt.Errorf("handle= takes an element handle id")
+		}
+		return part{Engine: name, Ref: body}, nil
 	case "aria-ref":
 		if !regexp.MustCompile(`^[A-Za-z0-9_-]+$`).MatchString(body) {
 			return part{}, fmt.Errorf("aria-ref= takes a ref such as e12 from an aria snapshot, got %q", body)

@@ -244,6 +244,7 @@ func (s *Server) serve(ctx context.Context, r io.Reader, w io.Writer, closeEnds 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c := &conn{s: s, closeEnds: closeEnds, end: cancel, w: w}
+	defer endSubscription(c)
 
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
@@ -686,6 +687,7 @@ func init() {
 	}
 	addPageHandlers()
 	addLocatorHandlers()
+	addPlaywrightHandlers()
 }
 
 // ---- page methods ------------------------------------------------------------------
