@@ -124,6 +124,12 @@ func (p *Page) observe(msg *rod.Message) {
 		if msg.Load(&e) {
 			p.emit("page.framenavigated", map[string]any{"url": e.URL, "main": e.FrameID == p.mainFrame(), "same_document": true})
 		}
+	case "Runtime.bindingCalled":
+		var e proto.RuntimeBindingCalled
+		if msg.Load(&e) && strings.HasPrefix(e.Name, bindingPrefix) {
+			p.emit("page.binding", map[string]any{"name": strings.TrimPrefix(e.Name, bindingPrefix),
+				"payload": e.Payload, "context": int(e.ExecutionContextID)})
+		}
 	case "Network.requestWillBeSent":
 		var e proto.NetworkRequestWillBeSent
 		if msg.Load(&e) {

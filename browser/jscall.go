@@ -90,7 +90,7 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 	if !isFn && c.Element == "" && c.Context == "" {
 		return p.callExpression(o, c, target)
 	}
-	fn := c.Source
+	fn := trimSource(c.Source)
 	if !isFn {
 		fn = "function () { return (\n" + c.Source + "\n); }"
 		if c.Element == "" {
@@ -319,7 +319,7 @@ func (l *Locator) EvaluateAll(ctx context.Context, c JSCall, timeout time.Durati
 	}
 	decl := "async function (__wa, __wn, ...__wh) {\n" +
 		"const __w = (" + transferJS + ")();\n" +
-		"const __f = (\n" + c.Source + "\n);\n" +
+		"const __f = (\n" + trimSource(c.Source) + "\n);\n" +
 		"const __els = __wh.slice(0, __wn);\n" +
 		"const __a = __w.decode(__wa, __wh.slice(__wn));\n" +
 		"return __w.encode(await __f(__els, __a));\n}"
@@ -334,4 +334,11 @@ func (l *Locator) EvaluateAll(ctx context.Context, c JSCall, timeout time.Durati
 		return nil, evalErr(res.ExceptionDetails)
 	}
 	return &JSResult{Value: evalResult(res.Result)}, nil
+}
+
+// trimSource drops the whitespace and semicolons a function source may end
+// with ("x => f(x);"), which cannot stand inside the parentheses it is
+// wrapped in.
+func trimSource(src string) string {
+	return strings.TrimRight(strings.TrimSpace(src), "; \t\r\n")
 }

@@ -111,7 +111,7 @@ func (l *Locator) timeoutErr(o *op, what, last string) error {
 	if !errors.Is(context.Cause(o.ctx), context.DeadlineExceeded) {
 		return o.fail(o.ctx.Err(), "")
 	}
-	msg := fmt.Sprintf("timeout %dms exceeded waiting for %s %s", o.timeout.Milliseconds(), l.selector, what)
+	msg := fmt.Sprintf("Timeout %dms exceeded.\nwaiting for %s %s", o.timeout.Milliseconds(), l.selector, what)
 	if last != "" {
 		msg += "\n  last state: " + last
 	}

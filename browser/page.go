@@ -80,6 +80,8 @@ type Page struct {
 	inputMu sync.Mutex // one input sequence at a time
 	mouseX  float64
 	mouseY  float64
+	held    int // modifier bits of keys held down by KeyDown
+	buttons int // mouse buttons held down by MouseDown
 }
 
 type blockedNav struct {
@@ -537,7 +539,7 @@ func (o *op) fail(err error, waitingFor string) error {
 		return e
 	}
 	if o.ctx.Err() != nil && errors.Is(context.Cause(o.ctx), context.DeadlineExceeded) {
-		return newErr(ErrTimeout, "timeout %dms exceeded %s", o.timeout.Milliseconds(), waitingFor)
+		return newErr(ErrTimeout, "Timeout %dms exceeded.\n%s", o.timeout.Milliseconds(), waitingFor)
 	}
 	if err == nil {
 		err = o.ctx.Err()

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
 )
 
 // addPlaywrightHandlers adds the methods the Playwright-compatible client
@@ -16,6 +18,8 @@ import (
 // scripts.
 func addPlaywrightHandlers() {
 	addEventHandlers()
+	addInputHandlers()
+	addBindingHandlers()
 	handlers["js.call"] = onPageTimed(func(ctx context.Context, p *Page, cp *struct {
 		pageParams
 		timeoutParams
@@ -159,4 +163,127 @@ func (p *Page) ResponseBody(ctx context.Context, request string) ([]byte, error)
 		return base64.StdEncoding.DecodeString(res.Body)
 	}
 	return []byte(res.Body), nil
+}
+
+func addInputHandlers() {
+	type keyParams struct {
+		pageParams
+		Key string `json:"key"`
+	}
+	handlers["page.keyboard.down"] = onPage(func(ctx context.Context, p *Page, kp *keyParams) (any, error) {
+		return nil, p.KeyDown(ctx, kp.Key)
+	})
+	handlers["page.keyboard.up"] = onPage(func(ctx context.Context, p *Page, kp *keyParams) (any, error) {
+		return nil, p.KeyUp(ctx, kp.Key)
+	})
+	handlers["page.keyboard.insert_text"] = onPage(func(ctx context.Context, p *Page, tp *struct {
+		pageParams
+		Text string `json:"text"`
+	}) (any, error) {
+		return nil, p.InsertText(ctx, tp.Text)
+	})
+	type buttonParams struct {
+		pageParams
+		Button     MouseButton `json:"button"`
+		ClickCount int         `json:"click_count"`
+	}
+	handlers["page.mouse.down"] = onPage(func(ctx context.Context, p *Page, bp *buttonParams) (any, error) {
+		return nil, p.MouseButtonHold(ctx, bp.Button, bp.ClickCount, true)
+	})
+	handlers["page.mouse.up"] = onPage(func(ctx context.Context, p *Page, bp *buttonParams) (any, error) {
+		return nil, p.MouseButtonHold(ctx, bp.Button, bp.ClickCount, false)
+	})
+	handlers["page.mouse.move_steps"] = onPage(func(ctx context.Context, p *Page, mp *struct {
+		pageParams
+		X     float64 `json:"x"`
+		Y     float64 `json:"y"`
+		Steps int     `json:"steps"`
+	}) (any, error) {
+		return nil, p.MouseMoveSteps(ctx, mp.X, mp.Y, mp.Steps)
+	})
+}
+
+// bindingPrefix names the CDP bindings behind exposed functions; the page
+// sees its function under the name the client chose.
+const bindingPrefix = "__wright_binding_"
+
+// bindingShim defines window[name] in a document: a call sends its
+// transfer-encoded arguments through the CDP binding and returns a promise
+// the client settles with page.binding_result.
+func bindingShim(name string) string {
+	n, _ := json.Marshal(name)
+	return "(() => { const name = " + string(n) + "; const w = (" + transferJS + ")();\n" +
+		"const send = globalThis['" + bindingPrefix + "' + name]; if (!send) return;\n" +
+		"const slot = '__wright_pending_' + name; const pending = globalThis[slot] = new Map(); let seq = 0;\n" +
+		"globalThis[name] = (...args) => new Promise((resolve, reject) => { const id = ++seq;\n" +
+		"  pending.set(id, {resolve, reject}); send(JSON.stringify({id, args: w.encode(args)})); });\n" +
+		"globalThis['__wright_settle_' + name] = (id, ok, value) => { const p = pending.get(id); if (!p) return;\n" +
+		"  pending.delete(id); if (ok) p.resolve(w.decode(value, [])); else p.reject(new Error(value)); };\n" +
+		"})()"
+}
+
+// ExposeBinding makes window[name] call back into the client in this page's
+// documents, present and future (page.binding events).
+func (p *Page) ExposeBinding(ctx context.Context, name string) error {
+	if name == "" {
+		return newErr(ErrInvalidParams, "expose_binding needs a name")
+	}
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	if err := (proto.RuntimeAddBinding{Name: bindingPrefix + name}).Call(o.r()); err != nil {
+		return o.fail(p.jsErr(err), "")
+	}
+	shim := bindingShim(name)
+	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: shim}).Call(o.r()); err != nil {
+		return o.fail(p.jsErr(err), "")
+	}
+	// The main frame's current document gets it now; new documents (frames
+	// included) get it from the script above.
+	if _, err := (proto.RuntimeEvaluate{Expression: shim}).Call(o.r()); err != nil {
+		return o.fail(p.jsErr(err), "")
+	}
+	return nil
+}
+
+// SettleBinding answers one call of an exposed function in the context it
+// came from.
+func (p *Page) SettleBinding(ctx context.Context, name string, contextID int, id int, ok bool, value json.RawMessage) error {
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	n, _ := json.Marshal(name)
+	if len(value) == 0 {
+		value = json.RawMessage("null")
+	}
+	var v any
+	if err := json.Unmarshal(value, &v); err != nil {
+		return newErr(ErrInvalidParams, "value is not valid JSON: %v", err)
+	}
+	_, err := proto.RuntimeCallFunctionOn{
+		ExecutionContextID:  proto.RuntimeExecutionContextID(contextID),
+		FunctionDeclaration: "function (id, ok, value) { const f = globalThis['__wright_settle_' + " + string(n) + "]; if (f) f(id, ok, value); }",
+		Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(id)}, {Value: gson.New(ok)}, {Value: gson.New(v)}},
+	}.Call(o.r())
+	if err != nil && !strings.Contains(err.Error(), "Cannot find context") {
+		return o.fail(p.jsErr(err), "")
+	}
+	return nil
+}
+
+func addBindingHandlers() {
+	handlers["page.expose_binding"] = onPage(func(ctx context.Context, p *Page, bp *struct {
+		pageParams
+		Name string `json:"name"`
+	}) (any, error) {
+		return nil, p.ExposeBinding(ctx, bp.Name)
+	})
+	handlers["page.binding_result"] = onPage(func(ctx context.Context, p *Page, rp *struct {
+		pageParams
+		Name    string          `json:"name"`
+		Context int             `json:"context"`
+		ID      int             `json:"id"`
+		OK      bool            `json:"ok"`
+		Value   json.RawMessage `json:"value"`
+	}) (any, error) {
+		return nil, p.SettleBinding(ctx, rp.Name, rp.Context, rp.ID, rp.OK, rp.Value)
+	})
 }

@@ -1135,7 +1135,7 @@ class _EventWaiter:
         if self._error is not None:
             raise self._error
         if not self._done:
-            raise TimeoutError("Timeout %dms exceeded while waiting for %s" % (limit, self._what),
+            raise TimeoutError("Timeout %dms exceeded.\nwaiting for %s" % (limit, self._what),
                                method="expect_event")
 
     def is_done(self):
@@ -1156,8 +1156,9 @@ class ConsoleMessage:
         self.type = params.get("type") or "log"
         self.text = params.get("text") or ""
         self._args = params.get("args") or []
-        self.location = {"url": params.get("url") or "", "lineNumber": params.get("line") or 0,
-                         "columnNumber": params.get("column") or 0}
+        line, column = params.get("line") or 0, params.get("column") or 0
+        self.location = {"url": params.get("url") or "", "lineNumber": line, "columnNumber": column,
+                         "line": line, "column": column}
 
     def __repr__(self):
         return "<ConsoleMessage type=%s text=%r>" % (self.type, self.text)
@@ -1399,6 +1400,7 @@ class BrowserContext(_Emitter):
         self._default_navigation_timeout = None
         self._init_scripts = []
         self._closes_browser = False
+        self._bindings = {}
 
     def __repr__(self):
         return "<BrowserContext%s>" % (" closed" if self._closed else "")
@@ -1444,6 +1446,20 @@ class BrowserContext(_Emitter):
         if event == "dialog":
             self._browser._answer_dialogs()
 
+    def expose_binding(self, name, callback, handle=None):
+        """As page.expose_binding, for every page of the context, present and future."""
+        if name in self._bindings:
+            raise Error('Function "%s" has been already registered' % name)
+        for page in self.pages:
+            if name in page._bindings:
+                raise Error('Function "%s" has been already registered in one of the pages' % name)
+        self._bindings[name] = callback
+        for page in self.pages:
+            page._call("page.expose_binding", name=name)
+
+    def expose_function(self, name, callback):
+        self.expose_binding(name, lambda source, *args: callback(*args))
+
     def expect_page(self, predicate=None, timeout=None):
         return self._waiter("page", predicate, timeout)
 
@@ -1467,6 +1483,8 @@ class BrowserContext(_Emitter):
             page._viewport = self._browser._viewport
         for script in self._init_scripts:
             page.add_init_script(script)
+        for name in self._bindings:
+            page._call("page.expose_binding", name=name)
 
     def set_default_timeout(self, timeout):
         self._default_timeout = timeout
@@ -1557,13 +1575,24 @@ class Keyboard:
     def __init__(self, page):
         self._page = page
 
-    def press(self, key):
+    def press(self, key, delay=None):
         """Press a key or chord by Playwright's names: "Enter", "Tab", "Control+A", "Shift+ArrowDown"."""
         self._page._call("page.keyboard.press", key=key)
 
     def type(self, text, delay=None):
         """Type text character by character (delay ms between keys)."""
         self._page._call("page.keyboard.type", text=text, delay=delay)
+
+    def down(self, key):
+        """Hold a key down (a held Shift/Control/Alt/Meta applies to what follows until up())."""
+        self._page._call("page.keyboard.down", key=key)
+
+    def up(self, key):
+        self._page._call("page.keyboard.up", key=key)
+
+    def insert_text(self, text):
+        """Insert text without key events, as an input method does."""
+        self._page._call("page.keyboard.insert_text", text=text)
 
 
 class Mouse:
@@ -1572,14 +1601,20 @@ class Mouse:
     def __init__(self, page):
         self._page = page
 
-    def click(self, x, y, button=None, click_count=None):
+    def click(self, x, y, button=None, click_count=None, delay=None):
         self._page._call("page.mouse.click", x=x, y=y, button=button, click_count=click_count)
 
-    def dblclick(self, x, y, button=None):
+    def dblclick(self, x, y, button=None, delay=None):
         self._page._call("page.mouse.click", x=x, y=y, button=button, click_count=2)
 
-    def move(self, x, y):
-        self._page._call("page.mouse.move", x=x, y=y)
+    def move(self, x, y, steps=None):
+        self._page._call("page.mouse.move_steps", x=x, y=y, steps=steps or 1)
+
+    def down(self, button=None, click_count=None):
+        self._page._call("page.mouse.down", button=button, click_count=click_count)
+
+    def up(self, button=None, click_count=None):
+        self._page._call("page.mouse.up", button=button, click_count=click_count)
 
     def wheel(self, delta_x, delta_y):
         self._page._call("page.mouse.wheel", delta_x=delta_x, delta_y=delta_y)
@@ -1641,6 +1676,8 @@ class _PageEvents(_Emitter):
                 dialog.dismiss()  # Playwright's rule: a dialog nobody listens to is dismissed
         elif kind in ("load", "domcontentloaded"):
             self._emit(kind, self)
+        elif kind == "binding":
+            self._on_binding(params)
         elif kind == "framenavigated":
             if params.get("main"):
                 self._emit("framenavigated", self.main_frame)
@@ -1674,6 +1711,38 @@ class _PageEvents(_Emitter):
             self._emit("close", self)
             if ctx is not None:
                 ctx._emit("close_page", self)
+
+    def _on_binding(self, params):
+        name = params.get("name")
+        callback = self._bindings.get(name)
+        if callback is None and self._context is not None:
+            callback = self._context._bindings.get(name)
+        try:
+            payload = json.loads(params.get("payload") or "{}")
+        except ValueError:
+            return
+        ok, value = True, None
+        try:
+            if callback is None:
+                raise Error('no function "%s" is exposed' % name)
+            args = _decode(payload.get("args")) or []
+            source = {"page": self, "context": self.context, "frame": self.main_frame}
+            value = _encode(callback(source, *args), [])
+        except Exception as exc:  # noqa: BLE001 - the page's promise rejects with the error
+            ok, value = False, str(exc)
+        self._call("page.binding_result", name=name, context=params.get("context"), id=payload.get("id"),
+                   ok=ok, value=value)
+
+    def expose_binding(self, name, callback, handle=None):
+        """window[name](...) in the page calls callback(source, *args); its result resolves the page's promise."""
+        if name in self._bindings or (self._context is not None and name in self._context._bindings):
+            raise Error('Function "%s" has been already registered' % name)
+        self._bindings[name] = callback
+        self._call("page.expose_binding", name=name)
+
+    def expose_function(self, name, callback):
+        """window[name](...) in the page calls callback(*args)."""
+        self.expose_binding(name, lambda source, *args: callback(*args))
 
     def _on_request(self, params):
         rid = params.get("request")
@@ -2069,6 +2138,7 @@ class Page(_PageEvents, _PageExtras, _Locating):
         self._default_navigation_timeout = None
         self._requests = {}
         self._nav_response = None
+        self._bindings = {}
 
     def __repr__(self):
         return "<Page %s%s>" % (self.id, " closed" if self._closed else "")
@@ -3041,6 +3111,16 @@ _PROBE_JS = r"""(els, q) => {
 }"""
 
 
+# A short preview of an element for call logs: <input/>, <div id="a">Text</div>.
+_PREVIEW_JS = r"""els => els.map(e => {
+  const attrs = Array.from(e.attributes).slice(0, 5).map(a => a.value === '' ? ' ' + a.name : ' ' + a.name + '="' + a.value.slice(0, 50) + '"').join('');
+  const tag = e.tagName.toLowerCase();
+  const text = (e.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 50);
+  if (!text && !e.children.length) return '<' + tag + attrs + '/>';
+  return '<' + tag + attrs + '>' + (e.children.length && !text ? '…' : text) + '</' + tag + '>';
+})"""
+
+
 def _normalize_ws(text):
     return " ".join(str(text).split())
 
@@ -3089,6 +3169,10 @@ class _Assertions:
                 ok, actual = check()
             except _ExpectStrict as exc:
                 raise Error(str(exc), type="StrictModeViolation") from None
+            except Error as exc:
+                if isinstance(exc, (TargetClosed, TimeoutError)):
+                    raise
+                raise AssertionError(exc.message) from None
             if bool(ok) != self._negated:
                 return
             if time.monotonic() >= deadline:
@@ -3107,13 +3191,19 @@ class _Assertions:
         text += "\nCall log:\n  - Expect \"%s\" with timeout %sms" % (name, limit)
         if subject == "Locator":
             text += "\n  - waiting for %s" % self._actual._describe()
+            try:
+                previews = self._actual.evaluate_all(_PREVIEW_JS)
+            except Error:
+                previews = []
+            if len(previews) == 1:
+                text += "\n  - locator resolved to %s" % previews[0]
         raise AssertionError(text)
 
 
 class PageAssertions(_Assertions):
     def to_have_title(self, title_or_reg_exp, timeout=None):
         self._retry("to_have_title", lambda: (lambda t: (_text_matches(title_or_reg_exp, t, False, False), t))(
-            self._actual.title()), "to have title", title_or_reg_exp, timeout, "Page title")
+            self._actual.title()), "to be", title_or_reg_exp, timeout, "Page title")
 
     def not_to_have_title(self, title_or_reg_exp, timeout=None):
         self._not.to_have_title(title_or_reg_exp, timeout)
@@ -3125,7 +3215,7 @@ class PageAssertions(_Assertions):
         if isinstance(expected, str) and base:
             expected = urllib.parse.urljoin(base, expected)
         self._retry("to_have_url", lambda: (lambda u: (_text_matches(expected, u, ignore_case, False, False), u))(
-            page.url), "to have URL", expected, timeout, "Page URL")
+            page.url), "to be", expected, timeout, "Page URL")
 
     def not_to_have_url(self, url_or_reg_exp, timeout=None, ignore_case=None):
         self._not.to_have_url(url_or_reg_exp, timeout, ignore_case)
@@ -3254,7 +3344,7 @@ class LocatorAssertions(_Assertions):
     def to_contain_text(self, expected, use_inner_text=None, timeout=None, ignore_case=None):
         self._texts("to_contain_text", expected, True, use_inner_text, ignore_case, timeout, "to contain text")
 
-    def _value(self, name, what, expected, describe, timeout, match, **q):
+    def _value(self, assertion, what, expected, describe, timeout, match, **q):
         def check():
             r = self._single(what, **q)
             if r["count"] == 0:
@@ -3263,7 +3353,7 @@ class LocatorAssertions(_Assertions):
             if isinstance(v, dict) and "error" in v:
                 raise Error(v["error"], type="Error")
             return match(v), v
-        self._retry(name, check, describe, expected, timeout)
+        self._retry(assertion, check, describe, expected, timeout)
 
     def to_have_attribute(self, name, value=None, ignore_case=None, timeout=None):
         if value is None:
@@ -3323,7 +3413,6 @@ class LocatorAssertions(_Assertions):
 
     def to_have_accessible_name(self, name, ignore_case=None, timeout=None):
         def check():
-            r = self._single("count")
             actual = self._actual._accessible("name")
             return _text_matches(name, actual, ignore_case, False), actual
         self._retry("to_have_accessible_name", check, "to have accessible name", name, timeout)
