@@ -991,7 +991,7 @@ class Browser:
 
     def _default_context(self):
         if self._default_ctx is None:
-            self._default_ctx = BrowserContext(self)
+            self._default_ctx = BrowserContext(self, isolated=False)
         return self._default_ctx
 
     @property
@@ -1383,10 +1383,14 @@ class BrowserContext(_Emitter):
     them, rather than being silently ignored.
     """
 
-    _SUPPORTED = frozenset(("viewport", "no_viewport", "base_url", "accept_downloads", "screen", "strict_selectors",
-                            "service_workers"))
+    # Options applied to each page through the driver's page.emulate.
+    _EMULATED = ("user_agent", "locale", "timezone_id", "extra_http_headers", "java_script_enabled", "bypass_csp",
+                 "color_scheme", "reduced_motion", "forced_colors", "offline", "geolocation", "is_mobile",
+                 "has_touch", "device_scale_factor")
+    _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
+                                        "strict_selectors", "service_workers", "permissions", "storage_state"))
 
-    def __init__(self, browser, options=None):
+    def __init__(self, browser, options=None, isolated=True):
         options = {k: v for k, v in (options or {}).items() if v is not None}
         unsupported = sorted(set(options) - self._SUPPORTED)
         if unsupported:
@@ -1401,6 +1405,116 @@ class BrowserContext(_Emitter):
         self._init_scripts = []
         self._closes_browser = False
         self._bindings = {}
+        self._emulation = {k: options[k] for k in self._EMULATED if k in options}
+        self._id = ""
+        if isolated:
+            self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
+        if options.get("permissions"):
+            self.grant_permissions(options["permissions"])
+        state = options.get("storage_state")
+        if state is not None:
+            self._load_storage_state(state)
+
+    def _ccall(self, method, **params):
+        body = {"browser": self._browser.id, "context": self._id}
+        body.update({k: v for k, v in params.items() if v is not None})
+        return self._browser._call(method, body)
+
+    # cookies, permissions, storage
+
+    def cookies(self, urls=None):
+        cookies = self._ccall("context.cookies").get("cookies") or []
+        if urls is None:
+            return cookies
+        if isinstance(urls, str):
+            urls = [urls]
+        parsed = [urllib.parse.urlparse(u) for u in urls]
+
+        def matches(c):
+            for u in parsed:
+                host = u.hostname or ""
+                dom = c["domain"].lstrip(".")
+                if not (host == dom or (c["domain"].startswith(".") and host.endswith("." + dom))):
+                    continue
+                if not (u.path or "/").startswith(c["path"]):
+                    continue
+                if c["secure"] and u.scheme != "https" and host not in ("localhost", "127.0.0.1"):
+                    continue
+                return True
+            return False
+        return [c for c in cookies if matches(c)]
+
+    def add_cookies(self, cookies):
+        for c in cookies:
+            if "url" not in c and not ("domain" in c and "path" in c):
+                raise Error("Cookie should have a url or a domain/path pair", type="InvalidParams")
+        self._ccall("context.add_cookies", cookies=list(cookies))
+
+    def clear_cookies(self, name=None, domain=None, path=None):
+        if name is None and domain is None and path is None:
+            self._ccall("context.clear_cookies")
+            return
+        keep = []
+        for c in self.cookies():
+            hit = all(_url_matches(v, c[k]) if isinstance(v, re.Pattern) else v == c[k]
+                      for k, v in (("name", name), ("domain", domain), ("path", path)) if v is not None)
+            if not hit:
+                keep.append(c)
+        self._ccall("context.clear_cookies")
+        if keep:
+            self.add_cookies([{k: v for k, v in c.items() if not (k == "expires" and v == -1)} for c in keep])
+
+    def grant_permissions(self, permissions, origin=None):
+        self._ccall("context.grant_permissions", permissions=list(permissions), origin=origin)
+
+    def clear_permissions(self):
+        self._ccall("context.grant_permissions", permissions=[])
+
+    def set_geolocation(self, geolocation):
+        self._emulation["geolocation"] = geolocation
+        for page in self.pages:
+            page._call("page.emulate", geolocation=geolocation)
+
+    def set_extra_http_headers(self, headers):
+        self._emulation["extra_http_headers"] = dict(headers)
+        for page in self.pages:
+            page._call("page.emulate", extra_http_headers=dict(headers))
+
+    def set_offline(self, offline):
+        self._emulation["offline"] = bool(offline)
+        for page in self.pages:
+            page._call("page.emulate", offline=bool(offline))
+
+    def storage_state(self, path=None, indexed_db=None):
+        """Cookies and each open origin's localStorage, as Playwright's storage state; written to path if given."""
+        origins = {}
+        for page in self.pages:
+            try:
+                item = page.evaluate("() => ({origin: location.origin, localStorage: Object.keys(localStorage)"
+                                     ".map(name => ({name, value: localStorage.getItem(name)}))})")
+            except Error:
+                continue
+            if item["origin"] and item["origin"] != "null" and item["localStorage"]:
+                origins[item["origin"]] = item
+        state = {"cookies": self.cookies(), "origins": list(origins.values())}
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(state, f)
+        return state
+
+    def _load_storage_state(self, state):
+        if not isinstance(state, dict):
+            with open(state, "r", encoding="utf-8") as f:
+                state = json.load(f)
+        if state.get("cookies"):
+            self.add_cookies([{k: v for k, v in c.items() if not (k == "expires" and v == -1)}
+                              for c in state["cookies"]])
+        for origin in state.get("origins") or []:
+            items = {i["name"]: i["value"] for i in origin.get("localStorage") or []}
+            self._init_scripts.append(
+                "(() => { if (location.origin !== %s) return; const items = %s; for (const k in items) "
+                "if (localStorage.getItem(k) === null) localStorage.setItem(k, items[k]); })()"
+                % (json.dumps(origin.get("origin")), json.dumps(items)))
 
     def __repr__(self):
         return "<BrowserContext%s>" % (" closed" if self._closed else "")
@@ -1432,7 +1546,8 @@ class BrowserContext(_Emitter):
     def new_page(self):
         if self._closed:
             raise TargetClosed("new_page: the context is closed", method="new_page")
-        page = self._browser._new_page_raw()
+        result = self._ccall("context.new_page")
+        page = self._browser._page(result["page"])
         self._adopt(page)
         return page
 
@@ -1469,6 +1584,13 @@ class BrowserContext(_Emitter):
     def _adopt(self, page, popup=False):
         page._context = self
         self._pages.append(page)
+        metrics = any(k in self._emulation for k in ("is_mobile", "has_touch", "device_scale_factor"))
+        if self._emulation:
+            extra = {}
+            if metrics:
+                vp = self._options.get("viewport") or self._browser._viewport
+                extra["viewport"] = _viewport(vp, "new_context") if vp else None
+            page._call("page.emulate", **dict(self._emulation, **extra))
         self._emit("page", page)
         if popup:
             return
@@ -1477,8 +1599,10 @@ class BrowserContext(_Emitter):
         viewport = self._options.get("viewport", _UNSET)
         if self._options.get("no_viewport"):
             viewport = None
-        if viewport is not _UNSET and viewport is not None:
+        if viewport is not _UNSET and viewport is not None and not metrics:
             page.set_viewport_size(viewport)
+        elif viewport is not _UNSET and viewport is not None:
+            page._viewport = _viewport(viewport, "new_context")
         elif viewport is _UNSET:
             page._viewport = self._browser._viewport
         for script in self._init_scripts:
@@ -1513,6 +1637,11 @@ class BrowserContext(_Emitter):
         for page in self.pages:
             try:
                 page.close()
+            except Error:
+                pass
+        if self._id:
+            try:
+                self._ccall("context.close")
             except Error:
                 pass
         if self in self._browser._contexts:

@@ -126,7 +126,8 @@ class BrowserType:
         browser._browser_type = self
         browser._subscribe(dialogs=True)
         self._playwright._browsers.append(browser)
-        context = browser.new_context(**context_options)
+        context = BrowserContext(browser, context_options, isolated=False)  # the profile's own context
+        browser._contexts.append(context)
         context._closes_browser = True
         for page in browser.pages:
             context._adopt(page)
