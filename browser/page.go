@@ -80,8 +80,9 @@ type Page struct {
 	inputMu sync.Mutex // one input sequence at a time
 	mouseX  float64
 	mouseY  float64
-	held    int // modifier bits of keys held down by KeyDown
-	buttons int // mouse buttons held down by MouseDown
+	routing atomic.Bool // a client decides this page's requests (intercept.go)
+	held    int         // modifier bits of keys held down by KeyDown
+	buttons int         // mouse buttons held down by MouseDown
 }
 
 type blockedNav struct {
@@ -124,10 +125,8 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 		vp := p.b.opts.viewport()
 		calls = append(calls, proto.EmulationSetDeviceMetricsOverride{Width: vp.Width, Height: vp.Height, DeviceScaleFactor: 1})
 	}
-	if p.b.opts.URLPolicy != nil {
-		calls = append(calls, proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{{
-			URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest,
-		}}})
+	if pats := p.interceptPatterns(); pats != nil {
+		calls = append(calls, proto.FetchEnable{Patterns: pats})
 	}
 	for _, c := range calls {
 		if err := callCDP(r, c); err != nil {
@@ -398,20 +397,6 @@ func formatPreview(pv *proto.RuntimeObjectPreview) string {
 		b.WriteString("}")
 	}
 	return b.String()
-}
-
-// decideRequest applies the URL policy to a document request.
-func (p *Page) decideRequest(e *proto.FetchRequestPaused) {
-	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-	defer cancel()
-	r := p.rod.Context(ctx)
-	if err := p.b.opts.URLPolicy(e.Request.URL); err != nil {
-		p.recordBlocked(e.Request.URL, err)
-		p.addConsole("error", "wright: blocked a navigation to "+e.Request.URL+" by the URL policy: "+err.Error(), "", 0)
-		_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonBlockedByClient}.Call(r)
-		return
-	}
-	_ = proto.FetchContinueRequest{RequestID: e.RequestID}.Call(r)
 }
 
 func (p *Page) recordBlocked(url string, err error) {

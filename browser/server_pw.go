@@ -21,6 +21,7 @@ func addPlaywrightHandlers() {
 	addInputHandlers()
 	addBindingHandlers()
 	addContextHandlers()
+	addRouteHandlers()
 	handlers["js.call"] = onPageTimed(func(ctx context.Context, p *Page, cp *struct {
 		pageParams
 		timeoutParams
@@ -442,4 +443,37 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return raw
+}
+
+func addRouteHandlers() {
+	handlers["page.set_routing"] = onPage(func(ctx context.Context, p *Page, rp *struct {
+		pageParams
+		Enabled bool `json:"enabled"`
+	}) (any, error) {
+		return nil, p.SetRouting(ctx, rp.Enabled)
+	})
+	type routeParams struct {
+		pageParams
+		Route string `json:"route"`
+	}
+	handlers["route.continue"] = onPage(func(ctx context.Context, p *Page, rp *struct {
+		routeParams
+		RouteOverrides
+	}) (any, error) {
+		return nil, p.ContinueRoute(ctx, rp.Route, rp.RouteOverrides)
+	})
+	handlers["route.fulfill"] = onPage(func(ctx context.Context, p *Page, rp *struct {
+		routeParams
+		Status  int               `json:"status"`
+		Headers map[string]string `json:"headers"`
+		Body    string            `json:"body"`
+	}) (any, error) {
+		return nil, p.FulfillRoute(ctx, rp.Route, rp.Status, rp.Headers, rp.Body)
+	})
+	handlers["route.abort"] = onPage(func(ctx context.Context, p *Page, rp *struct {
+		routeParams
+		ErrorCode string `json:"error_code"`
+	}) (any, error) {
+		return nil, p.AbortRoute(ctx, rp.Route, rp.ErrorCode)
+	})
 }

@@ -23,6 +23,7 @@ import base64
 import builtins
 import collections
 import datetime
+import inspect
 import itertools
 import json
 import math
@@ -1375,7 +1376,159 @@ class WebError:
         self.error = error
 
 
-class BrowserContext(_Emitter):
+class Route:
+    """A paused request that a route handler decides: fulfill(), abort(), continue_() or fallback()."""
+
+    def __init__(self, page, params, request):
+        self._page = page
+        self._id = params.get("route")
+        self.request = request
+        self._handled = False
+        self._fell_back = False
+        self._overrides = {}
+
+    def __repr__(self):
+        return "<Route request=%r>" % self.request
+
+    def _settle(self, _rpc, **params):
+        if self._handled:
+            raise Error("Route is already handled!", type="Error")
+        self._handled = True
+        body = {"page": self._page.id, "route": self._id}
+        body.update({k: v for k, v in params.items() if v is not None})
+        self._page._browser._call(_rpc, body)
+
+    def abort(self, error_code=None):
+        self._settle("route.abort", error_code=error_code or "failed")
+
+    def fulfill(self, status=None, headers=None, body=None, json=None, path=None, content_type=None,
+                response=None):
+        import json as _json
+        import mimetypes
+
+        if response is not None:
+            status = status if status is not None else response.status
+            headers = headers if headers is not None else response.headers
+            if body is None and json is None and path is None:
+                body = response.body()
+        hdrs = {k.lower(): str(v) for k, v in (headers or {}).items()}
+        if json is not None:
+            body = _json.dumps(json)
+            hdrs.setdefault("content-type", "application/json")
+        if path is not None:
+            with open(path, "rb") as f:
+                body = f.read()
+            guessed = mimetypes.guess_type(os.fspath(path))[0]
+            if guessed:
+                hdrs.setdefault("content-type", guessed)
+        if content_type:
+            hdrs["content-type"] = content_type
+        data = body.encode("utf-8") if isinstance(body, str) else (body or b"")
+        if isinstance(body, str):
+            hdrs.setdefault("content-type", "text/plain")
+        hdrs.setdefault("content-length", str(len(data)))
+        self._settle("route.fulfill", status=status or 200, headers=hdrs,
+                     body=base64.b64encode(data).decode("ascii"))
+
+    def _merged(self, url, method, headers, post_data):
+        ov = dict(self._overrides)
+        for k, v in (("url", url), ("method", method), ("headers", headers), ("post_data", post_data)):
+            if v is not None:
+                ov[k] = v
+        return ov
+
+    def continue_(self, url=None, method=None, headers=None, post_data=None):
+        ov = self._merged(url, method, headers, post_data)
+        pd = ov.get("post_data")
+        if pd is not None:
+            if isinstance(pd, (dict, list)):
+                pd = json.dumps(pd)
+            pd = base64.b64encode(pd.encode("utf-8") if isinstance(pd, str) else pd).decode("ascii")
+        self._settle("route.continue", url=ov.get("url"), method=ov.get("method"),
+                     headers={k: str(v) for k, v in ov["headers"].items()} if ov.get("headers") is not None else None,
+                     post_data=pd)
+
+    def fallback(self, url=None, method=None, headers=None, post_data=None):
+        if self._handled:
+            raise Error("Route is already handled!", type="Error")
+        self._overrides = self._merged(url, method, headers, post_data)
+        self._fell_back = True
+
+    def fetch(self, *args, **kwargs):
+        raise Error("route.fetch is not supported by wright (it needs APIRequestContext); use route.continue_()")
+
+
+class _RouteEntry:
+    def __init__(self, url, handler, times, base):
+        self.url = url
+        self.handler = handler
+        self.times = times
+        self.base = base
+        self.count = 0
+
+    def matches(self, url):
+        return _url_matches(self.url, url, self.base)
+
+    def run(self, route, request):
+        self.count += 1
+        try:
+            nargs = len(inspect.signature(self.handler).parameters)
+        except (TypeError, ValueError):
+            nargs = 2
+        if nargs == 1:
+            self.handler(route)
+        else:
+            self.handler(route, request)
+
+    def expired(self):
+        return self.times is not None and self.count >= self.times
+
+
+def _route_through(route, request, entries):
+    """Run the matching handlers, newest first, until one does not fall back; else continue."""
+    for owner, entry in entries:
+        if not entry.matches(request.url) or entry.expired():
+            continue
+        route._fell_back = False
+        entry.run(route, request)
+        if entry.expired():
+            owner._routes.remove(entry)
+            owner._routes_changed()
+        if not route._fell_back:
+            return
+    if not route._handled:
+        route.continue_()
+
+
+class _Routing:
+    """page.route / context.route: shared by Page and BrowserContext."""
+
+    def _base_url(self):
+        ctx = self if isinstance(self, BrowserContext) else self._context
+        return ctx._options.get("base_url") if ctx is not None else None
+
+    def route(self, url, handler, times=None):
+        routes = self.__dict__.setdefault("_routes", [])
+        routes.append(_RouteEntry(url, handler, times, self._base_url()))
+        self._routes_changed()
+
+    def unroute(self, url, handler=None):
+        routes = self.__dict__.setdefault("_routes", [])
+        routes[:] = [e for e in routes if not (e.url == url and (handler is None or e.handler == handler))]
+        self._routes_changed()
+
+    def unroute_all(self, behavior=None):
+        self.__dict__["_routes"] = []
+        self._routes_changed()
+
+    def route_from_har(self, *args, **kwargs):
+        raise Error("route_from_har is not supported by wright (HAR is out of its scope)")
+
+    def route_web_socket(self, *args, **kwargs):
+        raise Error("route_web_socket is not supported by wright")
+
+
+class BrowserContext(_Routing, _Emitter):
     """A group of pages with shared options (browser.new_context()).
 
     Options wright applies: viewport / no_viewport, base_url, default timeouts
@@ -1575,6 +1728,10 @@ class BrowserContext(_Emitter):
     def expose_function(self, name, callback):
         self.expose_binding(name, lambda source, *args: callback(*args))
 
+    def _routes_changed(self):
+        for page in self.pages:
+            page._routes_changed()
+
     def expect_page(self, predicate=None, timeout=None):
         return self._waiter("page", predicate, timeout)
 
@@ -1609,6 +1766,8 @@ class BrowserContext(_Emitter):
             page.add_init_script(script)
         for name in self._bindings:
             page._call("page.expose_binding", name=name)
+        if self.__dict__.get("_routes"):
+            page._routes_changed()
 
     def set_default_timeout(self, timeout):
         self._default_timeout = timeout
@@ -1807,6 +1966,8 @@ class _PageEvents(_Emitter):
             self._emit(kind, self)
         elif kind == "binding":
             self._on_binding(params)
+        elif kind == "route":
+            self._on_route(params)
         elif kind == "framenavigated":
             if params.get("main"):
                 self._emit("framenavigated", self.main_frame)
@@ -1840,6 +2001,24 @@ class _PageEvents(_Emitter):
             self._emit("close", self)
             if ctx is not None:
                 ctx._emit("close_page", self)
+
+    def _routes_changed(self):
+        want = bool(self.__dict__.get("_routes")) or (self._context is not None and
+                                                        bool(self._context.__dict__.get("_routes")))
+        if want != self._routing_on:
+            self._routing_on = want
+            self._call("page.set_routing", enabled=want)
+
+    def _on_route(self, params):
+        req = self._requests.get(params.get("request"))
+        if req is None:
+            req = Request(self, params)
+            self._requests[params.get("request")] = req
+        route = Route(self, params, req)
+        entries = [(self, e) for e in reversed(self.__dict__.get("_routes", []))]
+        if self._context is not None:
+            entries += [(self._context, e) for e in reversed(self._context.__dict__.get("_routes", []))]
+        _route_through(route, req, entries)
 
     def _on_binding(self, params):
         name = params.get("name")
@@ -1883,6 +2062,10 @@ class _PageEvents(_Emitter):
             prev._finished = True
             redirected_from = prev
         req = Request(self, params, redirected_from)
+        if prev is not None and redirected_from is None:
+            req = prev  # made when its route was paused; the request event completes it
+            req._navigation = bool(params.get("navigation"))
+            req._main_frame = params.get("main_frame", True)
         if redirected_from is not None:
             redirected_from.redirected_to = req
             self._emit("response", redirected_from._response)
@@ -2251,7 +2434,7 @@ _PAGE_WAITS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_fo
                          "page.wait_for_url", "page.wait_for_selector", "page.screenshot", "page.aria_snapshot"))
 
 
-class Page(_PageEvents, _PageExtras, _Locating):
+class Page(_Routing, _PageEvents, _PageExtras, _Locating):
     """One tab. Get it from browser.new_page(), browser.pages or page.expect_popup()."""
 
     def __init__(self, browser, page_id):
@@ -2268,6 +2451,7 @@ class Page(_PageEvents, _PageExtras, _Locating):
         self._requests = {}
         self._nav_response = None
         self._bindings = {}
+        self._routing_on = False
 
     def __repr__(self):
         return "<Page %s%s>" % (self.id, " closed" if self._closed else "")
