@@ -121,3 +121,17 @@ func (p *Page) MouseMoveSteps(ctx context.Context, x, y float64, steps int) erro
 	}
 	return nil
 }
+
+// Playwright also names keys by their code: KeyA..KeyZ, Digit0..Digit9.
+func init() {
+	for c := 'a'; c <= 'z'; c++ {
+		if def, ok := keyTable[string(c)]; ok {
+			keyTable["Key"+strings.ToUpper(string(c))] = def
+		}
+	}
+	for c := '0'; c <= '9'; c++ {
+		if def, ok := keyTable[string(c)]; ok {
+			keyTable["Digit"+string(c)] = def
+		}
+	}
+}

@@ -2446,7 +2446,7 @@ class Page(_Routing, _PageEvents, _PageExtras, _Locating):
         self.mouse = Mouse(self)
         self._context = None
         self._owned_context = None
-        self._viewport = browser._viewport
+        self._viewport = getattr(browser, "_viewport", None)
         self._default_navigation_timeout = None
         self._requests = {}
         self._nav_response = None
