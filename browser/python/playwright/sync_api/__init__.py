@@ -34,7 +34,9 @@ from wright_browser import (  # noqa: F401 - the public names
     expect,
 )
 from wright_browser import APIResponseAssertions, LocatorAssertions, PageAssertions  # noqa: F401
-from wright_browser import ConsoleMessage, Dialog, Request, WebError  # noqa: F401
+from wright_browser import ConsoleMessage, Dialog, Request, Route, WebError  # noqa: F401
+
+ChromiumBrowserContext = BrowserContext
 
 # Playwright's defaults for scripts: what a new page gets unless told otherwise.
 DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
@@ -51,6 +53,11 @@ _OUT_OF_SCOPE = {
     "Clock": "clock emulation",
     "Touchscreen": "touch emulation",
     "Worker": "web and service workers",
+    "FormData": "APIRequestContext (multipart forms)",
+    "Download": "downloads (not yet in wright)",
+    "FileChooser": "file choosers (not yet in wright)",
+    "WebSocket": "WebSocket events (not yet in wright)",
+    "BrowserBindResult": "Playwright's server protocol",
 }
 
 
@@ -67,6 +74,7 @@ for _name, _feature in _OUT_OF_SCOPE.items():
 # Names that are types in Playwright's typing only (dicts at run time).
 Cookie = StorageState = ViewportSize = Geolocation = HttpCredentials = ProxySettings = FloatRect = dict
 Position = FilePayload = PdfMargins = SourceLocation = ResourceTiming = ScreencastSize = dict
+StorageStateCookie = ScreencastFrame = VirtualCredential = DebuggerLocation = DebuggerPausedDetails = dict
 
 
 class BrowserType:
