@@ -120,4 +120,3 @@ func (p *Page) SettleBinding(ctx context.Context, name string, contextID int, id
 	}
 	return nil
 }
-
