@@ -906,6 +906,7 @@ class Browser:
         self._version = launched.get("version")
         self._browser_type = None
         self._dialogs_ours = False
+        self._isolated_pages = False  # Playwright's rule: browser.new_page() makes a context
         for pid in launched.get("pages") or []:
             self._page(pid)
 
@@ -968,7 +969,16 @@ class Browser:
         return self._page(result["page"])
 
     def new_page(self, **options):
-        """A new page in a new context of its own (options: as new_context()); closing the page closes it."""
+        """A new page.
+
+        Under Playwright's API (sync_playwright()) it gets a new context of its own, as in Playwright
+        (options: as new_context(); closing the page closes it). A browser from launch() or connect()
+        opens the page in the browser's default context instead, sharing its cookies and storage.
+        """
+        if not self._isolated_pages and not options:
+            page = self._new_page_raw()
+            self._default_context()._adopt(page)
+            return page
         context = self.new_context(**options)
         page = context.new_page()
         page._owned_context = context

@@ -106,6 +106,7 @@ class BrowserType:
         browser = _w.launch(headless=True if headless is None else headless, viewport=DEFAULT_VIEWPORT,
                             slow_mo=slow_mo or 0, timeout=DEFAULT_TIMEOUT_MS, executable=executable_path, args=args)
         browser._browser_type = self
+        browser._isolated_pages = True
         browser._subscribe(dialogs=True)  # Playwright's rule: dialogs nobody listens to are dismissed
         self._playwright._browsers.append(browser)
         return browser
@@ -116,6 +117,7 @@ class BrowserType:
         browser = _w.launch(cdp_url=endpoint_url, viewport=DEFAULT_VIEWPORT, slow_mo=slow_mo or 0,
                             timeout=DEFAULT_TIMEOUT_MS)
         browser._browser_type = self
+        browser._isolated_pages = True
         self._playwright._browsers.append(browser)
         return browser
 
