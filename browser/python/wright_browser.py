@@ -2383,6 +2383,15 @@ class _LocatorExtras:
     def dispatch_event(self, type, event_init=None, timeout=None):
         self.evaluate(_DISPATCH_JS, {"type": type, "init": event_init or {}}, timeout=timeout)
 
+    def frame_locator(self, selector):
+        """Locators inside the frame(s) that selector finds within this locator."""
+        return FrameLocator(self.page, _join(self.selector, selector))
+
+    @property
+    def content_frame(self):
+        """This locator's <iframe> as a FrameLocator."""
+        return FrameLocator(self.page, self.selector)
+
     def blur(self, timeout=None):
         self.evaluate("e => e.blur()", timeout=timeout)
 
