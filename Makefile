@@ -52,8 +52,15 @@ test: deps
 test-short: deps
 	$(GO) test -short ./...
 
-bench: deps
+# The Go benchmarks, then bench/perf: wright side by side with Playwright on
+# pages from npm (needs node and npm; PERF_ROUNDS, PERF_REPS to adjust).
+PERF_ROUNDS ?= 3
+PERF_REPS   ?= 5
+bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./env/workspace ./browser/...
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  bench/perf/run.sh $(PERF_ROUNDS) $(PERF_REPS); \
+	else echo "bench/perf skipped: it needs node and npm"; fi
 
 demo: build
 	$(BIN) demo

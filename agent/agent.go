@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -21,42 +20,41 @@ import (
 
 // Exit statuses. Each ends the run as a message of role "exit".
 const (
-	Submitted         = "Submitted"
-	LimitsExceeded    = "LimitsExceeded"
-	CostLimitExceeded = "CostLimitExceeded"
-	FormatErrorLimit  = "FormatErrorLimit"
-	ModelError        = "ModelError"
-	EnvironmentError  = "EnvironmentError"
-	Interrupted       = "Interrupted"
+	Submitted         model.ExitStatus = "Submitted"
+	LimitsExceeded    model.ExitStatus = "LimitsExceeded"
+	CostLimitExceeded model.ExitStatus = "CostLimitExceeded"
+	FormatErrorLimit  model.ExitStatus = "FormatErrorLimit"
+	ModelError        model.ExitStatus = "ModelError"
+	EnvironmentError  model.ExitStatus = "EnvironmentError"
+	Interrupted       model.ExitStatus = "Interrupted"
 )
 
-// Settings are the loop's knobs and prompts (config agent.* plus what the
-// templates need from other sections).
-type Settings struct {
-	StepLimit                  int
-	CostLimit                  float64
-	MaxConsecutiveFormatErrors int
-	ActionField                string
-	SystemTemplate             string
-	InstanceTemplate           string
-	ObservationTemplate        string
-	FormatErrorTemplate        string
-	GateRefusalTemplate        string
-	// AttachScreenshot sends an observation's screenshot_path as an image.
-	AttachScreenshot bool
-	// Context control (DESIGN §6): observations older than the last
+// Config is the loop's section of the configuration (agent.* in the YAML),
+// decoded straight into this type.
+type Config struct {
+	// Mode picks the environment (workspace or browser); recorded in
+	// result.json.
+	Mode                       string  `mapstructure:"mode"`
+	StepLimit                  int     `mapstructure:"step_limit"`
+	CostLimit                  float64 `mapstructure:"cost_limit"`
+	MaxConsecutiveFormatErrors int     `mapstructure:"max_consecutive_format_errors"`
+	// RequireSelfReflectionSuccess asks the harness for a gate that needs a
+	// judge-approved final run; the loop asks whatever gate it is given.
+	RequireSelfReflectionSuccess bool `mapstructure:"require_self_reflection_success"`
+	// Context control (docs/context.md): observations older than the last
 	// KeepLastNObservations lose their bulky parts; every SummaryEveryNSteps
 	// calls, or when a prompt passes CompactAtTokens, the history is
-	// compacted with SummaryPrompt. Zero turns each off.
-	KeepLastNObservations int
-	SummaryEveryNSteps    int
-	CompactAtTokens       int
-	SummaryPrompt         string
-	// ModelName and Mode are recorded in result.json; ModelName also picks
-	// the tokenizer.
-	ModelName, Mode string
-	// Vars are extra template variables (workspace, timeouts, mode, ...).
-	Vars map[string]any
+	// compacted with SummaryUserPrompt. Zero turns each off.
+	SummaryEveryNSteps    int `mapstructure:"summary_every_n_steps"`
+	CompactAtTokens       int `mapstructure:"compact_at_tokens"`
+	KeepLastNObservations int `mapstructure:"keep_last_n_observations"`
+	// The prompts: a template text or builtin:<name>.
+	SystemTemplate      string `mapstructure:"system_template"`
+	InstanceTemplate    string `mapstructure:"instance_template"`
+	ObservationTemplate string `mapstructure:"observation_template"`
+	FormatErrorTemplate string `mapstructure:"format_error_template"`
+	GateRefusalTemplate string `mapstructure:"gate_refusal_template"`
+	SummaryUserPrompt   string `mapstructure:"summary_user_prompt"`
 }
 
 // Task is what the user asked for.
@@ -66,16 +64,27 @@ type Task struct {
 	StartURL string
 }
 
-// Agent runs one task. Create it with its parts, call Run once.
+// Agent runs one task. Create it with its parts, call Execute once.
 type Agent struct {
-	Settings Settings
-	Model    model.Client
-	Env      env.Environment
-	Gate     gate.Gate
-	Run      *runs.Run
-	// Progress, when set, gets one short block per step for a person.
-	Progress io.Writer
+	Config Config
+	Model  model.Client
+	Env    env.Environment
+	Gate   gate.Gate
+	// Dir is the run directory everything is written to as it happens.
+	Dir *runs.Run
+	// What the loop needs from beyond its config section:
+	// AttachScreenshot sends an observation's screenshot to the model as
+	// an image (model.attach_observation_screenshot); ModelName is recorded
+	// in result.json and picks the tokenizer; Vars are extra template
+	// variables (workspace, timeouts, ...).
+	AttachScreenshot bool
+	ModelName        string
+	Vars             map[string]any
+	// Observer, when set, hears the run's progress (steps, refusals,
+	// compactions).
+	Observer Observer
 
+	kind         env.Kind
 	tpl          templates.Set
 	messages     []model.Message
 	calls        int
@@ -89,38 +98,51 @@ type Agent struct {
 	tokenizer compact.Tokenizer
 	compactor *compact.Compactor
 	started   time.Time
+	task      Task
+	// verdict is the gate's last answer that carried a judge's label.
+	verdict *gate.Verdict
 }
 
-// flow interrupts a step: its messages are appended instead of the step's
-// normal result (a format error, a limit, an exit).
-type flow struct{ msgs []model.Message }
+// interruption ends a step early: its messages are appended instead of
+// the step's normal result (a format error, a gate refusal, an exit).
+type interruption struct{ msgs []model.Message }
 
-func (f *flow) Error() string { return "agent flow interrupted" }
+func (f *interruption) Error() string { return "agent step interrupted" }
 
-func exitMsg(status, text string) *flow {
-	return &flow{[]model.Message{{Role: model.RoleExit, Content: text, Extra: map[string]any{"exit_status": status}}}}
+func exitMsg(status model.ExitStatus, text string) *interruption {
+	return &interruption{[]model.Message{{Role: model.RoleExit, Content: text, Meta: &model.Meta{ExitStatus: status}}}}
+}
+
+// interrupt is one user message of the loop's own, in place of an
+// observation.
+func (a *Agent) interrupt(kind, text string) *interruption {
+	return &interruption{[]model.Message{{Role: model.RoleUser, Content: text,
+		Meta: &model.Meta{InterruptType: kind, Step: a.calls}}}}
 }
 
 // Execute runs the loop to its end and returns result.json's content. The
 // error is non-nil only when the run's files could not be written.
 func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 	a.started = time.Now()
+	a.task = task
+	a.kind = a.Env.Kind()
+	a.emit(Event{Kind: RunStarted})
 	vars := a.vars(map[string]any{"task": task.Text, "start_url": task.StartURL, "task_id": task.ID})
-	system, err := a.tpl.Render(a.Settings.SystemTemplate, vars)
+	system, err := a.tpl.Render(a.Config.SystemTemplate, vars)
 	if err != nil {
 		return runs.Result{}, err
 	}
-	instance, err := a.tpl.Render(a.Settings.InstanceTemplate, vars)
+	instance, err := a.tpl.Render(a.Config.InstanceTemplate, vars)
 	if err != nil {
 		return runs.Result{}, err
 	}
 	a.messages = []model.Message{
 		{Role: model.RoleSystem, Content: system},
-		{Role: model.RoleUser, Content: instance, Extra: map[string]any{"task": true}},
+		{Role: model.RoleUser, Content: instance, Meta: &model.Meta{Task: true}},
 	}
-	a.tokenizer = compact.NewTokenizer(a.Settings.ModelName)
-	if a.Settings.SummaryEveryNSteps > 0 || a.Settings.CompactAtTokens > 0 {
-		prompt, err := a.tpl.Render(a.Settings.SummaryPrompt, vars)
+	a.tokenizer = compact.NewTokenizer(a.ModelName)
+	if a.Config.SummaryEveryNSteps > 0 || a.Config.CompactAtTokens > 0 {
+		prompt, err := a.tpl.Render(a.Config.SummaryUserPrompt, vars)
 		if err != nil {
 			return runs.Result{}, err
 		}
@@ -129,7 +151,7 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 	var saveErr error
 	for {
 		err := a.step(ctx)
-		var f *flow
+		var f *interruption
 		switch {
 		case err == nil:
 		case errors.As(err, &f):
@@ -145,11 +167,15 @@ func (a *Agent) Execute(ctx context.Context, task Task) (runs.Result, error) {
 		}
 		a.maybeCompact(ctx)
 	}
+	// Files the environment still writes for the last step (live mode's
+	// screenshot) belong to the run before result.json does.
+	a.flushEnv()
 	res := a.result(task)
-	_ = a.Run.Note(fmt.Sprintf("Exit: %s after %d model calls", res.ExitStatus, res.ModelCalls))
-	if err := a.Run.WriteJSON("result.json", res); err != nil && saveErr == nil {
+	_ = a.Dir.Note(fmt.Sprintf("Exit: %s after %d model calls", res.ExitStatus, res.ModelCalls))
+	if err := a.Dir.WriteJSON("result.json", res); err != nil && saveErr == nil {
 		saveErr = err
 	}
+	a.emit(Event{Kind: RunEnded, Status: string(res.ExitStatus), Message: firstLine(res.Message)})
 	return res, saveErr
 }
 
@@ -168,18 +194,18 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	if ctx.Err() != nil {
 		return model.Action{}, exitMsg(Interrupted, "interrupted before model call")
 	}
-	if a.calls >= a.Settings.StepLimit {
-		return model.Action{}, exitMsg(LimitsExceeded, fmt.Sprintf("step limit of %d model calls reached", a.Settings.StepLimit))
+	if a.calls >= a.Config.StepLimit {
+		return model.Action{}, exitMsg(LimitsExceeded, fmt.Sprintf("step limit of %d model calls reached", a.Config.StepLimit))
 	}
-	if a.Settings.CostLimit > 0 && a.usage.Cost >= a.Settings.CostLimit {
-		return model.Action{}, exitMsg(CostLimitExceeded, fmt.Sprintf("cost limit $%.4f reached ($%.4f spent)", a.Settings.CostLimit, a.usage.Cost))
+	if a.Config.CostLimit > 0 && a.usage.Cost >= a.Config.CostLimit {
+		return model.Action{}, exitMsg(CostLimitExceeded, fmt.Sprintf("cost limit $%.4f reached ($%.4f spent)", a.Config.CostLimit, a.usage.Cost))
 	}
 	// The endpoint's count wins when it reports one; the estimate covers
 	// endpoints that report none.
 	estimate := compact.CountMessages(a.tokenizer, a.messages)
 	reply, err := a.Model.Complete(ctx, a.messages)
 	if err != nil {
-		a.Run.RuntimeError(a.calls+1, "model", err)
+		a.Dir.RuntimeError(a.calls+1, "model", err)
 		if ctx.Err() != nil {
 			return model.Action{}, exitMsg(Interrupted, "interrupted during model call")
 		}
@@ -192,13 +218,14 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 		prompt = estimate
 	}
 	a.promptTokens = append(a.promptTokens, prompt)
-	_ = a.Run.AppendJSONL("raw_responses.jsonl", map[string]any{"step": a.calls, "finish_reason": reply.FinishReason, "usage": reply.Usage, "content": reply.Content, "raw": rawJSON(reply.Raw)})
+	_ = a.Dir.AppendJSONL("raw_responses.jsonl", map[string]any{"step": a.calls, "finish_reason": reply.FinishReason, "usage": reply.Usage, "content": reply.Content, "raw": rawJSON(reply.Raw)})
+	usage := reply.Usage
 	a.messages = append(a.messages, model.Message{Role: model.RoleAssistant, Content: reply.Content,
-		Extra: map[string]any{"step": a.calls, "usage": reply.Usage, "prompt_tokens": prompt, "finish_reason": reply.FinishReason}})
+		Meta: &model.Meta{Step: a.calls, Usage: &usage, PromptTokens: prompt, FinishReason: reply.FinishReason}})
 
-	action, err := model.ParseAction(reply.Content, reply.FinishReason, a.Settings.ActionField)
-	if err == nil && action.Code != "" {
-		err = model.CheckSyntax(ctx, a.Settings.ActionField, action.Code)
+	action, err := model.ParseAction(reply.Content, reply.FinishReason, a.kind.Field)
+	if err == nil && action.Code != "" && a.kind.Check != nil {
+		err = a.kind.Check(ctx, action.Code)
 	}
 	if err != nil {
 		return action, a.formatError(err)
@@ -209,25 +236,27 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 
 func (a *Agent) formatError(err error) error {
 	a.formatErrors++
-	a.Run.RuntimeError(a.calls, "format", err)
+	a.Dir.RuntimeError(a.calls, "format", err)
 	a.writeStep(model.Action{}, nil, "Format error: "+err.Error())
-	if a.formatErrors >= a.Settings.MaxConsecutiveFormatErrors {
+	if a.formatErrors >= a.Config.MaxConsecutiveFormatErrors {
 		return exitMsg(FormatErrorLimit, fmt.Sprintf("%d unusable replies in a row; the last: %v", a.formatErrors, err))
 	}
-	text, rerr := a.tpl.Render(a.Settings.FormatErrorTemplate, a.vars(map[string]any{"error": err.Error()}))
+	text, rerr := a.tpl.Render(a.Config.FormatErrorTemplate, a.vars(map[string]any{"error": err.Error()}))
 	if rerr != nil {
 		return rerr
 	}
-	return &flow{[]model.Message{{Role: model.RoleUser, Content: text,
-		Extra: map[string]any{"interrupt_type": "FormatError", "step": a.calls}}}}
+	return a.interrupt("FormatError", text)
 }
 
 func (a *Agent) execute(ctx context.Context, action model.Action) error {
 	a.progressAction(action)
 	if action.Done {
 		verdict, err := a.Gate.Check(ctx)
+		if verdict.Label != nil {
+			a.verdict = &verdict
+		}
 		if err != nil {
-			a.Run.RuntimeError(a.calls, "gate", err)
+			a.Dir.RuntimeError(a.calls, "gate", err)
 			if ctx.Err() != nil {
 				return exitMsg(Interrupted, "interrupted while checking completion")
 			}
@@ -236,22 +265,21 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 		if verdict.Pass && err == nil {
 			a.writeStep(action, nil)
 			f := exitMsg(Submitted, action.FinalResponse)
-			f.msgs[0].Extra["final_response"] = action.FinalResponse
+			f.msgs[0].Meta.FinalResponse = action.FinalResponse
 			return f
 		}
 		a.writeStep(action, nil, "Done refused: "+verdict.Message)
-		text, err := a.tpl.Render(a.Settings.GateRefusalTemplate, a.vars(map[string]any{"message": verdict.Message}))
+		text, err := a.tpl.Render(a.Config.GateRefusalTemplate, a.vars(map[string]any{"message": verdict.Message}))
 		if err != nil {
 			return err
 		}
-		a.progressf("  done refused: %s\n", firstLine(verdict.Message))
-		return &flow{[]model.Message{{Role: model.RoleUser, Content: text,
-			Extra: map[string]any{"interrupt_type": "SelfReflectionGate", "step": a.calls}}}}
+		a.emit(Event{Kind: DoneRefused, Message: firstLine(verdict.Message)})
+		return a.interrupt("SelfReflectionGate", text)
 	}
 	obs, err := a.Env.Execute(ctx, a.calls, action.Code)
 	if err != nil {
-		a.Run.RuntimeError(a.calls, "environment", err)
-		a.writeStep(action, obs, "Environment error: "+err.Error())
+		a.Dir.RuntimeError(a.calls, "environment", err)
+		a.writeStep(action, &obs, "Environment error: "+err.Error())
 		if ctx.Err() != nil {
 			return exitMsg(Interrupted, "interrupted while running step "+fmt.Sprint(a.calls))
 		}
@@ -261,16 +289,17 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 	if err != nil {
 		return err
 	}
-	msg := model.Message{Role: model.RoleUser, Content: text, Extra: map[string]any{"observation": obs, "step": a.calls}}
-	if p, ok := obs["screenshot_path"].(string); ok && p != "" && a.Settings.AttachScreenshot {
-		msg.Images = []string{p}
+	msg := model.Message{Role: model.RoleUser, Content: text, Meta: &model.Meta{Observation: &obs, Step: a.calls}}
+	if obs.Screenshot != "" && a.AttachScreenshot {
+		a.flushEnv() // the image is read with the next request: it must be whole on disk
+		msg.Images = []string{obs.Screenshot}
 	}
 	a.messages = append(a.messages, msg)
 	a.notices(obs)
-	a.writeStep(action, obs)
+	a.writeStep(action, &obs)
 	a.progressObservation(obs)
-	if _, err := compact.Prune(a.messages, a.Settings.KeepLastNObservations, a.renderObservation); err != nil {
-		a.Run.RuntimeError(a.calls, "prune", err)
+	if _, err := compact.Prune(a.messages, a.Config.KeepLastNObservations, a.renderObservation); err != nil {
+		a.Dir.RuntimeError(a.calls, "prune", err)
 	}
 	return nil
 }
@@ -279,26 +308,17 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 // loop) and the steps-remaining warnings as messages of their own, so that
 // pruning an observation never prunes them.
 func (a *Agent) notices(obs env.Observation) {
-	var texts []string
-	switch n := obs["notices"].(type) {
-	case []string:
-		texts = append(texts, n...)
-	case []any:
-		for _, x := range n {
-			texts = append(texts, fmt.Sprint(x))
-		}
-	}
-	if left := a.Settings.StepLimit - a.calls; left == 5 || left == 2 {
+	texts := append([]string{}, obs.Notices...)
+	if left := a.Config.StepLimit - a.calls; left == 5 || left == 2 {
 		texts = append(texts, fmt.Sprintf("%d steps remain before the step limit ends the run: finish the essential part now, and report what you have in final_response.", left))
 	}
 	for _, t := range texts {
-		a.messages = append(a.messages, model.Message{Role: model.RoleUser, Content: "[notice] " + t,
-			Extra: map[string]any{"interrupt_type": "SystemNotice", "step": a.calls}})
+		a.messages = append(a.messages, a.interrupt("SystemNotice", "[notice] "+t).msgs...)
 	}
 }
 
 func (a *Agent) renderObservation(obs env.Observation) (string, error) {
-	return a.tpl.Render(a.Settings.ObservationTemplate, a.vars(map[string]any{"observation": map[string]any(obs)}))
+	return a.tpl.Render(a.Config.ObservationTemplate, a.vars(map[string]any{"observation": obs.Flat()}))
 }
 
 // maybeCompact rewrites the history when it is due. A failure is recorded
@@ -309,31 +329,31 @@ func (a *Agent) maybeCompact(ctx context.Context) {
 		return
 	}
 	lastPrompt := a.promptTokens[len(a.promptTokens)-1]
-	every := a.Settings.SummaryEveryNSteps
+	every := a.Config.SummaryEveryNSteps
 	byCount := every > 0 && a.calls%every == 0
-	byTokens := a.Settings.CompactAtTokens > 0 && lastPrompt > a.Settings.CompactAtTokens
+	byTokens := a.Config.CompactAtTokens > 0 && lastPrompt > a.Config.CompactAtTokens
 	if !byCount && !byTokens {
 		return
 	}
 	msgs, rec, err := a.compactor.Compact(ctx, a.messages, a.calls)
 	a.usage = a.usage.Add(rec.Usage)
 	if err != nil {
-		a.Run.RuntimeError(a.calls, "compaction", err)
+		a.Dir.RuntimeError(a.calls, "compaction", err)
 		return
 	}
 	a.archived = append(a.archived, a.messages[2:]...)
 	a.messages = msgs
 	a.compactions = append(a.compactions, rec)
-	_ = a.Run.AppendJSONL("compactions.jsonl", rec)
-	_ = a.Run.Note(fmt.Sprintf("History compacted at step %d (%d -> %d tokens)", rec.Step, rec.TokensBefore, rec.TokensAfter))
-	a.progressf("  history compacted at step %d (%d -> %d tokens)\n", rec.Step, rec.TokensBefore, rec.TokensAfter)
+	_ = a.Dir.AppendJSONL("compactions.jsonl", rec)
+	_ = a.Dir.Note(fmt.Sprintf("History compacted at step %d (%d -> %d tokens)", rec.Step, rec.TokensBefore, rec.TokensAfter))
+	a.emit(Event{Kind: Compacted, TokensBefore: rec.TokensBefore, TokensAfter: rec.TokensAfter})
 	_ = a.saveTrajectory()
 }
 
 func (a *Agent) vars(extra map[string]any) map[string]any {
-	v := map[string]any{"action_field": a.Settings.ActionField, "step_limit": a.Settings.StepLimit,
-		"steps_used": a.calls, "steps_left": a.Settings.StepLimit - a.calls}
-	for k, x := range a.Settings.Vars {
+	v := map[string]any{"action_field": a.kind.Field, "step_limit": a.Config.StepLimit,
+		"steps_used": a.calls, "steps_left": a.Config.StepLimit - a.calls}
+	for k, x := range a.Vars {
 		v[k] = x
 	}
 	for k, x := range extra {
@@ -349,17 +369,24 @@ func (a *Agent) saveTrajectory() error {
 	if len(a.archived) > 0 {
 		all = append(append(append([]model.Message{}, a.messages[:2]...), a.archived...), a.messages[2:]...)
 	}
-	return a.Run.SaveTrajectory(info, all)
+	return a.Dir.SaveTrajectory(info, all)
 }
 
 func (a *Agent) result(task Task) runs.Result {
 	exit := a.last()
-	status, _ := exit.Extra["exit_status"].(string)
+	var status model.ExitStatus
+	if exit.Meta != nil {
+		status = exit.Meta.ExitStatus
+	}
 	res := runs.Result{TaskID: task.ID, ExitStatus: status, Steps: a.calls, ModelCalls: a.calls, Usage: a.usage,
 		PromptTokensPerStep: a.promptTokens, Compactions: len(a.compactions),
-		StartedAt: a.started.UTC(), EndedAt: time.Now().UTC(), RunDir: a.Run.Dir,
-		Model: a.Settings.ModelName, Mode: a.Settings.Mode}
+		StartedAt: a.started.UTC(), EndedAt: time.Now().UTC(), RunDir: a.Dir.Dir,
+		Model: a.ModelName, Mode: a.Config.Mode}
 	res.Seconds = res.EndedAt.Sub(res.StartedAt).Seconds()
+	if a.verdict != nil {
+		label, run := *a.verdict.Label, a.verdict.Run
+		res.GateLabel, res.GateRun = &label, &run
+	}
 	if status == Submitted {
 		res.FinalResponse = exit.Content
 	} else {
@@ -371,18 +398,26 @@ func (a *Agent) result(task Task) runs.Result {
 	return res
 }
 
-func (a *Agent) writeStep(action model.Action, obs env.Observation, notes ...string) {
+// writeStep writes the step's debug files: the action, its observation (nil
+// for none) and what the harness said about it.
+func (a *Agent) writeStep(action model.Action, obs *env.Observation, remarks ...string) {
 	var u model.Usage
 	prompt := 0
-	if m := a.lastAssistant(); m != nil {
-		u, _ = m.Extra["usage"].(model.Usage)
-		prompt, _ = m.Extra["prompt_tokens"].(int)
+	if m := a.lastAssistant(); m != nil && m.Meta != nil {
+		if m.Meta.Usage != nil {
+			u = *m.Meta.Usage
+		}
+		prompt = m.Meta.PromptTokens
 	}
-	err := a.Run.WriteStep(runs.Step{Step: a.calls, Thought: action.Thought, Field: a.Settings.ActionField, Code: action.Code,
-		Done: action.Done, FinalResponse: action.FinalResponse, Observation: obs, Notes: notes,
+	var flat map[string]any
+	if obs != nil && !obs.IsZero() {
+		flat = obs.Flat()
+	}
+	err := a.Dir.WriteStep(runs.Step{Step: a.calls, Thought: action.Thought, Field: a.kind.Field, Lang: a.kind.Lang, Code: action.Code,
+		Done: action.Done, FinalResponse: action.FinalResponse, Observation: flat, Notes: remarks,
 		Usage: u, PromptTokens: prompt, Total: a.usage})
 	if err != nil {
-		a.Run.RuntimeError(a.calls, "debug", err)
+		a.Dir.RuntimeError(a.calls, "debug", err)
 	}
 }
 
@@ -395,31 +430,32 @@ func (a *Agent) lastAssistant() *model.Message {
 	return nil
 }
 
-func (a *Agent) progressf(format string, args ...any) {
-	if a.Progress != nil {
-		fmt.Fprintf(a.Progress, format, args...)
+// emit tells the observer, if any, filling in what every event carries.
+func (a *Agent) emit(e Event) {
+	if a.Observer == nil {
+		return
 	}
+	e.TaskID, e.Step, e.Usage = a.task.ID, a.calls, a.usage
+	if a.Dir != nil {
+		e.RunDir = a.Dir.Dir
+	}
+	a.Observer.Observe(e)
 }
 
 func (a *Agent) progressAction(action model.Action) {
-	a.progressf("step %d · %s\n", a.calls, firstLine(action.Thought))
-	if action.Code != "" {
-		a.progressf("  $ %s\n", firstLine(action.Code))
-	}
-	if action.Done {
-		a.progressf("  done: %s\n", firstLine(action.FinalResponse))
-	}
+	a.emit(Event{Kind: StepStarted, Thought: firstLine(action.Thought), Command: firstLine(action.Code),
+		Done: action.Done, FinalResponse: firstLine(action.FinalResponse)})
 }
 
 func (a *Agent) progressObservation(obs env.Observation) {
-	status := fmt.Sprintf("rc %v", obs["returncode"])
-	if obs["returncode"] == nil {
-		status = fmt.Sprintf("success %v", obs["success"])
+	status := fmt.Sprintf("rc %v", obs.Detail("returncode"))
+	if obs.Detail("returncode") == nil {
+		status = fmt.Sprintf("success %v", obs.Success)
 	}
-	if obs["timed_out"] == true {
+	if obs.Detail("timed_out") == true {
 		status += " (timed out)"
 	}
-	a.progressf("  → %s · %d tokens · $%.4f\n", status, a.usage.TotalTokens, a.usage.Cost)
+	a.emit(Event{Kind: StepEnded, Status: status})
 }
 
 func firstLine(s string) string {
@@ -443,4 +479,12 @@ func rawJSON(b []byte) any {
 		return json.RawMessage(b)
 	}
 	return string(b)
+}
+
+// flushEnv waits for files an environment writes after its observation
+// returned (live mode's screenshot), if it writes any.
+func (a *Agent) flushEnv() {
+	if f, ok := a.Env.(interface{ Flush() }); ok {
+		f.Flush()
+	}
 }

@@ -51,14 +51,14 @@ func newHarness(t *testing.T, mc func(*model.Config), responses ...modeltest.Res
 	}
 	t.Cleanup(func() { shell.Close() })
 	a := &agent.Agent{
-		Settings: agent.Settings{
-			StepLimit: 20, MaxConsecutiveFormatErrors: 3, ActionField: model.FieldBash,
+		Config: agent.Config{
+			StepLimit: 20, MaxConsecutiveFormatErrors: 3,
 			SystemTemplate: "builtin:workspace_system.j2", InstanceTemplate: "builtin:workspace_instance.j2",
 			ObservationTemplate: "builtin:workspace_observation.j2", FormatErrorTemplate: "builtin:format_error.j2",
 			GateRefusalTemplate: "builtin:gate_refusal.j2",
-			Vars:                map[string]any{"workspace": run.Workspace, "command_timeout_seconds": 20},
 		},
-		Model: client, Env: shell, Gate: gate.Open{}, Run: run,
+		Vars:  map[string]any{"workspace": run.Workspace, "command_timeout_seconds": 20},
+		Model: client, Env: shell, Gate: gate.Open{}, Dir: run,
 	}
 	return &harness{t: t, srv: srv, run: run, agent: a, shell: shell}
 }
@@ -105,7 +105,7 @@ func (h *harness) lastUserText(i int) string {
 	return msgs[len(msgs)-1].Text()
 }
 
-func wantStatus(t *testing.T, res runs.Result, status string) {
+func wantStatus(t *testing.T, res runs.Result, status model.ExitStatus) {
 	t.Helper()
 	if res.ExitStatus != status {
 		t.Fatalf("exit status %s (%s), want %s", res.ExitStatus, res.Message, status)
@@ -134,11 +134,11 @@ func TestSubmitted(t *testing.T) {
 	}
 	tr := h.trajectory()
 	last := tr.Messages[len(tr.Messages)-1]
-	if last.Role != model.RoleExit || last.Extra["exit_status"] != agent.Submitted {
+	if last.Role != model.RoleExit || last.Meta.ExitStatus != agent.Submitted {
 		t.Errorf("last message %+v", last)
 	}
-	obs, _ := tr.Messages[3].Extra["observation"].(map[string]any)
-	for _, k := range []string{"success", "returncode", "timed_out", "cwd", "command_output"} {
+	obs := tr.Messages[3].Meta.Observation.Flat()
+	for _, k := range []string{"success", "returncode", "timed_out", "cwd", "command_output", "log_path", "elapsed_ms"} {
 		if _, ok := obs[k]; !ok {
 			t.Errorf("observation lacks %q: %v", k, obs)
 		}
@@ -163,7 +163,7 @@ func TestFormatErrorRepaired(t *testing.T) {
 	tr := h.trajectory()
 	found := false
 	for _, m := range tr.Messages {
-		found = found || m.Extra["interrupt_type"] == "FormatError"
+		found = found || m.Meta != nil && m.Meta.InterruptType == "FormatError"
 	}
 	if !found {
 		t.Error("no FormatError message in the trajectory")
@@ -224,7 +224,7 @@ func TestBashSyntaxErrorIsNotRun(t *testing.T) {
 
 func TestStepLimit(t *testing.T) {
 	h := newHarness(t, nil, modeltest.Bash("again", "true").Forever())
-	h.agent.Settings.StepLimit = 2
+	h.agent.Config.StepLimit = 2
 	res := h.execute(context.Background())
 	wantStatus(t, res, agent.LimitsExceeded)
 	if h.srv.Calls() != 2 || res.ModelCalls != 2 {
@@ -235,7 +235,7 @@ func TestStepLimit(t *testing.T) {
 func TestCostLimit(t *testing.T) {
 	h := newHarness(t, func(c *model.Config) { c.Price = model.Price{Input: 10, Output: 30} },
 		modeltest.Bash("expensive", "true").WithUsage(60000, 1000).Forever())
-	h.agent.Settings.CostLimit = 1.0
+	h.agent.Config.CostLimit = 1.0
 	res := h.execute(context.Background())
 	wantStatus(t, res, agent.CostLimitExceeded)
 	if h.srv.Calls() != 2 || res.Usage.Cost < 1.0 {
@@ -325,8 +325,8 @@ func TestCompactionAtNAnd2N(t *testing.T) {
 		modeltest.Reply("SUMMARY-TWO: printed four lines."),
 		modeltest.Done(model.FieldBash, "finish", "ok"),
 	)
-	h.agent.Settings.SummaryEveryNSteps = 2
-	h.agent.Settings.SummaryPrompt = "builtin:summary_workspace.j2"
+	h.agent.Config.SummaryEveryNSteps = 2
+	h.agent.Config.SummaryUserPrompt = "builtin:summary_workspace.j2"
 	res := h.execute(context.Background())
 	wantStatus(t, res, agent.Submitted)
 	if res.Compactions != 2 || res.ModelCalls != 5 {
@@ -363,8 +363,8 @@ func TestFailedSummaryLeavesTheRunGoing(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t, nil, modeltest.Bash("one", "echo first"), bad, modeltest.Done(model.FieldBash, "finish", "ok"))
-			h.agent.Settings.SummaryEveryNSteps = 1
-			h.agent.Settings.SummaryPrompt = "builtin:summary_workspace.j2"
+			h.agent.Config.SummaryEveryNSteps = 1
+			h.agent.Config.SummaryUserPrompt = "builtin:summary_workspace.j2"
 			res := h.execute(context.Background())
 			wantStatus(t, res, agent.Submitted)
 			if res.Compactions != 0 {
@@ -387,8 +387,8 @@ func TestCompactionByTokens(t *testing.T) {
 		modeltest.Reply("SUMMARY"),
 		modeltest.Done(model.FieldBash, "finish", "ok").WithUsage(900, 10),
 	)
-	h.agent.Settings.CompactAtTokens = 40000
-	h.agent.Settings.SummaryPrompt = "builtin:summary_workspace.j2"
+	h.agent.Config.CompactAtTokens = 40000
+	h.agent.Config.SummaryUserPrompt = "builtin:summary_workspace.j2"
 	res := h.execute(context.Background())
 	wantStatus(t, res, agent.Submitted)
 	if res.Compactions != 1 || len(res.PromptTokensPerStep) != 2 || res.PromptTokensPerStep[0] != 50000 {
@@ -403,7 +403,7 @@ func TestWorkspaceOutputPruning(t *testing.T) {
 		modeltest.Bash("three", "yes OUTPUT-THREE | head -300"),
 		modeltest.Done(model.FieldBash, "finish", "ok"),
 	)
-	h.agent.Settings.KeepLastNObservations = 2
+	h.agent.Config.KeepLastNObservations = 2
 	wantStatus(t, h.execute(context.Background()), agent.Submitted)
 	msgs := h.srv.Requests()[3].Chat().Messages
 	var joined strings.Builder
@@ -427,11 +427,11 @@ func TestWorkspaceOutputPruning(t *testing.T) {
 
 func TestStepsRemainingNotices(t *testing.T) {
 	h := newHarness(t, nil, modeltest.Bash("again", "true").Forever())
-	h.agent.Settings.StepLimit = 6
+	h.agent.Config.StepLimit = 6
 	wantStatus(t, h.execute(context.Background()), agent.LimitsExceeded)
 	var notices []string
 	for _, m := range h.trajectory().Messages {
-		if m.Extra["interrupt_type"] == "SystemNotice" {
+		if m.Meta != nil && m.Meta.InterruptType == "SystemNotice" {
 			notices = append(notices, m.Content)
 		}
 	}

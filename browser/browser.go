@@ -69,9 +69,10 @@ type Options struct {
 	// discards them.
 	BrowserLog io.Writer
 
-	// pageIDs is shared by every browser a Server launches, so page ids are
-	// never reused within one driver.
-	pageIDs *atomic.Int64
+	// PageIDs numbers pages (p1, p2, ...). A driver shares one counter
+	// between every browser it launches, so page ids are never reused
+	// within one driver. Nil starts from zero.
+	PageIDs *atomic.Int64
 }
 
 func (o Options) timeout() time.Duration {
@@ -125,8 +126,8 @@ type Browser struct {
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it
 // ready for NewPage. ctx bounds only the start-up; Close ends the browser.
 func Launch(ctx context.Context, opts Options) (*Browser, error) {
-	if opts.pageIDs == nil {
-		opts.pageIDs = new(atomic.Int64)
+	if opts.PageIDs == nil {
+		opts.PageIDs = new(atomic.Int64)
 	}
 	for _, a := range opts.Args {
 		if !strings.HasPrefix(a, "--") {
@@ -450,7 +451,7 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 	if err != nil {
 		return nil, b.targetErr(wrapErr(ErrBrowser, err, "attach to the new page: %s", cdpMessage(err)))
 	}
-	p := newPage(b, rp, fmt.Sprintf("p%d", b.opts.pageIDs.Add(1)), opener)
+	p := newPage(b, rp, fmt.Sprintf("p%d", b.opts.PageIDs.Add(1)), opener)
 	p.created, p.popup = kind == kindCreated, kind == kindPopup
 	b.mu.Lock()
 	b.pages = append(b.pages, p)

@@ -164,7 +164,7 @@ func (p *Page) Emulate(ctx context.Context, e Emulation) error {
 	if e.UserAgent != "" || e.Locale != "" {
 		ua := e.UserAgent
 		if ua == "" {
-			v, err := proto.BrowserGetVersion{}.Call(o.r())
+			v, err := proto.BrowserGetVersion{}.Call(o.rodPage())
 			if err == nil {
 				ua = v.UserAgent
 			}
@@ -227,7 +227,7 @@ func (p *Page) Emulate(ctx context.Context, e Emulation) error {
 		}
 	}
 	for _, c := range calls {
-		if err := callCDP(o.r(), c); err != nil {
+		if err := callCDP(o.rodPage(), c); err != nil {
 			return wrapErr(ErrInvalidParams, err, "%s: %s", c.ProtoReq(), cdpMessage(err))
 		}
 	}

@@ -1,7 +1,7 @@
 // Package browser is wright's browser engine: it launches (or attaches to)
-// Chromium through go-rod and drives it with Playwright's semantics, and it
-// serves that engine to language clients as the JSON-RPC protocol of
-// PROTOCOL.md (`wright driver`).
+// Chromium through go-rod and drives it with Playwright's semantics.
+// Package browser/driver serves this engine to language clients as the
+// JSON-RPC protocol of PROTOCOL.md (`wright driver`).
 //
 // # Launching
 //
@@ -52,14 +52,14 @@
 //
 // # Serving the protocol
 //
-// ServeStdio serves one client over a reader and a writer (the `wright
-// driver` subcommand) and closes the browser when the input ends.
-// ServeSocket serves any number of clients on a Unix socket until its
-// context ends, all sharing one browser. For live mode, a Server can be held
-// in-process: NewServer, then Server.ServeSocket or Server.ServeConn, while
+// Package browser/driver does: driver.ServeStdio serves one client over a
+// reader and a writer (the `wright driver` subcommand) and closes the
+// browser when the input ends; driver.ServeSocket serves any number of
+// clients on a Unix socket until its context ends, all sharing one
+// browser. For live mode, a driver.Server is held in-process, while
 // Server.Browser gives the same browser to Go code for observations.
-// ServerOptions.Browser.URLPolicy is asked before every navigation and for
-// every new tab; a refusal is a BlockedURL error.
+// Options.URLPolicy is asked before every navigation and for every new
+// tab; a refusal is a BlockedURL error.
 //
 // Selectors and actionability run in a JavaScript engine (engine.js)
 // installed once per execution context; ARIA snapshots and aria-ref=

@@ -58,7 +58,7 @@ func (p *Page) ctxFor(o *op, win proto.RuntimeRemoteObjectID) (*execCtx, error) 
 		ObjectID:            win,
 		FunctionDeclaration: "function () { return (" + engineJS + ")(); }",
 		ObjectGroup:         engineGroup,
-	}.Call(o.r())
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
@@ -80,7 +80,7 @@ func (p *Page) main(o *op) (*execCtx, error) {
 	if ec != nil {
 		return ec, nil
 	}
-	res, err := proto.RuntimeEvaluate{Expression: "globalThis", ObjectGroup: engineGroup}.Call(o.r())
+	res, err := proto.RuntimeEvaluate{Expression: "globalThis", ObjectGroup: engineGroup}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
@@ -97,7 +97,7 @@ func (p *Page) main(o *op) (*execCtx, error) {
 // frameOf returns the context of the document inside an iframe element
 // that the iframe's parent cannot reach itself (cross-origin).
 func (p *Page) frameOf(o *op, iframe handle) (*execCtx, error) {
-	node, err := proto.DOMDescribeNode{ObjectID: iframe.obj, Depth: gson.Int(1), Pierce: true}.Call(o.r())
+	node, err := proto.DOMDescribeNode{ObjectID: iframe.obj, Depth: gson.Int(1), Pierce: true}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
@@ -106,7 +106,7 @@ func (p *Page) frameOf(o *op, iframe handle) (*execCtx, error) {
 	}
 	docID := node.Node.ContentDocument.BackendNodeID
 	return p.docCtx(o, docID, func() (proto.RuntimeRemoteObjectID, error) {
-		doc, err := proto.DOMResolveNode{BackendNodeID: docID, ObjectGroup: o.grp()}.Call(o.r())
+		doc, err := proto.DOMResolveNode{BackendNodeID: docID, ObjectGroup: o.objectGroup()}.Call(o.rodPage())
 		if err != nil {
 			return "", err
 		}
@@ -118,12 +118,12 @@ func (p *Page) frameOf(o *op, iframe handle) (*execCtx, error) {
 // aria registry) belongs to, by the document it is in.
 func (p *Page) ctxOfObject(o *op, obj proto.RuntimeRemoteObjectID) (*execCtx, error) {
 	doc, err := proto.RuntimeCallFunctionOn{
-		ObjectID: obj, FunctionDeclaration: "function () { return this.ownerDocument || this; }", ObjectGroup: o.grp(),
-	}.Call(o.r())
+		ObjectID: obj, FunctionDeclaration: "function () { return this.ownerDocument || this; }", ObjectGroup: o.objectGroup(),
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
-	node, err := proto.DOMDescribeNode{ObjectID: doc.Result.ObjectID}.Call(o.r())
+	node, err := proto.DOMDescribeNode{ObjectID: doc.Result.ObjectID}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
@@ -148,7 +148,7 @@ func (p *Page) docCtx(o *op, docID proto.DOMBackendNodeID, doc func() (proto.Run
 	}
 	win, err := proto.RuntimeCallFunctionOn{
 		ObjectID: obj, FunctionDeclaration: "function () { return globalThis; }", ObjectGroup: engineGroup,
-	}.Call(o.r())
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
@@ -204,8 +204,8 @@ func (p *Page) call(o *op, ec *execCtx, method string, byValue bool, args ...arg
 		Arguments:           cargs,
 		ReturnByValue:       byValue,
 		AwaitPromise:        true,
-		ObjectGroup:         o.grp(),
-	}.Call(o.r())
+		ObjectGroup:         o.objectGroup(),
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
@@ -341,7 +341,7 @@ func (p *Page) run(o *op, ec *execCtx, parts []part, roots []handle) (res []hand
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	props, err := proto.RuntimeGetProperties{ObjectID: arr.ObjectID, OwnProperties: true}.Call(o.r())
+	props, err := proto.RuntimeGetProperties{ObjectID: arr.ObjectID, OwnProperties: true}.Call(o.rodPage())
 	if err != nil {
 		return nil, 0, nil, p.jsErr(err)
 	}
@@ -516,7 +516,7 @@ func strictError(selector string, n int, cands []string) error {
 
 // nodeID returns the backend node id of an element (for scoping snapshots).
 func (p *Page) nodeID(o *op, h handle) (proto.DOMBackendNodeID, error) {
-	n, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.r())
+	n, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.rodPage())
 	if err != nil {
 		return 0, p.jsErr(err)
 	}

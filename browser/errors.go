@@ -47,6 +47,19 @@ func wrapErr(t ErrorType, cause error, format string, args ...any) *Error {
 	return &Error{Type: t, Message: fmt.Sprintf(format, args...), Err: cause}
 }
 
+// Errorf returns an *Error of type t. Code outside the package (the
+// driver) uses it to answer in the same terms.
+func Errorf(t ErrorType, format string, args ...any) *Error { return newErr(t, format, args...) }
+
+// WrapError returns an *Error of type t caused by cause.
+func WrapError(t ErrorType, cause error, format string, args ...any) *Error {
+	return wrapErr(t, cause, format, args...)
+}
+
+// AsError turns any error into an *Error, keeping an existing one: what a
+// protocol client gets for err.
+func AsError(err error) *Error { return asError(err) }
+
 // TypeOf returns the ErrorType of err: the type of the *Error in its chain,
 // InvalidParams for nothing, or BrowserError for anything else.
 func TypeOf(err error) ErrorType {

@@ -12,6 +12,7 @@ import (
 	"github.com/ysmood/gson"
 
 	"wright/browser/aria"
+	"wright/pause"
 )
 
 var (
@@ -154,8 +155,8 @@ func (p *Page) Evaluate(ctx context.Context, src string, arg json.RawMessage, ti
 			var res *proto.RuntimeCallFunctionOnResult
 			res, err = proto.RuntimeCallFunctionOn{
 				ObjectID: ec.win, FunctionDeclaration: src, Arguments: args,
-				ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.grp(),
-			}.Call(o.r())
+				ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.objectGroup(),
+			}.Call(o.rodPage())
 			if err == nil {
 				if res.ExceptionDetails != nil {
 					return nil, evalErr(res.ExceptionDetails)
@@ -174,7 +175,7 @@ func (p *Page) Evaluate(ctx context.Context, src string, arg json.RawMessage, ti
 		if !errors.Is(err, errRetry) {
 			return nil, p.evalCDPErr(o, err)
 		}
-		if err := sleepCtx(o.ctx, 50*time.Millisecond); err != nil {
+		if err := pause.For(o.ctx, 50*time.Millisecond); err != nil {
 			return nil, o.fail(err, "waiting for the page to finish navigating before evaluating")
 		}
 	}
@@ -185,8 +186,8 @@ func (p *Page) Evaluate(ctx context.Context, src string, arg json.RawMessage, ti
 // value as JSON.
 func (p *Page) evalExpression(o *op, src string) (json.RawMessage, error) {
 	res, err := proto.RuntimeEvaluate{
-		Expression: src, AwaitPromise: true, ReplMode: true, UserGesture: true, ObjectGroup: o.grp(),
-	}.Call(o.r())
+		Expression: src, AwaitPromise: true, ReplMode: true, UserGesture: true, ObjectGroup: o.objectGroup(),
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.evalCDPErr(o, err)
 	}
@@ -198,7 +199,7 @@ func (p *Page) evalExpression(o *op, src string) (json.RawMessage, error) {
 		return evalResult(r), nil
 	}
 	if r.Subtype == proto.RuntimeRemoteObjectSubtypePromise {
-		aw, err := proto.RuntimeAwaitPromise{PromiseObjectID: r.ObjectID, ReturnByValue: true}.Call(o.r())
+		aw, err := proto.RuntimeAwaitPromise{PromiseObjectID: r.ObjectID, ReturnByValue: true}.Call(o.rodPage())
 		if err != nil {
 			return nil, p.evalCDPErr(o, err)
 		}
@@ -207,7 +208,7 @@ func (p *Page) evalExpression(o *op, src string) (json.RawMessage, error) {
 		}
 		return evalResult(aw.Result), nil
 	}
-	v, err := proto.RuntimeCallFunctionOn{ObjectID: r.ObjectID, FunctionDeclaration: "function () { return this; }", ReturnByValue: true}.Call(o.r())
+	v, err := proto.RuntimeCallFunctionOn{ObjectID: r.ObjectID, FunctionDeclaration: "function () { return this; }", ReturnByValue: true}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.evalCDPErr(o, err)
 	}
@@ -239,8 +240,8 @@ func (l *Locator) Evaluate(ctx context.Context, src string, arg json.RawMessage,
 	}
 	res, err := proto.RuntimeCallFunctionOn{
 		ObjectID: h.obj, FunctionDeclaration: fn, Arguments: append([]*proto.RuntimeCallArgument{{ObjectID: h.obj}}, args...),
-		ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.grp(),
-	}.Call(o.r())
+		ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.objectGroup(),
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, l.p.evalCDPErr(o, err)
 	}
@@ -254,37 +255,7 @@ func (l *Locator) Evaluate(ctx context.Context, src string, arg json.RawMessage,
 
 // Screenshot captures the viewport, or the whole page with fullPage, as PNG.
 func (p *Page) Screenshot(ctx context.Context, fullPage bool, timeout time.Duration) ([]byte, error) {
-	if err := p.closedErr(); err != nil {
-		return nil, err
-	}
-	o := p.begin(ctx, timeout)
-	defer o.end()
-	if err := p.ensureVisible(o); err != nil {
-		return nil, o.fail(err, "")
-	}
-	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
-	if fullPage {
-		m, err := proto.PageGetLayoutMetrics{}.Call(o.r())
-		if err != nil {
-			return nil, o.fail(err, "measuring the page")
-		}
-		if m.CSSContentSize == nil {
-			return nil, newErr(ErrBrowser, "the page reported no content size")
-		}
-		w, h := m.CSSContentSize.Width, m.CSSContentSize.Height
-		if m.CSSLayoutViewport != nil {
-			// Never narrower or shorter than the viewport itself.
-			w = max(w, float64(m.CSSLayoutViewport.ClientWidth))
-			h = max(h, float64(m.CSSLayoutViewport.ClientHeight))
-		}
-		req.CaptureBeyondViewport = true
-		req.Clip = &proto.PageViewport{Width: roundPx(w), Height: roundPx(h), Scale: 1}
-	}
-	shot, err := req.Call(o.r())
-	if err != nil {
-		return nil, o.fail(err, "taking the screenshot")
-	}
-	return shot.Data, nil
+	return p.Capture(ctx, ShotOptions{FullPage: fullPage}, timeout)
 }
 
 func roundPx(f float64) float64 {
@@ -305,7 +276,7 @@ func (l *Locator) Screenshot(ctx context.Context, timeout time.Duration) ([]byte
 	if err := l.p.ensureVisible(o); err != nil {
 		return nil, o.fail(err, "")
 	}
-	m, err := proto.PageGetLayoutMetrics{}.Call(o.r())
+	m, err := proto.PageGetLayoutMetrics{}.Call(o.rodPage())
 	if err != nil {
 		return nil, o.fail(err, "measuring the page")
 	}
@@ -315,7 +286,7 @@ func (l *Locator) Screenshot(ctx context.Context, timeout time.Duration) ([]byte
 		clip.X += m.CSSVisualViewport.PageX
 		clip.Y += m.CSSVisualViewport.PageY
 	}
-	shot, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, Clip: clip, CaptureBeyondViewport: true}.Call(o.r())
+	shot, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, Clip: clip, CaptureBeyondViewport: true}.Call(o.rodPage())
 	if err != nil {
 		return nil, o.fail(err, "taking the screenshot")
 	}

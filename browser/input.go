@@ -8,6 +8,8 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
+
+	"wright/pause"
 )
 
 // MouseButton is left, right or middle.
@@ -48,29 +50,15 @@ func (p *Page) beforeInput(o *op) error {
 	if err := p.ensureVisible(o); err != nil {
 		return err
 	}
-	return sleepCtx(o.ctx, p.b.opts.SlowMo)
+	return pause.For(o.ctx, p.b.opts.SlowMo)
 }
 
 func (p *Page) ensureVisible(o *op) error {
-	res, err := proto.RuntimeEvaluate{Expression: "document.visibilityState", ReturnByValue: true}.Call(o.r())
+	res, err := proto.RuntimeEvaluate{Expression: "document.visibilityState", ReturnByValue: true}.Call(o.rodPage())
 	if err != nil || res.Result == nil || res.Result.Value.Str() != "hidden" {
 		return nil // a navigating page is checked again on the next action
 	}
-	return callCDP(o.r(), proto.PageBringToFront{})
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return callCDP(o.rodPage(), proto.PageBringToFront{})
 }
 
 // ---- keyboard ----------------------------------------------------------------
@@ -89,7 +77,7 @@ func (p *Page) keyEvent(o *op, typ proto.InputDispatchKeyEventType, k keyDef, mo
 		ev.Text = k.text
 		ev.UnmodifiedText = k.text
 	}
-	return callCDP(o.r(), ev)
+	return callCDP(o.rodPage(), ev)
 }
 
 // pressCombo presses a key combination such as "Control+A".
@@ -124,7 +112,7 @@ func (p *Page) pressCombo(o *op, combo string, hold time.Duration) error {
 	if err := p.keyEvent(o, down, key, bits, withText); err != nil {
 		return err
 	}
-	if err := sleepCtx(o.ctx, hold); err != nil {
+	if err := pause.For(o.ctx, hold); err != nil {
 		return err
 	}
 	if err := p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, key, bits, false); err != nil {
@@ -144,7 +132,7 @@ func (p *Page) pressCombo(o *op, combo string, hold time.Duration) error {
 func (p *Page) typeText(o *op, text string, delay time.Duration) error {
 	for i, r := range text {
 		if i > 0 {
-			if err := sleepCtx(o.ctx, delay); err != nil {
+			if err := pause.For(o.ctx, delay); err != nil {
 				return err
 			}
 		}
@@ -160,7 +148,7 @@ func (p *Page) typeText(o *op, text string, delay time.Duration) error {
 			}
 			continue
 		}
-		if err := callCDP(o.r(), proto.InputInsertText{Text: string(r)}); err != nil {
+		if err := callCDP(o.rodPage(), proto.InputInsertText{Text: string(r)}); err != nil {
 			return err
 		}
 	}
@@ -204,7 +192,7 @@ func (p *Page) inputTimeout(n int, delay time.Duration) time.Duration {
 // ---- mouse -------------------------------------------------------------------
 
 func (p *Page) mouseEvent(o *op, typ proto.InputDispatchMouseEventType, x, y float64, button proto.InputMouseButton, buttons, clicks, mods int) error {
-	return callCDP(o.r(), proto.InputDispatchMouseEvent{
+	return callCDP(o.rodPage(), proto.InputDispatchMouseEvent{
 		Type: typ, X: x, Y: y, Button: button, Buttons: gson.Int(buttons), ClickCount: clicks, Modifiers: mods,
 	})
 }
@@ -237,7 +225,7 @@ func (p *Page) clickAt(o *op, x, y float64, button MouseButton, count int, delay
 		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, x, y, btn, bit, i, mods); err != nil {
 			return err
 		}
-		if err := sleepCtx(o.ctx, delay); err != nil {
+		if err := pause.For(o.ctx, delay); err != nil {
 			return err
 		}
 		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, x, y, btn, 0, i, mods); err != nil {
@@ -287,7 +275,7 @@ func (p *Page) MouseWheel(ctx context.Context, dx, dy float64) error {
 		return o.fail(err, "")
 	}
 	p.inputMu.Lock()
-	err := callCDP(o.r(), proto.InputDispatchMouseEvent{
+	err := callCDP(o.rodPage(), proto.InputDispatchMouseEvent{
 		Type: proto.InputDispatchMouseEventTypeMouseWheel, X: p.mouseX, Y: p.mouseY, DeltaX: dx, DeltaY: dy,
 	})
 	p.inputMu.Unlock()

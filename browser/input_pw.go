@@ -63,7 +63,7 @@ func (p *Page) keyHold(ctx context.Context, key string, down bool) error {
 func (p *Page) InsertText(ctx context.Context, text string) error {
 	o := p.begin(ctx, 0)
 	defer o.end()
-	if err := callCDP(o.r(), proto.InputInsertText{Text: text}); err != nil {
+	if err := callCDP(o.rodPage(), proto.InputInsertText{Text: text}); err != nil {
 		return o.fail(err, "inserting text")
 	}
 	return nil

@@ -34,9 +34,9 @@ func (p *Page) SetRouting(ctx context.Context, on bool) error {
 	defer o.end()
 	var err error
 	if pats := p.interceptPatterns(); pats != nil {
-		err = callCDP(o.r(), proto.FetchEnable{Patterns: pats})
+		err = callCDP(o.rodPage(), proto.FetchEnable{Patterns: pats})
 	} else {
-		err = callCDP(o.r(), proto.FetchDisable{})
+		err = callCDP(o.rodPage(), proto.FetchDisable{})
 	}
 	if err != nil {
 		return o.fail(p.jsErr(err), "")
@@ -144,7 +144,7 @@ var abortReasons = map[string]proto.NetworkErrorReason{
 func (p *Page) routeCall(ctx context.Context, req proto.Request) error {
 	o := p.begin(ctx, 0)
 	defer o.end()
-	if err := callCDP(o.r(), req); err != nil {
+	if err := callCDP(o.rodPage(), req); err != nil {
 		if e := p.closedErr(); e != nil {
 			return e
 		}

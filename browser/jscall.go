@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"wright/pause"
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
@@ -68,7 +69,7 @@ func (p *Page) Call(ctx context.Context, c JSCall, timeout time.Duration) (*JSRe
 		if !errors.Is(err, errRetry) {
 			return res, err
 		}
-		if err := sleepCtx(o.ctx, 50*time.Millisecond); err != nil {
+		if err := pause.For(o.ctx, 50*time.Millisecond); err != nil {
 			return nil, o.fail(err, "waiting for the page to finish navigating before evaluating")
 		}
 	}
@@ -128,7 +129,7 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 	res, err := proto.RuntimeCallFunctionOn{
 		ObjectID: target, FunctionDeclaration: decl, Arguments: args,
 		ReturnByValue: !c.ReturnHandle, AwaitPromise: true, UserGesture: true, ObjectGroup: p.resultGroup(o, c),
-	}.Call(o.r())
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.callErr(o, err, c.Element != "" || c.Context != "")
 	}
@@ -142,7 +143,7 @@ func (p *Page) resultGroup(o *op, c JSCall) string {
 	if c.ReturnHandle {
 		return handleGroup
 	}
-	return o.grp()
+	return o.objectGroup()
 }
 
 // callErr maps a failed call: a main world that vanished is retried (the
@@ -165,8 +166,8 @@ func (p *Page) callErr(o *op, err error, onElement bool) error {
 // keeps its value.
 func (p *Page) callExpression(o *op, c JSCall, win proto.RuntimeRemoteObjectID) (*JSResult, error) {
 	res, err := proto.RuntimeEvaluate{
-		Expression: c.Source, AwaitPromise: true, ReplMode: true, UserGesture: true, ObjectGroup: o.grp(),
-	}.Call(o.r())
+		Expression: c.Source, AwaitPromise: true, ReplMode: true, UserGesture: true, ObjectGroup: o.objectGroup(),
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.evalCDPErr(o, err)
 	}
@@ -175,7 +176,7 @@ func (p *Page) callExpression(o *op, c JSCall, win proto.RuntimeRemoteObjectID) 
 	}
 	r := res.Result
 	if r.Subtype == proto.RuntimeRemoteObjectSubtypePromise {
-		aw, err := proto.RuntimeAwaitPromise{PromiseObjectID: r.ObjectID}.Call(o.r())
+		aw, err := proto.RuntimeAwaitPromise{PromiseObjectID: r.ObjectID}.Call(o.rodPage())
 		if err != nil {
 			return nil, p.evalCDPErr(o, err)
 		}
@@ -195,7 +196,7 @@ func (p *Page) callExpression(o *op, c JSCall, win proto.RuntimeRemoteObjectID) 
 	out, err := proto.RuntimeCallFunctionOn{
 		ObjectID: win, FunctionDeclaration: decl, Arguments: []*proto.RuntimeCallArgument{arg},
 		ReturnByValue: !c.ReturnHandle, ObjectGroup: p.resultGroup(o, c),
-	}.Call(o.r())
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.callErr(o, err, false)
 	}
@@ -215,7 +216,7 @@ func (p *Page) jsResult(o *op, r *proto.RuntimeRemoteObject, asHandle bool) (*JS
 		enc, err := proto.RuntimeCallFunctionOn{
 			ObjectID: o.p.mustWin(o), FunctionDeclaration: "function (v) { return (" + transferJS + ")().encode(v); }",
 			Arguments: []*proto.RuntimeCallArgument{{Value: r.Value, UnserializableValue: r.UnserializableValue}}, ReturnByValue: true,
-		}.Call(o.r())
+		}.Call(o.rodPage())
 		if err != nil {
 			return nil, p.evalCDPErr(o, err)
 		}
@@ -238,7 +239,7 @@ func (p *Page) mustWin(o *op) proto.RuntimeRemoteObjectID {
 func (p *Page) Dispose(ctx context.Context, h string) error {
 	o := p.begin(ctx, 5*time.Second)
 	defer o.end()
-	_ = proto.RuntimeReleaseObject{ObjectID: proto.RuntimeRemoteObjectID(h)}.Call(o.r())
+	_ = proto.RuntimeReleaseObject{ObjectID: proto.RuntimeRemoteObjectID(h)}.Call(o.rodPage())
 	return nil
 }
 
@@ -255,11 +256,11 @@ func (l *Locator) ElementHandles(ctx context.Context, timeout time.Duration) ([]
 	for _, h := range hs {
 		// Re-resolved through its node, the handle lives in its own frame's
 		// main world, whichever context the engine reached it from.
-		node, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.r())
+		node, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.rodPage())
 		if err != nil {
 			return nil, o.fail(l.p.jsErr(err), "")
 		}
-		kept, err := proto.DOMResolveNode{BackendNodeID: node.Node.BackendNodeID, ObjectGroup: handleGroup}.Call(o.r())
+		kept, err := proto.DOMResolveNode{BackendNodeID: node.Node.BackendNodeID, ObjectGroup: handleGroup}.Call(o.rodPage())
 		if err != nil {
 			return nil, o.fail(l.p.jsErr(err), "")
 		}
@@ -325,8 +326,8 @@ func (l *Locator) EvaluateAll(ctx context.Context, c JSCall, timeout time.Durati
 		"return __w.encode(await __f(__els, __a));\n}"
 	res, err := proto.RuntimeCallFunctionOn{
 		ObjectID: target, FunctionDeclaration: decl, Arguments: args,
-		ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.grp(),
-	}.Call(o.r())
+		ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.objectGroup(),
+	}.Call(o.rodPage())
 	if err != nil {
 		return nil, o.fail(l.p.jsErr(err), "")
 	}

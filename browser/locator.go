@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+
+	"wright/pause"
 )
 
 // Locator is a page and a selector. It holds no element: every call
@@ -18,6 +20,9 @@ type Locator struct {
 	selector string
 	parts    []part
 }
+
+// Page is the page the locator searches.
+func (l *Locator) Page() *Page { return l.p }
 
 // Locator parses selector (see PROTOCOL.md, "Selectors") for use on p.
 // A malformed selector is an InvalidSelector error here, not later.
@@ -78,7 +83,7 @@ func (l *Locator) poll(o *op, what string, try func() (done bool, state string, 
 	for attempt := 0; ; attempt++ {
 		d := backoff[min(attempt, len(backoff)-1)]
 		if attempt > 0 {
-			if err := sleepCtx(o.ctx, d); err != nil {
+			if err := pause.For(o.ctx, d); err != nil {
 				return l.timeoutErr(o, what, last)
 			}
 		}
@@ -286,7 +291,7 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 // visible part, or position from its top-left) and its box, both in page
 // coordinates; box is nil when the element has no layout.
 func (p *Page) clickPoint(o *op, h handle, position *Point) (Point, *Box, error) {
-	q, err := proto.DOMGetContentQuads{ObjectID: h.obj}.Call(o.r())
+	q, err := proto.DOMGetContentQuads{ObjectID: h.obj}.Call(o.rodPage())
 	if err != nil {
 		if strings.Contains(err.Error(), "Could not compute content quads") {
 			return Point{}, nil, nil
@@ -317,7 +322,7 @@ func (p *Page) clickPoint(o *op, h handle, position *Point) (Point, *Box, error)
 	// The centre of the part inside the viewport, so elements larger than
 	// the viewport are clicked where they can be seen.
 	x0, y0, x1, y1 := box.X, box.Y, box.X+box.Width, box.Y+box.Height
-	if m, err := (proto.PageGetLayoutMetrics{}).Call(o.r()); err == nil && m.CSSLayoutViewport != nil {
+	if m, err := (proto.PageGetLayoutMetrics{}).Call(o.rodPage()); err == nil && m.CSSLayoutViewport != nil {
 		vw, vh := float64(m.CSSLayoutViewport.ClientWidth), float64(m.CSSLayoutViewport.ClientHeight)
 		x0, y0 = math.Max(x0, 0), math.Max(y0, 0)
 		x1, y1 = math.Min(x1, vw), math.Min(y1, vh)
@@ -415,7 +420,7 @@ func (l *Locator) Fill(ctx context.Context, value string, force bool, timeout ti
 		if value == "" {
 			err = l.p.pressCombo(o, "Delete", 0)
 		} else {
-			err = callCDP(o.r(), proto.InputInsertText{Text: value})
+			err = callCDP(o.rodPage(), proto.InputInsertText{Text: value})
 		}
 		if err != nil {
 			return o.fail(err, "filling "+l.selector)
@@ -678,7 +683,7 @@ func (l *Locator) resolveNow(o *op) ([]handle, error) {
 			}
 			return hs, nil
 		}
-		if err := sleepCtx(o.ctx, 50*time.Millisecond); err != nil {
+		if err := pause.For(o.ctx, 50*time.Millisecond); err != nil {
 			return nil, o.fail(err, "waiting for the page to finish navigating")
 		}
 	}

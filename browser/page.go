@@ -439,6 +439,10 @@ func (p *Page) isClosed() bool {
 	return p.closed != ""
 }
 
+// Err is the TargetClosed error for a closed page (or its broken
+// browser's error), or nil while the page can be used.
+func (p *Page) Err() error { return p.closedErr() }
+
 // closedErr is the TargetClosed error for a closed page, or nil.
 func (p *Page) closedErr() error {
 	if err := p.b.Err(); err != nil {
@@ -490,8 +494,9 @@ func (p *Page) begin(ctx context.Context, timeout time.Duration) *op {
 	}}
 }
 
-// grp is the op's object group; objects in it are released when it ends.
-func (o *op) grp() string {
+// objectGroup is the op's object group; objects in it are released when
+// it ends.
+func (o *op) objectGroup() string {
 	o.used = true
 	return o.group
 }
@@ -514,7 +519,9 @@ func (o *op) end() {
 	}()
 }
 
-func (o *op) r() *rod.Page { return o.p.rod.Context(o.ctx) }
+// rodPage is the page bound to the op's context (its deadline and
+// cancellation).
+func (o *op) rodPage() *rod.Page { return o.p.rod.Context(o.ctx) }
 
 // fail maps an error seen during the op: a closed page or browser wins, then
 // a timeout (naming what was waited for), then the error itself.
@@ -610,7 +617,7 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 	p.mu.Lock()
 	start := p.loader
 	p.mu.Unlock()
-	res, err := proto.PageNavigate{URL: url}.Call(o.r())
+	res, err := proto.PageNavigate{URL: url}.Call(o.rodPage())
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot navigate to invalid URL") {
 			return GotoResult{}, newErr(ErrNavigation, "cannot navigate to invalid URL %q: give an absolute URL such as https://example.com/", url)
@@ -722,7 +729,7 @@ func (p *Page) navigateAndWait(ctx context.Context, what string, waitUntil WaitU
 // Reload reloads the page.
 func (p *Page) Reload(ctx context.Context, waitUntil WaitUntil, timeout time.Duration) (string, error) {
 	return p.navigateAndWait(ctx, "the reload", waitUntil, timeout, func(o *op) error {
-		return callCDP(o.r(), proto.PageReload{})
+		return callCDP(o.rodPage(), proto.PageReload{})
 	})
 }
 
@@ -756,7 +763,7 @@ func (p *Page) history(ctx context.Context, delta int, waitUntil WaitUntil, time
 		what = "going forward"
 	}
 	url, err := p.navigateAndWait(ctx, what+" to "+entry.URL, waitUntil, timeout, func(o *op) error {
-		return callCDP(o.r(), proto.PageNavigateToHistoryEntry{EntryID: entry.ID})
+		return callCDP(o.rodPage(), proto.PageNavigateToHistoryEntry{EntryID: entry.ID})
 	})
 	return url, err == nil, err
 }
@@ -853,7 +860,7 @@ func (p *Page) evalInto(ctx context.Context, expr string, dst any) error {
 	o := p.begin(ctx, 0)
 	defer o.end()
 	for {
-		res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true, ObjectGroup: o.grp()}.Call(o.r())
+		res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true, ObjectGroup: o.objectGroup()}.Call(o.rodPage())
 		if err == nil && res.ExceptionDetails != nil {
 			return newErr(ErrBrowser, "%s", exceptionText(res.ExceptionDetails))
 		}
@@ -991,7 +998,7 @@ func (p *Page) SetViewportSize(ctx context.Context, width, height int) error {
 	}
 	o := p.begin(ctx, 0)
 	defer o.end()
-	if err := callCDP(o.r(), proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1}); err != nil {
+	if err := callCDP(o.rodPage(), proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1}); err != nil {
 		return o.fail(err, "resizing the viewport")
 	}
 	return nil
@@ -1001,7 +1008,7 @@ func (p *Page) SetViewportSize(ctx context.Context, width, height int) error {
 func (p *Page) BringToFront(ctx context.Context) error {
 	o := p.begin(ctx, 0)
 	defer o.end()
-	if err := callCDP(o.r(), proto.PageBringToFront{}); err != nil {
+	if err := callCDP(o.rodPage(), proto.PageBringToFront{}); err != nil {
 		return o.fail(err, "bringing the page to front")
 	}
 	return nil

@@ -19,7 +19,7 @@ func (p *Page) AddInitScript(ctx context.Context, source string) error {
 	}
 	o := p.begin(ctx, 10*time.Second)
 	defer o.end()
-	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: source}).Call(o.r()); err != nil {
+	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: source}).Call(o.rodPage()); err != nil {
 		return o.fail(p.jsErr(err), "")
 	}
 	return nil
@@ -34,7 +34,7 @@ func (p *Page) AnswerDialog(ctx context.Context, accept bool, promptText *string
 	if promptText != nil {
 		req.PromptText = *promptText
 	}
-	if err := req.Call(o.r()); err != nil {
+	if err := req.Call(o.rodPage()); err != nil {
 		return wrapErr(ErrInvalidParams, err, "no dialog to answer: %s", cdpMessage(err))
 	}
 	return nil
@@ -45,7 +45,7 @@ func (p *Page) AnswerDialog(ctx context.Context, accept bool, promptText *string
 func (p *Page) ResponseBody(ctx context.Context, request string) ([]byte, error) {
 	o := p.begin(ctx, 30*time.Second)
 	defer o.end()
-	res, err := proto.NetworkGetResponseBody{RequestID: proto.NetworkRequestID(request)}.Call(o.r())
+	res, err := proto.NetworkGetResponseBody{RequestID: proto.NetworkRequestID(request)}.Call(o.rodPage())
 	if err != nil {
 		return nil, wrapErr(ErrBrowser, err, "response body unavailable (%s)", cdpMessage(err))
 	}
@@ -82,16 +82,16 @@ func (p *Page) ExposeBinding(ctx context.Context, name string) error {
 	}
 	o := p.begin(ctx, 10*time.Second)
 	defer o.end()
-	if err := (proto.RuntimeAddBinding{Name: bindingPrefix + name}).Call(o.r()); err != nil {
+	if err := (proto.RuntimeAddBinding{Name: bindingPrefix + name}).Call(o.rodPage()); err != nil {
 		return o.fail(p.jsErr(err), "")
 	}
 	shim := bindingShim(name)
-	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: shim}).Call(o.r()); err != nil {
+	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: shim}).Call(o.rodPage()); err != nil {
 		return o.fail(p.jsErr(err), "")
 	}
 	// The main frame's current document gets it now; new documents (frames
 	// included) get it from the script above.
-	if _, err := (proto.RuntimeEvaluate{Expression: shim}).Call(o.r()); err != nil {
+	if _, err := (proto.RuntimeEvaluate{Expression: shim}).Call(o.rodPage()); err != nil {
 		return o.fail(p.jsErr(err), "")
 	}
 	return nil
@@ -114,7 +114,7 @@ func (p *Page) SettleBinding(ctx context.Context, name string, contextID int, id
 		ExecutionContextID:  proto.RuntimeExecutionContextID(contextID),
 		FunctionDeclaration: "function (id, ok, value) { const f = globalThis['__wright_settle_' + " + string(n) + "]; if (f) f(id, ok, value); }",
 		Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(id)}, {Value: gson.New(ok)}, {Value: gson.New(v)}},
-	}.Call(o.r())
+	}.Call(o.rodPage())
 	if err != nil && !strings.Contains(err.Error(), "Cannot find context") {
 		return o.fail(p.jsErr(err), "")
 	}

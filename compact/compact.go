@@ -61,7 +61,7 @@ func SummaryContent(step int, summary string) string {
 // Compact makes one model call over msgs followed by the summary prompt and
 // returns the new history: msgs[0] (system), msgs[1] (the original task,
 // whatever was compacted before) and one user message holding the summary,
-// with Extra interrupt_type, step, tokens_before and tokens_after.
+// with Meta interrupt_type, step, tokens_before and tokens_after.
 //
 // On any failure (no client or prompt, a history too short, a failed call, a
 // reply with no usable summary) it returns msgs untouched and an error for
@@ -117,15 +117,15 @@ func (c *Compactor) Compact(ctx context.Context, msgs []model.Message, step int)
 	summaryMsg := model.Message{
 		Role:    model.RoleUser,
 		Content: format(step, summary),
-		Extra: map[string]any{
-			"interrupt_type": InterruptHistoryCompaction,
-			"step":           step,
-			"tokens_before":  rec.TokensBefore,
+		Meta: &model.Meta{
+			InterruptType: InterruptHistoryCompaction,
+			Step:          step,
+			TokensBefore:  rec.TokensBefore,
 		},
 	}
 	out := []model.Message{msgs[0], msgs[1], summaryMsg}
 	rec.TokensAfter = CountMessages(tok, out)
-	summaryMsg.Extra["tokens_after"] = rec.TokensAfter
+	summaryMsg.Meta.TokensAfter = rec.TokensAfter
 	return out, rec, nil
 }
 

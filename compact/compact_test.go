@@ -30,14 +30,14 @@ const taskText = "Task: on https://shop.test find the cheapest red kettle under 
 func longHistory(t *testing.T, steps int) []model.Message {
 	msgs := []model.Message{
 		{Role: model.RoleSystem, Content: "You are wright, a web agent."},
-		{Role: model.RoleUser, Content: taskText, Extra: map[string]any{"task_id": "kettle"}},
+		{Role: model.RoleUser, Content: taskText, Meta: &model.Meta{Task: true}},
 	}
 	for i := 1; i <= steps; i++ {
 		msgs = append(msgs,
 			model.Message{Role: model.RoleAssistant, Content: `{"thought":"look","bash_command":"curl -s https://shop.test","done":false,"final_response":""}`},
 			obsMessage(t, workspaceObs(i)))
 		if i == 2 {
-			msgs = append(msgs, model.Message{Role: model.RoleUser, Content: "Not done yet: no final run.", Extra: map[string]any{"interrupt_type": "SelfReflectionGate"}})
+			msgs = append(msgs, model.Message{Role: model.RoleUser, Content: "Not done yet: no final run.", Meta: &model.Meta{InterruptType: "SelfReflectionGate"}})
 		}
 	}
 	return msgs
@@ -73,11 +73,11 @@ func TestCompact(t *testing.T) {
 	if !strings.Contains(s.Content, summary) || !strings.Contains(s.Content, "steps 1-9") {
 		t.Errorf("summary message does not carry the summary and the replaced steps:\n%s", s.Content)
 	}
-	if s.Extra["interrupt_type"] != InterruptHistoryCompaction || s.Extra["step"] != 9 {
-		t.Errorf("summary Extra = %v", s.Extra)
+	if s.Meta.InterruptType != InterruptHistoryCompaction || s.Meta.Step != 9 {
+		t.Errorf("summary Meta = %+v", s.Meta)
 	}
-	if s.Extra["tokens_before"] != rec.TokensBefore || s.Extra["tokens_after"] != rec.TokensAfter {
-		t.Errorf("Extra tokens %v/%v, record %d/%d", s.Extra["tokens_before"], s.Extra["tokens_after"], rec.TokensBefore, rec.TokensAfter)
+	if s.Meta.TokensBefore != rec.TokensBefore || s.Meta.TokensAfter != rec.TokensAfter {
+		t.Errorf("Meta tokens %v/%v, record %d/%d", s.Meta.TokensBefore, s.Meta.TokensAfter, rec.TokensBefore, rec.TokensAfter)
 	}
 	if rec.TokensBefore != CountMessages(c.Tokenizer, msgs) || rec.TokensAfter != CountMessages(c.Tokenizer, out) {
 		t.Errorf("record tokens %d -> %d do not match the histories", rec.TokensBefore, rec.TokensAfter)
@@ -222,7 +222,7 @@ func TestCompactCancelled(t *testing.T) {
 func TestCompactSkipsExitMessages(t *testing.T) {
 	srv := modeltest.New(t, modeltest.Reply("s"))
 	c := &Compactor{Client: newClient(t, srv), Prompt: "p"}
-	msgs := append(longHistory(t, 1), model.Message{Role: model.RoleExit, Content: "", Extra: map[string]any{"exit_status": "Interrupted"}})
+	msgs := append(longHistory(t, 1), model.Message{Role: model.RoleExit, Content: "", Meta: &model.Meta{ExitStatus: "Interrupted"}})
 	if _, _, err := c.Compact(context.Background(), msgs, 1); err != nil {
 		t.Fatal(err)
 	}

@@ -8,41 +8,31 @@ package compact
 import (
 	"errors"
 	"fmt"
-	"maps"
+	"slices"
 
 	"wright/env"
 	"wright/model"
 )
 
-// Keys this package reads and writes. The observation keys are the
-// environments' (env/workspace, env/browser); the Extra keys are the loop's.
-const (
-	KeyARIASnapshot  = "aria_snapshot"  // live mode: the page's ARIA snapshot
-	KeyCommandOutput = "command_output" // workspace mode: the command's (truncated) output
-	KeyLogPath       = "log_path"       // workspace mode: the log that keeps the whole output
-
-	ExtraObservation = "observation"
-	ExtraPruned      = "pruned"
-)
-
 // Prune replaces, in place, the bulky parts of every observation message but
-// the last keepLast: the ARIA snapshot (live mode) and the command output
-// (workspace mode) become a short placeholder, the latter naming the log file
-// that keeps the whole output. Extra["observation"] and Content change
-// together; Content is re-rendered with render from the pruned observation.
+// the last keepLast: each field the observation lists as Prunable (the
+// command output in workspace mode, the ARIA snapshot in live mode) becomes
+// the placeholder the environment gave for it. Meta.Observation and Content
+// change together; Content is re-rendered with render from the pruned
+// observation.
 //
-// An observation message is a user message with Extra["observation"]. The
+// An observation message is a user message with Meta.Observation. The
 // latest keepLast of them are never touched, nor is any other message.
-// Pruned messages are marked Extra["pruned"]=true and skipped next time, so
-// calling Prune before every model call is cheap and idempotent. A value no
-// longer than its placeholder is left as it is: pruning never makes a
-// message bigger. keepLast <= 0 disables pruning.
+// Pruned messages are marked Meta.Pruned and skipped next time, so calling
+// Prune before every model call is cheap and idempotent. A value no longer
+// than its placeholder is left as it is: pruning never makes a message
+// bigger. keepLast <= 0 disables pruning.
 //
-// The replaced message gets fresh Extra and observation maps, so anyone still
+// The replaced message gets a fresh Meta and observation, so anyone still
 // holding the old ones (a trajectory writer, a debug dump) keeps the full
-// text. A message that cannot be pruned (render fails, the observation is not
-// a map) is left exactly as it was and reported in the joined error; the
-// others are still pruned. It returns how many messages it pruned.
+// text. A message that cannot be pruned (render fails) is left exactly as it
+// was and reported in the joined error; the others are still pruned. It
+// returns how many messages it pruned.
 func Prune(msgs []model.Message, keepLast int, render func(env.Observation) (string, error)) (int, error) {
 	if keepLast <= 0 {
 		return 0, nil
@@ -63,15 +53,10 @@ func Prune(msgs []model.Message, keepLast int, render func(env.Observation) (str
 	var errs []error
 	for _, i := range obsIdx[:len(obsIdx)-keepLast] {
 		m := msgs[i]
-		if done, _ := m.Extra[ExtraPruned].(bool); done {
+		if m.Meta.Pruned {
 			continue
 		}
-		obs, ok := asObservation(m.Extra[ExtraObservation])
-		if !ok {
-			errs = append(errs, fmt.Errorf("prune message %d: observation is a %T, not a map", i, m.Extra[ExtraObservation]))
-			continue
-		}
-		slim, changed := slimObservation(obs)
+		slim, changed := slimObservation(*m.Meta.Observation)
 		if !changed {
 			continue
 		}
@@ -80,10 +65,10 @@ func Prune(msgs []model.Message, keepLast int, render func(env.Observation) (str
 			errs = append(errs, fmt.Errorf("prune message %d: render observation: %w", i, err))
 			continue
 		}
-		extra := maps.Clone(m.Extra)
-		extra[ExtraObservation] = slim
-		extra[ExtraPruned] = true
-		m.Extra = extra
+		meta := *m.Meta
+		meta.Observation = &slim
+		meta.Pruned = true
+		m.Meta = &meta
 		m.Content = content
 		msgs[i] = m
 		pruned++
@@ -92,56 +77,25 @@ func Prune(msgs []model.Message, keepLast int, render func(env.Observation) (str
 }
 
 func isObservation(m model.Message) bool {
-	if m.Role != model.RoleUser || m.Extra == nil {
-		return false
-	}
-	obs, ok := m.Extra[ExtraObservation]
-	return ok && obs != nil
+	return m.Role == model.RoleUser && m.Meta != nil && m.Meta.Observation != nil
 }
 
-// asObservation accepts the observation as the environment made it and as it
-// comes back from trajectory.json (a plain map).
-func asObservation(v any) (env.Observation, bool) {
-	switch o := v.(type) {
-	case env.Observation:
-		return o, true
-	case map[string]any:
-		return env.Observation(o), true
-	}
-	return nil, false
-}
-
-// slimObservation returns a copy of obs with its bulky values replaced, and
-// whether anything was replaced. obs itself is never modified.
+// slimObservation returns a copy of obs with its prunable values replaced by
+// their placeholders, and whether anything was replaced. obs itself is
+// never modified.
 func slimObservation(obs env.Observation) (env.Observation, bool) {
-	out := maps.Clone(obs)
 	changed := false
-	if s, ok := obs[KeyARIASnapshot].(string); ok {
-		if p := ariaPlaceholder(s); len(p) < len(s) {
-			out[KeyARIASnapshot] = p
+	keys := make([]string, 0, len(obs.Prunable))
+	for k := range obs.Prunable {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		placeholder := obs.Prunable[key]
+		if s, ok := obs.Get(key); ok && len(placeholder) < len(s) {
+			obs = obs.With(key, placeholder)
 			changed = true
 		}
 	}
-	if s, ok := obs[KeyCommandOutput].(string); ok {
-		logPath, _ := obs[KeyLogPath].(string)
-		if p := outputPlaceholder(s, logPath); len(p) < len(s) {
-			out[KeyCommandOutput] = p
-			changed = true
-		}
-	}
-	return out, changed
-}
-
-// The placeholders tell the model what was there and where to get it back,
-// so it neither trusts a stale page state nor re-runs a command just to see
-// its output again.
-func ariaPlaceholder(snapshot string) string {
-	return fmt.Sprintf("[ARIA snapshot pruned to save context (%d chars). It showed the page as it was then; the latest observation shows the current page.]", len(snapshot))
-}
-
-func outputPlaceholder(output, logPath string) string {
-	if logPath == "" {
-		return fmt.Sprintf("[output pruned to save context (%d chars); no log file was recorded for this step.]", len(output))
-	}
-	return fmt.Sprintf("[output pruned to save context (%d chars); the whole output is in %s]", len(output), logPath)
+	return obs, changed
 }

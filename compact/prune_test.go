@@ -4,26 +4,30 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"wright/env"
 	"wright/model"
 )
 
-// renderObs stands in for the observation template: every key in a stable
-// order, so a changed value always shows in the content.
+// renderObs stands in for the observation template: every flat key in a
+// stable order, so a changed value always shows in the content.
 func renderObs(obs env.Observation) (string, error) {
-	keys := make([]string, 0, len(obs))
-	for k := range obs {
+	flat := obs.Flat()
+	keys := make([]string, 0, len(flat))
+	for k := range flat {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	var b strings.Builder
 	for _, k := range keys {
-		fmt.Fprintf(&b, "%s: %v\n", k, obs[k])
+		fmt.Fprintf(&b, "%s: %v\n", k, flat[k])
 	}
 	return b.String(), nil
 }
@@ -34,50 +38,55 @@ func obsMessage(t *testing.T, obs env.Observation) model.Message {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return model.Message{Role: model.RoleUser, Content: content, Extra: map[string]any{ExtraObservation: obs, "step": 0}}
+	return model.Message{Role: model.RoleUser, Content: content, Meta: &model.Meta{Observation: &obs, Step: 1}}
 }
 
 func workspaceObs(step int) env.Observation {
+	out := fmt.Sprintf("step %d\n%s", step, strings.Repeat("line of output\n", 200))
+	logPath := fmt.Sprintf("logs/step_%04d.log", step)
 	return env.Observation{
-		"success":        true,
-		"returncode":     0,
-		"elapsed_ms":     int64(12),
-		KeyCommandOutput: fmt.Sprintf("step %d\n%s", step, strings.Repeat("line of output\n", 200)),
-		KeyLogPath:       fmt.Sprintf("logs/step_%04d.log", step),
-		"final_script":   "",
-		"cwd":            "/ws",
+		Success:   true,
+		Elapsed:   12 * time.Millisecond,
+		Output:    out,
+		OutputKey: "command_output",
+		LogPath:   logPath,
+		Details:   map[string]any{"returncode": 0, "final_script": "", "cwd": "/ws"},
+		Prunable:  map[string]string{"command_output": fmt.Sprintf("[output pruned (%d chars); the whole output is in %s]", len(out), logPath)},
 	}
 }
 
 func liveObs(step int) env.Observation {
+	aria := fmt.Sprintf("- heading \"Page %d\" [level=1]\n%s", step, strings.Repeat("- link \"Item\" [ref=e1]:\n  - /url: /item\n", 100))
 	return env.Observation{
-		"success":       true,
-		"url":           fmt.Sprintf("https://example.test/page/%d", step),
-		"title":         "Example",
-		"elapsed_ms":    int64(40),
-		KeyARIASnapshot: fmt.Sprintf("- heading \"Page %d\" [level=1]\n%s", step, strings.Repeat("- link \"Item\" [ref=e1]:\n  - /url: /item\n", 100)),
+		Success:   true,
+		Elapsed:   40 * time.Millisecond,
+		OutputKey: "python_output",
+		Details: map[string]any{
+			"url":           fmt.Sprintf("https://example.test/page/%d", step),
+			"title":         "Example",
+			"aria_snapshot": aria,
+		},
+		Prunable: map[string]string{"aria_snapshot": fmt.Sprintf("[ARIA snapshot pruned (%d chars)]", len(aria))},
 	}
 }
 
-// deepCopy clones a history through JSON-free means so later mutation of the
-// original (maps included) would show as a difference.
+// deepCopy clones a history, observations included, so later mutation of
+// the original would show as a difference.
 func deepCopy(msgs []model.Message) []model.Message {
 	out := make([]model.Message, len(msgs))
 	for i, m := range msgs {
 		c := m
 		c.Images = append([]string(nil), m.Images...)
-		if m.Extra != nil {
-			c.Extra = map[string]any{}
-			for k, v := range m.Extra {
-				if o, ok := v.(env.Observation); ok {
-					oc := env.Observation{}
-					for ok2, ov := range o {
-						oc[ok2] = ov
-					}
-					v = oc
-				}
-				c.Extra[k] = v
+		if m.Meta != nil {
+			meta := *m.Meta
+			if o := m.Meta.Observation; o != nil {
+				oc := *o
+				oc.Details = maps.Clone(o.Details)
+				oc.Prunable = maps.Clone(o.Prunable)
+				oc.Notices = slices.Clone(o.Notices)
+				meta.Observation = &oc
 			}
+			c.Meta = &meta
 		}
 		out[i] = c
 	}
@@ -95,7 +104,7 @@ func workspaceHistory(t *testing.T, n int) []model.Message {
 		msgs = append(msgs, model.Message{Role: model.RoleAssistant, Content: fmt.Sprintf(`{"thought":"step %d","bash_command":"ls","done":false}`, i)})
 		msgs = append(msgs, obsMessage(t, workspaceObs(i)))
 		if i == 2 {
-			msgs = append(msgs, model.Message{Role: model.RoleUser, Content: strings.Repeat("gate says no. ", 100), Extra: map[string]any{"interrupt_type": "SelfReflectionGate"}})
+			msgs = append(msgs, model.Message{Role: model.RoleUser, Content: strings.Repeat("gate says no. ", 100), Meta: &model.Meta{InterruptType: "SelfReflectionGate"}})
 		}
 	}
 	return msgs
@@ -115,8 +124,8 @@ func TestPruneWorkspace(t *testing.T) {
 	msgs := workspaceHistory(t, 6)
 	before := deepCopy(msgs)
 	// Keep the originals' maps to prove Prune never writes into them.
-	origObs := msgs[observationIndexes(msgs)[0]].Extra[ExtraObservation].(env.Observation)
-	origOutput := origObs[KeyCommandOutput]
+	origObs := msgs[observationIndexes(msgs)[0]].Meta.Observation
+	origOutput := origObs.Output
 
 	n, err := Prune(msgs, 2, renderObs)
 	if err != nil {
@@ -135,11 +144,9 @@ func TestPruneWorkspace(t *testing.T) {
 			continue
 		}
 		m := msgs[i]
-		obs := m.Extra[ExtraObservation].(env.Observation)
-		out, _ := obs[KeyCommandOutput].(string)
-		logPath := fmt.Sprintf("logs/step_%04d.log", k+1)
-		if !strings.Contains(out, logPath) || !strings.Contains(out, "pruned") {
-			t.Errorf("message %d: placeholder %q does not name %s", i, out, logPath)
+		obs := *m.Meta.Observation
+		if want := before[i].Meta.Observation.Prunable["command_output"]; obs.Output != want {
+			t.Errorf("message %d: output %q, want the environment's placeholder %q", i, obs.Output, want)
 		}
 		wantContent, _ := renderObs(obs)
 		if m.Content != wantContent {
@@ -148,17 +155,18 @@ func TestPruneWorkspace(t *testing.T) {
 		if strings.Contains(m.Content, "line of output") {
 			t.Errorf("message %d: content still holds the output", i)
 		}
-		if m.Extra[ExtraPruned] != true {
+		if !m.Meta.Pruned {
 			t.Errorf("message %d: not marked pruned", i)
 		}
 		// Everything else survives.
-		for _, key := range []string{"success", "returncode", KeyLogPath, "cwd"} {
-			if !reflect.DeepEqual(obs[key], before[i].Extra[ExtraObservation].(env.Observation)[key]) {
+		flat, old := obs.Flat(), before[i].Meta.Observation.Flat()
+		for _, key := range []string{"success", "returncode", "log_path", "cwd"} {
+			if !reflect.DeepEqual(flat[key], old[key]) {
 				t.Errorf("message %d: key %s changed", i, key)
 			}
 		}
-		if m.Extra["step"] != before[i].Extra["step"] {
-			t.Errorf("message %d: other Extra keys lost", i)
+		if m.Meta.Step != before[i].Meta.Step {
+			t.Errorf("message %d: other Meta fields lost", i)
 		}
 	}
 	for i := range msgs {
@@ -166,8 +174,8 @@ func TestPruneWorkspace(t *testing.T) {
 			t.Errorf("message %d (%s, not an observation) changed", i, msgs[i].Role)
 		}
 	}
-	if origObs[KeyCommandOutput] != origOutput {
-		t.Error("Prune wrote into the original observation map")
+	if origObs.Output != origOutput {
+		t.Error("Prune wrote into the original observation")
 	}
 }
 
@@ -182,12 +190,12 @@ func TestPruneLive(t *testing.T) {
 		t.Fatalf("Prune = %d, %v; want 2, nil", n, err)
 	}
 	for _, i := range []int{3, 5} {
-		obs := msgs[i].Extra[ExtraObservation].(env.Observation)
-		snap := obs[KeyARIASnapshot].(string)
+		obs := msgs[i].Meta.Observation
+		snap, _ := obs.Get("aria_snapshot")
 		if !strings.HasPrefix(snap, "[ARIA snapshot pruned") {
 			t.Errorf("message %d: snapshot not replaced: %.60q", i, snap)
 		}
-		if obs["url"] != before[i].Extra[ExtraObservation].(env.Observation)["url"] {
+		if obs.Detail("url") != before[i].Meta.Observation.Detail("url") {
 			t.Errorf("message %d: url lost", i)
 		}
 		if strings.Contains(msgs[i].Content, "[ref=e1]") {
@@ -253,16 +261,17 @@ func TestPruneDisabledOrNothingToDo(t *testing.T) {
 
 func TestPruneLeavesOtherMessagesAlone(t *testing.T) {
 	big := strings.Repeat("x", 5000)
+	bulky := env.Observation{Output: big, OutputKey: "command_output", Prunable: map[string]string{"command_output": "[pruned]"}}
 	msgs := []model.Message{
 		{Role: model.RoleSystem, Content: big},
 		{Role: model.RoleUser, Content: big},
-		// An assistant message that happens to carry an observation-like Extra.
-		{Role: model.RoleAssistant, Content: big, Extra: map[string]any{ExtraObservation: env.Observation{KeyCommandOutput: big}}},
+		// An assistant message that happens to carry an observation.
+		{Role: model.RoleAssistant, Content: big, Meta: &model.Meta{Observation: &bulky}},
 		obsMessage(t, workspaceObs(1)),
-		{Role: model.RoleUser, Content: big, Extra: map[string]any{"interrupt_type": "FormatError"}},
-		{Role: model.RoleUser, Content: big, Extra: map[string]any{ExtraObservation: nil}},
+		{Role: model.RoleUser, Content: big, Meta: &model.Meta{InterruptType: "FormatError"}},
+		{Role: model.RoleUser, Content: big, Meta: &model.Meta{}},
 		obsMessage(t, workspaceObs(2)),
-		{Role: model.RoleExit, Content: big, Extra: map[string]any{"exit_status": "Submitted", ExtraObservation: env.Observation{KeyCommandOutput: big}}},
+		{Role: model.RoleExit, Content: big, Meta: &model.Meta{ExitStatus: "Submitted", Observation: &bulky}},
 	}
 	before := deepCopy(msgs)
 	n, err := Prune(msgs, 1, renderObs)
@@ -283,8 +292,9 @@ func TestPruneLeavesOtherMessagesAlone(t *testing.T) {
 }
 
 func TestPruneShortValuesStay(t *testing.T) {
-	short := env.Observation{"success": true, KeyCommandOutput: "ok\n", KeyLogPath: "logs/step_0001.log"}
-	noBulk := env.Observation{"success": false, "exception": "Timeout"}
+	short := env.Observation{Success: true, Output: "ok\n", OutputKey: "command_output", LogPath: "logs/step_0001.log",
+		Prunable: map[string]string{"command_output": "[output pruned to save context (3 chars); the whole output is in logs/step_0001.log]"}}
+	noBulk := env.Observation{Details: map[string]any{"exception": "Timeout"}}
 	msgs := []model.Message{obsMessage(t, short), obsMessage(t, noBulk), obsMessage(t, workspaceObs(3))}
 	before := deepCopy(msgs)
 	n, err := Prune(msgs, 1, renderObs)
@@ -296,20 +306,8 @@ func TestPruneShortValuesStay(t *testing.T) {
 	}
 }
 
-func TestPruneWithoutLogPath(t *testing.T) {
-	o := workspaceObs(1)
-	delete(o, KeyLogPath)
-	msgs := []model.Message{obsMessage(t, o), obsMessage(t, workspaceObs(2))}
-	if _, err := Prune(msgs, 1, renderObs); err != nil {
-		t.Fatal(err)
-	}
-	out := msgs[0].Extra[ExtraObservation].(env.Observation)[KeyCommandOutput].(string)
-	if !strings.Contains(out, "no log file") {
-		t.Errorf("placeholder %q should say no log was kept", out)
-	}
-}
-
-// A history loaded back from trajectory.json holds plain maps.
+// A history loaded back from trajectory.json keeps every flat key; it has
+// no Prunable list (that is not part of the flat form), so Prune leaves it.
 func TestPruneAfterJSONRoundTrip(t *testing.T) {
 	data, err := json.Marshal(workspaceHistory(t, 3))
 	if err != nil {
@@ -319,14 +317,17 @@ func TestPruneAfterJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(data, &msgs); err != nil {
 		t.Fatal(err)
 	}
-	n, err := Prune(msgs, 1, renderObs)
-	if err != nil || n != 2 {
-		t.Fatalf("Prune = %d, %v; want 2, nil", n, err)
+	obs := msgs[observationIndexes(msgs)[0]].Meta.Observation
+	if obs.OutputKey != "command_output" || !strings.Contains(obs.Output, "line of output") || obs.LogPath != "logs/step_0001.log" ||
+		obs.Detail("cwd") != "/ws" || obs.Elapsed != 12*time.Millisecond || !obs.Success {
+		t.Errorf("observation read back: %+v", obs)
 	}
 	data2, _ := json.Marshal(msgs)
-	// Content and Extra of the one observation that keeps its output.
-	if got := strings.Count(string(data2), "line of output"); got != 2*200 {
-		t.Errorf("found the output %d times; want it only in the latest observation (content and extra)", got/200)
+	if string(data2) != string(data) {
+		t.Errorf("the trajectory changed on a round trip:\n%s\n%s", data, data2)
+	}
+	if n, err := Prune(msgs, 1, renderObs); err != nil || n != 0 {
+		t.Fatalf("Prune = %d, %v; want 0, nil", n, err)
 	}
 }
 
@@ -347,7 +348,7 @@ func TestPruneBadInputLosesNothing(t *testing.T) {
 		before := deepCopy(msgs)
 		boom := errors.New("template broke")
 		render := func(o env.Observation) (string, error) {
-			if strings.Contains(o[KeyLogPath].(string), "0002") {
+			if strings.Contains(o.LogPath, "0002") {
 				return "", boom
 			}
 			return renderObs(o)
@@ -364,21 +365,6 @@ func TestPruneBadInputLosesNothing(t *testing.T) {
 		n, err = Prune(msgs, 1, renderObs)
 		if err != nil || n != 1 {
 			t.Fatalf("retry = %d, %v; want 1, nil", n, err)
-		}
-	})
-	t.Run("observation not a map", func(t *testing.T) {
-		msgs := []model.Message{
-			{Role: model.RoleUser, Content: "weird", Extra: map[string]any{ExtraObservation: "a string"}},
-			obsMessage(t, workspaceObs(2)),
-			obsMessage(t, workspaceObs(3)),
-		}
-		before := deepCopy(msgs)
-		n, err := Prune(msgs, 1, renderObs)
-		if err == nil || !strings.Contains(err.Error(), "message 0") || n != 1 {
-			t.Fatalf("Prune = %d, %v; want 1 and an error naming message 0", n, err)
-		}
-		if !reflect.DeepEqual(msgs[0], before[0]) {
-			t.Error("the odd message changed")
 		}
 	})
 }

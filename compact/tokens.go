@@ -152,7 +152,7 @@ func NewTokenizer(modelName string) Tokenizer {
 // CountMessages estimates the prompt tokens of a history the way OpenAI
 // counts chat requests: each message's role and content plus a small fixed
 // overhead, each image a fixed estimate, plus the priming of the reply.
-// Exit messages never reach the model and Extra is never sent, so neither
+// Exit messages never reach the model and Meta is never sent, so neither
 // counts. A nil tokenizer means the default (cl100k) one.
 func CountMessages(tok Tokenizer, msgs []model.Message) int {
 	if tok == nil {

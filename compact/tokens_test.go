@@ -105,8 +105,8 @@ func TestCountMessages(t *testing.T) {
 		t.Errorf("two images: %d, want %d", got, prev+2*ImageTokens)
 	}
 
-	// Exit messages and Extra never reach the model.
-	withExit := append(append([]model.Message(nil), msgs...), model.Message{Role: model.RoleExit, Content: "Submitted", Extra: map[string]any{"x": strings.Repeat("y", 1000)}})
+	// Exit messages and Meta never reach the model.
+	withExit := append(append([]model.Message(nil), msgs...), model.Message{Role: model.RoleExit, Content: "Submitted", Meta: &model.Meta{FinalResponse: strings.Repeat("y", 1000)}})
 	if got := CountMessages(tok, withExit); got != prev {
 		t.Errorf("exit message counted: %d, want %d", got, prev)
 	}

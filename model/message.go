@@ -6,7 +6,7 @@ package model
 import "context"
 
 // Roles of a message in the history. "exit" never reaches the model: it is the
-// loop's only way out, and carries the exit status in Extra.
+// loop's only way out, and carries the exit status in Meta.
 const (
 	RoleSystem    = "system"
 	RoleUser      = "user"
@@ -22,9 +22,9 @@ type Message struct {
 	// The client turns them into data URLs only when it builds a request, so
 	// no image bytes ever reach trajectory.json.
 	Images []string `json:"images,omitempty"`
-	// Extra holds structured data for people and tools, never sent to the
-	// model: "observation", "usage", "exit_status", "interrupt_type", ...
-	Extra map[string]any `json:"extra,omitempty"`
+	// Meta is what the loop records about the message, never sent to the
+	// model; nil for none.
+	Meta *Meta `json:"extra,omitempty"`
 }
 
 // Usage is what one model call cost.

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"wright/pause"
 )
 
 // openAIClient talks to any OpenAI-compatible chat endpoint. It is safe for
@@ -47,7 +49,7 @@ type openAIClient struct {
 }
 
 func newOpenAI(cfg Config, key string, warn func(string)) (*openAIClient, error) {
-	c := &openAIClient{cfg: cfg, key: key, warn: warn, sleep: sleepCtx, http: cfg.HTTPClient}
+	c := &openAIClient{cfg: cfg, key: key, warn: warn, sleep: retryWait, http: cfg.HTTPClient}
 	if c.http == nil {
 		c.http = &http.Client{}
 	}
@@ -183,18 +185,15 @@ func seconds(s float64) time.Duration {
 	return time.Duration(s * float64(time.Second))
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// retryWait waits before a retry; a cancelled run says why it ended.
+func retryWait(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	if err := pause.For(ctx, d); err != nil {
 		return context.Cause(ctx)
 	}
+	return nil
 }
 
 // transientError marks a failure worth another attempt.

@@ -511,7 +511,7 @@ func TestExitMessagesAreNotSent(t *testing.T) {
 	c, _ := newClient(t, srv, nil)
 	msgs := append(conversation(),
 		model.Message{Role: model.RoleAssistant, Content: "previous answer"},
-		model.Message{Role: model.RoleExit, Content: "Submitted", Extra: map[string]any{"exit_status": "Submitted"}},
+		model.Message{Role: model.RoleExit, Content: "Submitted", Meta: &model.Meta{ExitStatus: "Submitted"}},
 		model.Message{Role: model.RoleUser, Content: "and again"},
 	)
 	if _, err := c.Complete(context.Background(), msgs); err != nil {
@@ -525,7 +525,7 @@ func TestExitMessagesAreNotSent(t *testing.T) {
 		t.Errorf("roles sent = %s", got)
 	}
 	if strings.Contains(string(srv.Last().Body), "Submitted") || strings.Contains(string(srv.Last().Body), "exit_status") {
-		t.Errorf("exit message or Extra reached the request: %s", srv.Last().Body)
+		t.Errorf("exit message or Meta reached the request: %s", srv.Last().Body)
 	}
 }
 
@@ -659,7 +659,7 @@ func TestNewValidatesConfig(t *testing.T) {
 		{"127.0.0.1 needs none", model.Config{Name: "m", BaseURL: "http://127.0.0.1:8000/v1", APIKeyEnv: "WRIGHT_TEST_UNSET_KEY"}, ""},
 		{"::1 needs none", model.Config{Name: "m", BaseURL: "http://[::1]:8000/v1", APIKeyEnv: "WRIGHT_TEST_UNSET_KEY"}, ""},
 		{"no name", model.Config{BaseURL: "http://localhost/v1"}, "model.name"},
-		{"bad action field", model.Config{Name: "m", BaseURL: "http://localhost/v1", ActionField: "code"}, "action_field"},
+		{"bad action field", model.Config{Name: "m", BaseURL: "http://localhost/v1", ActionField: "the code"}, "action_field"},
 		{"bad response format", model.Config{Name: "m", BaseURL: "http://localhost/v1", ResponseFormat: "yaml"}, "response_format"},
 		{"bad base url", model.Config{Name: "m", BaseURL: "localhost:8000"}, "base_url"},
 		{"temperature out of range", model.Config{Name: "m", BaseURL: "http://localhost/v1", Temperature: &hot}, "temperature"},

@@ -45,18 +45,6 @@ func (a Action) JSON() string {
 	return b.String()
 }
 
-// otherField is the action field of the other mode, for a pointed hint when
-// the model mixes them up.
-func otherField(field string) string {
-	switch field {
-	case FieldBash:
-		return FieldPython
-	case FieldPython:
-		return FieldBash
-	}
-	return ""
-}
-
 // ParseAction turns a reply into one validated action. Parsing is lenient:
 // the object may sit in a code fence or prose, after <think>...</think>, with
 // text after it; the first complete JSON object that parses is taken.
@@ -255,13 +243,32 @@ func matchBrace(s string, start int) (int, bool) {
 	return 0, false
 }
 
+// strayActionField is the field a model used instead of this run's action
+// field (the other mode's, typically), for a pointed hint: the one unknown
+// key holding a string when the action field is missing.
+func strayActionField(obj map[string]json.RawMessage, field string) string {
+	if _, ok := obj[field]; ok {
+		return ""
+	}
+	stray := ""
+	for k, v := range obj {
+		switch k {
+		case "thought", "done", "final_response":
+			continue
+		}
+		if v := bytes.TrimSpace(v); len(v) == 0 || v[0] != '"' || stray != "" {
+			return ""
+		}
+		stray = k
+	}
+	return stray
+}
+
 // validate checks the object strictly against the action protocol.
 func validate(obj map[string]json.RawMessage, field string) (Action, error) {
 	want := []string{"thought", field, "done", "final_response"}
-	if other := otherField(field); other != "" {
-		if _, ok := obj[other]; ok {
-			return Action{}, formatErr(`This run takes "%s", not "%s": put your code in "%s". Reply with: %s`, field, other, field, ExampleAction(field))
-		}
+	if other := strayActionField(obj, field); other != "" {
+		return Action{}, formatErr(`This run takes "%s", not "%s": put your code in "%s". Reply with: %s`, field, other, field, ExampleAction(field))
 	}
 	var extra, missing []string
 	for k := range obj {

@@ -12,9 +12,12 @@ import (
 
 // Step is one step as debug/steps.md and debug/steps/step_NNNN.json show it.
 type Step struct {
-	Step          int            `json:"step"`
-	Thought       string         `json:"thought,omitempty"`
-	Field         string         `json:"field,omitempty"`
+	Step    int    `json:"step"`
+	Thought string `json:"thought,omitempty"`
+	Field   string `json:"field,omitempty"`
+	// Lang is the code's fence language in steps.md ("bash", "python");
+	// it is not part of the step's JSON.
+	Lang          string         `json:"-"`
 	Code          string         `json:"code,omitempty"`
 	Done          bool           `json:"done,omitempty"`
 	FinalResponse string         `json:"final_response,omitempty"`
@@ -52,11 +55,7 @@ func (r *Run) WriteStep(s Step) error {
 		fmt.Fprintf(&b, "**Thought.** %s\n\n", s.Thought)
 	}
 	if s.Code != "" {
-		lang := "bash"
-		if s.Field == "python_code" {
-			lang = "python"
-		}
-		fmt.Fprintf(&b, "%s\n%s\n%s\n\n", fence(s.Code, lang), s.Code, fence(s.Code, ""))
+		fmt.Fprintf(&b, "%s\n%s\n%s\n\n", fence(s.Code, s.Lang), s.Code, fence(s.Code, ""))
 	}
 	if s.Done {
 		fmt.Fprintf(&b, "**Done.** %s\n\n", s.FinalResponse)

@@ -4,7 +4,9 @@ package runs
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,13 +29,13 @@ type Run struct {
 
 // Result is result.json.
 type Result struct {
-	TaskID        string      `json:"task_id"`
-	ExitStatus    string      `json:"exit_status"`
-	FinalResponse string      `json:"final_response"`
-	Message       string      `json:"message,omitempty"` // why the run ended, for statuses other than Submitted
-	Steps         int         `json:"steps"`
-	ModelCalls    int         `json:"model_calls"`
-	Usage         model.Usage `json:"usage"`
+	TaskID        string           `json:"task_id"`
+	ExitStatus    model.ExitStatus `json:"exit_status"`
+	FinalResponse string           `json:"final_response"`
+	Message       string           `json:"message,omitempty"` // why the run ended, for statuses other than Submitted
+	Steps         int              `json:"steps"`
+	ModelCalls    int              `json:"model_calls"`
+	Usage         model.Usage      `json:"usage"`
 	// PromptTokensPerStep is the prompt size of each model call, in order.
 	PromptTokensPerStep []int     `json:"prompt_tokens_per_step"`
 	Compactions         int       `json:"compactions"`
@@ -43,6 +45,12 @@ type Result struct {
 	RunDir              string    `json:"run_dir"`
 	Model               string    `json:"model"`
 	Mode                string    `json:"mode"`
+	// GateLabel is the judge's label (1 success, 0 failure) on the last
+	// final run the gate read a verdict of, and GateRun that run's number
+	// N (final_runs/run_<N>); both null when the gate is off or never got
+	// that far.
+	GateLabel *int `json:"gate_label"`
+	GateRun   *int `json:"gate_run"`
 }
 
 var unsafeID = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -81,6 +89,28 @@ func Create(dir string) (*Run, error) {
 		}
 	}
 	return r, nil
+}
+
+// CreateUnique makes a new run directory named name under parent, adding
+// _2, _3, ... when a run that started in the same second already took the
+// name, so runs started at once never share a directory.
+func CreateUnique(parent, name string) (*Run, error) {
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("create run dir: %w", err)
+	}
+	for i := 1; ; i++ {
+		dir := filepath.Join(parent, name)
+		if i > 1 {
+			dir += fmt.Sprintf("_%d", i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return Create(dir)
+		}
+		if !errors.Is(err, fs.ErrExist) || i >= 1000 {
+			return nil, fmt.Errorf("create run dir: %w", err)
+		}
+	}
 }
 
 // WriteFile writes a file in the run directory atomically (temp file and

@@ -60,7 +60,7 @@ func TestWriteStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Step{Step: 1, Thought: "look around", Field: "bash_command", Code: "echo '```'",
+	s := Step{Step: 1, Thought: "look around", Field: "bash_command", Lang: "bash", Code: "echo '```'",
 		Observation: map[string]any{"returncode": 0, "aria_snapshot": "- button"},
 		Usage:       model.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}, PromptTokens: 12}
 	if err := r.WriteStep(s); err != nil {

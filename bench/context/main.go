@@ -178,7 +178,7 @@ func simulate(cfg config, m mode, p policy, tok compact.Tokenizer) (result, erro
 		if err != nil {
 			return r, err
 		}
-		hist = append(hist, model.Message{Role: model.RoleUser, Content: content, Extra: map[string]any{compact.ExtraObservation: obs, "step": step}})
+		hist = append(hist, model.Message{Role: model.RoleUser, Content: content, Meta: &model.Meta{Observation: &obs, Step: step}})
 
 		if p.summarize && step%cfg.every == 0 && step < cfg.steps {
 			next, rec, err := c.Compact(context.Background(), hist, step)
@@ -308,8 +308,8 @@ func writeInputs(w io.Writer, cfg config, modes []mode, tok compact.Tokenizer) e
 			return err
 		}
 		two := []model.Message{
-			{Role: model.RoleUser, Content: full, Extra: map[string]any{compact.ExtraObservation: m.observe(1)}},
-			{Role: model.RoleUser, Content: full, Extra: map[string]any{compact.ExtraObservation: m.observe(1)}},
+			{Role: model.RoleUser, Content: full, Meta: &model.Meta{Observation: ptr(m.observe(1))}},
+			{Role: model.RoleUser, Content: full, Meta: &model.Meta{Observation: ptr(m.observe(1))}},
 		}
 		if _, err := compact.Prune(two, 1, m.render); err != nil {
 			return err
@@ -334,3 +334,5 @@ func thousands(n int) string {
 	}
 	return b.String()
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/rand"
 	"strings"
+	"time"
 
-	"wright/compact"
 	"wright/env"
+	"wright/env/live"
+	"wright/env/workspace"
 	"wright/templates"
 )
 
@@ -42,21 +44,26 @@ func workspaceMode(cfg config) mode {
 			return fmt.Sprintf(`{"thought":"Step %d. The grid is filled from /api/products; the last run showed the colour filter applied but the sort was lost after paging, so I check page %d with the filter and sort in the query and print the prices I get back.","bash_command":"python3 probe.py --page %d --colour red --sort price_asc 2>&1 | tee -a probe.log | tail -n 400","done":false,"final_response":""}`, step, step%7+1, step%7+1)
 		},
 		observe: func(step int) env.Observation {
+			logPath, out := fmt.Sprintf("logs/step_%04d.log", step), commandOutput(step, cfg.outputChars)
 			return env.Observation{
-				"success":                true,
-				"returncode":             0,
-				"timed_out":              false,
-				"cwd":                    "runs/kettle-042/workspace",
-				"elapsed_ms":             int64(1800 + step),
-				compact.KeyLogPath:       fmt.Sprintf("logs/step_%04d.log", step),
-				compact.KeyCommandOutput: commandOutput(step, cfg.outputChars),
-				"recent_files":           []string{"probe.py", "plan.md", "final_script.py"},
-				"recent_screenshots":     []string{fmt.Sprintf("screenshots/step_%04d.png", step)},
-				"final_script":           "from wright_browser import launch\n\nwith launch() as browser:\n    page = browser.new_page()\n    page.goto(\"https://shop.test\")",
+				Success:   true,
+				Elapsed:   time.Duration(1800+step) * time.Millisecond,
+				Output:    out,
+				OutputKey: "command_output",
+				LogPath:   logPath,
+				Details: map[string]any{
+					"returncode":         0,
+					"timed_out":          false,
+					"cwd":                "runs/kettle-042/workspace",
+					"recent_files":       []string{"probe.py", "plan.md", "final_script.py"},
+					"recent_screenshots": []string{fmt.Sprintf("screenshots/step_%04d.png", step)},
+					"final_script":       "from wright_browser import launch\n\nwith launch() as browser:\n    page = browser.new_page()\n    page.goto(\"https://shop.test\")",
+				},
+				Prunable: map[string]string{"command_output": workspace.OutputPlaceholder(out, logPath)},
 			}
 		},
 		render: func(obs env.Observation) (string, error) {
-			return tpl.Render("builtin:workspace_observation.j2", map[string]any{"observation": obs, "command_timeout_seconds": 240})
+			return tpl.Render("builtin:workspace_observation.j2", map[string]any{"observation": obs.Flat(), "command_timeout_seconds": 240})
 		},
 	}
 }
@@ -81,26 +88,31 @@ func liveMode(cfg config) mode {
 		observe: func(step int) env.Observation {
 			url := fmt.Sprintf("https://shop.test/c/kettles?colour=red&capacity=1.5&page=%d", step%5+1)
 			shot := fmt.Sprintf("screenshots/step_%04d.png", step)
+			aria := ariaSnapshot(step, cfg.ariaChars)
 			return env.Observation{
-				"success":               true,
-				"exception":             "",
-				"timed_out":             false,
-				"elapsed_ms":            int64(900 + step),
-				"python_output":         "Red retro kettle 1.7 L\n$39.00\n4.5 out of 5 stars",
-				"console_output":        "",
-				"url":                   url,
-				"title":                 "Kettles | Shop",
-				compact.KeyARIASnapshot: ariaSnapshot(step, cfg.ariaChars),
-				"screenshot_path":       "runs/kettle-042/workspace/" + shot,
-				"screenshot":            shot,
-				"tabs":                  []map[string]any{{"index": 0, "id": "page-1", "url": url, "title": "Kettles | Shop", "current": true}},
-				"notices":               []string{},
-				"restarted":             false,
-				"restart_note":          "",
+				Success:    true,
+				Elapsed:    time.Duration(900+step) * time.Millisecond,
+				Output:     "Red retro kettle 1.7 L\n$39.00\n4.5 out of 5 stars",
+				OutputKey:  "python_output",
+				Screenshot: "runs/kettle-042/workspace/" + shot,
+				Notices:    []string{},
+				Details: map[string]any{
+					"exception":      "",
+					"timed_out":      false,
+					"console_output": "",
+					"url":            url,
+					"title":          "Kettles | Shop",
+					"aria_snapshot":  aria,
+					"screenshot":     shot,
+					"tabs":           []map[string]any{{"index": 0, "id": "page-1", "url": url, "title": "Kettles | Shop", "current": true}},
+					"restarted":      false,
+					"restart_note":   "",
+				},
+				Prunable: map[string]string{"aria_snapshot": live.ARIAPlaceholder(aria)},
 			}
 		},
 		render: func(obs env.Observation) (string, error) {
-			return tpl.Render("builtin:browser_observation.j2", map[string]any{"observation": map[string]any(obs), "step_timeout_seconds": 120})
+			return tpl.Render("builtin:browser_observation.j2", map[string]any{"observation": obs.Flat(), "step_timeout_seconds": 120})
 		},
 	}
 }

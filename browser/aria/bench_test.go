@@ -2,6 +2,7 @@ package aria
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -37,5 +38,29 @@ func BenchmarkSnapshotMediumInteractive(b *testing.B) {
 		if _, err := Snapshot(ctx, page, reg, Options{InteractiveOnly: true}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSnapshotLinks1200 snapshots a page of 1,200 links whole and with
+// a 12,000-character budget: the cut one should cost what its first 12k
+// characters cost, not what the whole page costs.
+func BenchmarkSnapshotLinks1200(b *testing.B) {
+	page, _ := openPage(b, false, "links1200.html")
+	ctx := context.Background()
+	for _, budget := range []int{0, 12000} {
+		b.Run("chars="+strconv.Itoa(budget), func(b *testing.B) {
+			reg := NewRegistry()
+			out, err := Snapshot(ctx, page, reg, Options{MaxChars: budget})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(out)), "chars")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := Snapshot(ctx, page, reg, Options{MaxChars: budget}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -2607,10 +2607,14 @@ class Page(_Routing, _PageEvents, _PageExtras, _Locating):
 
     # content
 
-    def screenshot(self, path=None, full_page=False, timeout=None):
-        """A PNG of the viewport (full_page: the whole page). Written to path if given; returns the bytes."""
+    def screenshot(self, path=None, full_page=False, timeout=None, type=None, quality=None):
+        """A PNG of the viewport (full_page: the whole page; type "jpeg" with quality for a JPEG).
+        Written to path if given; returns the bytes."""
         target = _abs_path(path) if path else None
-        result = self._call("page.screenshot", timeout, path=target, full_page=True if full_page else None)
+        if type is None and path and str(path).lower().endswith((".jpg", ".jpeg")):
+            type = "jpeg"
+        result = self._call("page.screenshot", timeout, path=target, full_page=True if full_page else None,
+                            type=type, quality=quality)
         return _screenshot_bytes(result, target)
 
     def aria_snapshot(self, interactive_only=False, max_depth=0, max_chars=0, ref=None, timeout=None):

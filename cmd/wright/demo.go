@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"wright/demo"
+	"wright/harness"
 )
 
 func init() {
@@ -31,21 +31,12 @@ shop, writes and runs final_script.py, has the run judged, and finishes.`,
 				return err
 			}
 			defer os.RemoveAll(replays)
-			agentReplay, judgeReplay, err := demo.WriteReplays(replays)
+			cfg, err := demo.Config(replays)
 			if err != nil {
-				return fmt.Errorf("demo replies: %w", err)
+				return fmt.Errorf("demo config: %w", err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "wright: demo shop at %s\n", url)
-			return runTask(cmd, runFlags{
-				task:      demo.Task,
-				startURL:  url,
-				taskID:    "demo_bookshop",
-				model:     "replay:" + agentReplay,
-				configs:   []string{"gate.model={name: " + strconv.Quote("replay:"+judgeReplay) + "}"},
-				outputDir: outputDir,
-				mode:      "workspace",
-				verbose:   true,
-			})
+			return runHarness(cmd, cfg, harness.Options{OutputDir: outputDir}, harness.Task{ID: demo.TaskID, Text: demo.Task, StartURL: url}, true, false)
 		},
 	}
 	cmd.Flags().StringVarP(&outputDir, "output-dir", "o", "demo-runs", "where the run directory is made")

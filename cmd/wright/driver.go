@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"wright/browser"
+	"wright/browser/driver"
 )
 
 // driverCmd is `wright driver`: the browser driver that language clients
@@ -51,7 +52,7 @@ func runDriver(cmd *cobra.Command, _ []string) error {
 	if err := browser.BecomeSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "wright driver: cannot become a subreaper:", err)
 	}
-	opts := browser.ServerOptions{
+	opts := driver.ServerOptions{
 		Browser: browser.Options{
 			Executable: driverFlags.executable,
 			CDPURL:     driverFlags.cdpURL,
@@ -61,7 +62,7 @@ func runDriver(cmd *cobra.Command, _ []string) error {
 	}
 	ctx := cmd.Context()
 	if driverFlags.socket != "" {
-		return browser.ServeSocket(ctx, driverFlags.socket, opts)
+		return driver.ServeSocket(ctx, driverFlags.socket, opts)
 	}
-	return browser.ServeStdio(ctx, os.Stdin, os.Stdout, opts)
+	return driver.ServeStdio(ctx, os.Stdin, os.Stdout, opts)
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"wright/gate"
+	"wright/judge"
 )
 
 func init() {
@@ -33,7 +33,7 @@ Exit status: 0 answered, 1 the model failed, 2 usage error.`,
 			if err != nil {
 				return err
 			}
-			ans, err := gate.ImageQA(cmd.Context(), client, gate.ImageQAOptions{
+			ans, err := judge.ImageQA(cmd.Context(), client, judge.ImageQAOptions{
 				Workspace: workspace,
 				Images:    images,
 				Question:  question,

@@ -11,14 +11,15 @@ import (
 
 	"wright/config"
 	"wright/gate"
-	"wright/gate/keyproxy"
+	"wright/judge"
+	"wright/judge/keyproxy"
 	"wright/model"
 )
 
 // judgeSettings are the model flags reflect and image-qa share, and the
 // config layers that fill in what neither the flags nor the environment say.
 type judgeSettings struct {
-	gate.JudgeModel
+	judge.JudgeModel
 	layers []string
 }
 
@@ -70,24 +71,27 @@ func newJudgeClient(js judgeSettings) (model.Client, string, string, error) {
 // judgeError maps the gate's errors onto exit codes: configuration problems
 // are usage errors (2), everything else a failure (1).
 func judgeError(err error) error {
-	var cfgErr *gate.ConfigError
+	var cfgErr *judge.ConfigError
 	if errors.As(err, &cfgErr) {
 		return &exitError{code: 2, err: err}
 	}
 	return &exitError{code: 1, err: err}
 }
 
+// reflectFlags are the flags of `wright reflect`.
+type reflectFlags struct {
+	j            judgeSettings
+	configPath   string
+	workspace    string
+	output       string
+	runsDir      string
+	parseRetries int
+	concurrency  int
+	printDefault bool
+}
+
 func init() {
-	var (
-		j            judgeSettings
-		configPath   string
-		workspace    string
-		output       string
-		runsDir      string
-		parseRetries int
-		concurrency  int
-		printDefault bool
-	)
+	var f reflectFlags
 	cmd := &cobra.Command{
 		Use:   "reflect",
 		Short: "Judge the newest final run from its screenshots and log (the self-reflection gate's judge)",
@@ -100,81 +104,93 @@ by default self_reflect_result.json in the run folder judged.
 
 Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if printDefault {
-				_, err := cmd.OutOrStdout().Write(gate.DefaultReflectConfigJSON())
-				return err
-			}
-			ws, err := filepath.Abs(workspace)
-			if err != nil {
-				return usageError("--workspace-dir: %v", err)
-			}
-			opts := gate.ReflectOptions{
-				Workspace:       ws,
-				RunsDir:         runsDir,
-				MaxParseRetries: parseRetries,
-				Concurrency:     concurrency,
-				Warn:            func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "wright reflect: note:", s) },
-			}
-			if parseRetries == 0 {
-				opts.MaxParseRetries = -1 // the flag's 0 means no retry; the API's 0 means the default
-			}
-			if parseRetries < 0 || concurrency < 1 {
-				return usageError("--max-image-parse-retries must be >= 0 and --concurrency >= 1")
-			}
-			if configPath == "" {
-				if p := filepath.Join(ws, gate.ReflectConfig); judgeFileExists(p) {
-					configPath = p
-				}
-			}
-			if configPath != "" && !filepath.IsAbs(configPath) && !judgeFileExists(configPath) && judgeFileExists(filepath.Join(ws, configPath)) {
-				configPath = filepath.Join(ws, configPath) // named relative to the workspace
-			}
-			if configPath != "" {
-				cfg, err := gate.LoadReflectConfig(configPath)
-				if err != nil {
-					return judgeError(err)
-				}
-				opts.Prompts, opts.ConfigImages = cfg.Prompts, cfg.Images
-			}
-			client, name, endpoint, err := newJudgeClient(j)
-			if err != nil {
-				return err
-			}
-			opts.Model, opts.Endpoint = name, endpoint
-
-			res, err := gate.Reflect(cmd.Context(), client, opts)
-			if err != nil {
-				return judgeError(err)
-			}
-			out := output
-			if out == "" {
-				out = filepath.Join(ws, filepath.FromSlash(res.RunDir), gate.VerdictName)
-			}
-			if err := gate.WriteResult(out, res); err != nil {
-				return &exitError{code: 1, err: err}
-			}
-			printVerdict(cmd, res, out)
-			if !res.Success() {
-				return &exitError{code: 1, err: errSilent}
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runReflect(cmd, f) },
 	}
-	f := cmd.Flags()
-	f.StringVar(&configPath, "config", "", "judge config JSON (default: the workspace's self_reflect_config.json if present, else the built-in prompts)")
-	f.StringVar(&workspace, "workspace-dir", ".", "the workspace holding final_runs/ and task.json")
-	f.StringVar(&output, "output", "", "where to write the verdict JSON (default: self_reflect_result.json in the run folder judged)")
-	f.StringVar(&runsDir, "auto-latest-run", gate.FinalRunsDir, "folder of run_<N> folders, relative to the workspace; the newest run with screenshots is judged")
-	f.IntVar(&parseRetries, "max-image-parse-retries", 3, "re-asks per screenshot when the judge's answer has no readable Score")
-	f.IntVar(&concurrency, "concurrency", 4, "screenshots judged in parallel")
-	f.BoolVar(&printDefault, "print-default-config", false, "print the built-in self_reflect_config.json and exit")
-	judgeModelFlags(cmd, &j)
+	fl := cmd.Flags()
+	fl.StringVar(&f.configPath, "config", "", "judge config JSON (default: the workspace's self_reflect_config.json if present, else the built-in prompts)")
+	fl.StringVar(&f.workspace, "workspace-dir", ".", "the workspace holding final_runs/ and task.json")
+	fl.StringVar(&f.output, "output", "", "where to write the verdict JSON (default: self_reflect_result.json in the run folder judged)")
+	fl.StringVar(&f.runsDir, "auto-latest-run", gate.FinalRunsDir, "folder of run_<N> folders, relative to the workspace; the newest run with screenshots is judged")
+	fl.IntVar(&f.parseRetries, "max-image-parse-retries", 3, "re-asks per screenshot when the judge's answer has no readable Score")
+	fl.IntVar(&f.concurrency, "concurrency", 4, "screenshots judged in parallel")
+	fl.BoolVar(&f.printDefault, "print-default-config", false, "print the built-in self_reflect_config.json and exit")
+	judgeModelFlags(cmd, &f.j)
 	rootCmd.AddCommand(cmd)
 }
 
+// runReflect is `wright reflect`: judge, write the verdict, exit 0 on a
+// success.
+func runReflect(cmd *cobra.Command, f reflectFlags) error {
+	if f.printDefault {
+		_, err := cmd.OutOrStdout().Write(judge.DefaultReflectConfigJSON())
+		return err
+	}
+	ws, err := filepath.Abs(f.workspace)
+	if err != nil {
+		return usageError("--workspace-dir: %v", err)
+	}
+	opts := judge.ReflectOptions{
+		Workspace:       ws,
+		RunsDir:         f.runsDir,
+		MaxParseRetries: f.parseRetries,
+		Concurrency:     f.concurrency,
+		Warn:            func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "wright reflect: note:", s) },
+	}
+	if f.parseRetries == 0 {
+		opts.MaxParseRetries = -1 // the flag's 0 means no retry; the API's 0 means the default
+	}
+	if f.parseRetries < 0 || f.concurrency < 1 {
+		return usageError("--max-image-parse-retries must be >= 0 and --concurrency >= 1")
+	}
+	if configPath := reflectConfigPath(ws, f.configPath); configPath != "" {
+		cfg, err := judge.LoadReflectConfig(configPath)
+		if err != nil {
+			return judgeError(err)
+		}
+		opts.Prompts, opts.ConfigImages = cfg.Prompts, cfg.Images
+	}
+	client, name, endpoint, err := newJudgeClient(f.j)
+	if err != nil {
+		return err
+	}
+	opts.Model, opts.Endpoint = name, endpoint
+
+	res, err := judge.Reflect(cmd.Context(), client, opts)
+	if err != nil {
+		return judgeError(err)
+	}
+	out := f.output
+	if out == "" {
+		out = filepath.Join(ws, filepath.FromSlash(res.RunDir), gate.VerdictName)
+	}
+	if err := judge.WriteResult(out, res); err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	printVerdict(cmd, res, out)
+	if !res.Success() {
+		return &exitError{code: 1, err: errSilent}
+	}
+	return nil
+}
+
+// reflectConfigPath is the judge config to read: the one named (relative
+// to the current directory, or else to the workspace), else the
+// workspace's own self_reflect_config.json, else none.
+func reflectConfigPath(ws, configPath string) string {
+	if configPath == "" {
+		if p := filepath.Join(ws, gate.ReflectConfig); judgeFileExists(p) {
+			return p
+		}
+		return ""
+	}
+	if !filepath.IsAbs(configPath) && !judgeFileExists(configPath) && judgeFileExists(filepath.Join(ws, configPath)) {
+		return filepath.Join(ws, configPath) // named relative to the workspace
+	}
+	return configPath
+}
+
 // printVerdict tells the reader what the judge decided and where it is.
-func printVerdict(cmd *cobra.Command, res *gate.ReflectResult, out string) {
+func printVerdict(cmd *cobra.Command, res *judge.ReflectResult, out string) {
 	w := cmd.OutOrStdout()
 	for _, r := range res.ImageRecords {
 		if r.ParseFailed {

@@ -59,15 +59,16 @@ func newLiveHarness(t *testing.T, startURL string, responses ...modeltest.Respon
 	}
 	t.Cleanup(func() { e.Close() })
 	a := &agent.Agent{
-		Settings: agent.Settings{
-			StepLimit: 10, MaxConsecutiveFormatErrors: 3, ActionField: model.FieldPython,
+		Config: agent.Config{
+			StepLimit: 10, MaxConsecutiveFormatErrors: 3,
 			SystemTemplate: "builtin:browser_system.j2", InstanceTemplate: "builtin:browser_instance.j2",
 			ObservationTemplate: "builtin:browser_observation.j2", FormatErrorTemplate: "builtin:format_error.j2",
-			GateRefusalTemplate: "builtin:gate_refusal.j2", SummaryPrompt: "builtin:summary_browser.j2",
-			AttachScreenshot: true, KeepLastNObservations: 1, Mode: "browser", ModelName: "scripted",
-			Vars: map[string]any{"workspace": run.Workspace, "mode": "browser", "step_timeout_seconds": 20},
+			GateRefusalTemplate: "builtin:gate_refusal.j2", SummaryUserPrompt: "builtin:summary_browser.j2",
+			KeepLastNObservations: 1, Mode: "browser",
 		},
-		Model: client, Env: e, Gate: gate.Open{}, Run: run,
+		AttachScreenshot: true, ModelName: "scripted",
+		Vars:  map[string]any{"workspace": run.Workspace, "mode": "browser", "step_timeout_seconds": 20},
+		Model: client, Env: e, Gate: gate.Open{}, Dir: run,
 	}
 	return &liveHarness{t: t, srv: srv, run: run, agent: a, env: e}
 }

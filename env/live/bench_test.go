@@ -2,7 +2,15 @@ package live
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"wright/browser"
 
 	"wright/templates"
 )
@@ -24,18 +32,56 @@ func BenchmarkStep(b *testing.B) {
 			wantSuccess(b, obs)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				var err error
-				if obs, err = e.Execute(context.Background(), i+2, "pass"); err != nil {
+				o, err := e.Execute(context.Background(), i+2, "pass")
+				if err != nil {
 					b.Fatal(err)
 				}
+				obs = o.Flat()
 			}
 			b.StopTimer()
-			text, err := tpl.Render("builtin:browser_observation.j2", map[string]any{"observation": map[string]any(obs), "step_timeout_seconds": 120})
+			text, err := tpl.Render("builtin:browser_observation.j2", map[string]any{"observation": obs, "step_timeout_seconds": 120})
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ReportMetric(float64(len([]rune(str(obs, "aria_snapshot")))), "aria_chars")
 			b.ReportMetric(float64(len([]rune(text))), "obs_chars")
 		})
+	}
+}
+
+// BenchmarkObservationPages is bench/perf's live side: for each URL in
+// PERF_LIVE_PAGES (space-separated), the time of a `pass` step, from the
+// Execute call to the observation in hand, PERF_REPS times; one JSON line
+// per page. The model's turn between steps, in which the screenshot is
+// written, is left out of the timing (Flush). Skipped without the variable.
+func BenchmarkObservationPages(b *testing.B) {
+	urls := strings.Fields(os.Getenv("PERF_LIVE_PAGES"))
+	if len(urls) == 0 {
+		b.Skip("PERF_LIVE_PAGES is not set (bench/perf/run.sh sets it)")
+	}
+	reps, _ := strconv.Atoi(os.Getenv("PERF_REPS"))
+	reps = max(reps, 1)
+	e, _ := startEnv(b, "about:blank", func(o *Options) { o.Browser.Viewport = browser.Viewport{Width: 1280, Height: 1800} })
+	n := 1
+	for range b.N {
+		for _, u := range urls {
+			wantSuccess(b, step(b, e, n, "page.goto("+strconv.Quote(u)+", wait_until='load')"))
+			n++
+			var total, obsOnly time.Duration
+			for range reps {
+				e.Flush()
+				t0 := time.Now()
+				obs := step(b, e, n, "pass")
+				d := time.Since(t0)
+				n++
+				total += d
+				ms, _ := obs["elapsed_ms"].(int64)
+				obsOnly += d - time.Duration(ms)*time.Millisecond
+			}
+			row, _ := json.Marshal(map[string]any{"side": "live", "url": u,
+				"step_ms": float64(total.Microseconds()) / 1000 / float64(reps),
+				"obs_ms":  float64(obsOnly.Microseconds()) / 1000 / float64(reps)})
+			fmt.Println(string(row))
+		}
 	}
 }

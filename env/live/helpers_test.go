@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"wright/browser"
-	"wright/env"
 )
 
 // fixtureSite serves testdata/site and /submit, which thanks the sender of
@@ -98,7 +97,11 @@ func startEnv(t testing.TB, startURL string, mod func(*Options)) (*Env, testRun)
 }
 
 // step runs one step and fails the test on an environment error.
-func step(t testing.TB, e *Env, n int, code string) env.Observation {
+// flat is an observation's flat form, as templates and trajectory.json see
+// it: the tests read the keys the model reads.
+type flat = map[string]any
+
+func step(t testing.TB, e *Env, n int, code string) flat {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -106,20 +109,20 @@ func step(t testing.TB, e *Env, n int, code string) env.Observation {
 	if err != nil {
 		t.Fatalf("step %d: %v", n, err)
 	}
-	return obs
+	return obs.Flat()
 }
 
-func str(obs env.Observation, key string) string {
+func str(obs flat, key string) string {
 	s, _ := obs[key].(string)
 	return s
 }
 
-func notices(obs env.Observation) []string {
+func notices(obs flat) []string {
 	n, _ := obs["notices"].([]string)
 	return n
 }
 
-func hasNotice(obs env.Observation, sub string) bool {
+func hasNotice(obs flat, sub string) bool {
 	for _, n := range notices(obs) {
 		if strings.Contains(n, sub) {
 			return true
@@ -128,7 +131,7 @@ func hasNotice(obs env.Observation, sub string) bool {
 	return false
 }
 
-func wantSuccess(t testing.TB, obs env.Observation) {
+func wantSuccess(t testing.TB, obs flat) {
 	t.Helper()
 	if obs["success"] != true {
 		t.Fatalf("step failed: %s\noutput: %s", str(obs, "exception"), str(obs, "python_output"))

@@ -1,7 +1,7 @@
 // Package live is live browser mode's environment: each python_code action
 // runs in one persistent Python process bound to one live page.
 //
-// The browser is held in this process: a browser.Server (the engine behind
+// The browser is held in this process: a driver.Server (the engine behind
 // `wright driver`) launches Chromium with the run's URL policy and serves the
 // driver protocol on a Unix socket in a short private directory. The Python
 // runner (runner.py, written beside the run) connects to that socket with
@@ -31,8 +31,10 @@ import (
 	"time"
 
 	"wright/browser"
+	"wright/browser/driver"
 	"wright/browser/python"
 	"wright/env"
+	"wright/env/proctab"
 )
 
 // Options configure a live browser environment. Zero values take the
@@ -72,6 +74,15 @@ type Options struct {
 	HideEnv []string
 	// Python is the interpreter. Default: python3 on PATH.
 	Python string
+	// AttachScreenshot says the model sees each step's screenshot: the
+	// observation then waits for it, and it is captured in
+	// ScreenshotFormat ("png", "jpeg" or "webp"; default png) at
+	// ScreenshotQuality (jpeg and webp, 1-100; 0: Chromium's default).
+	// Without it the screenshot is a PNG for the run's files, written
+	// after the observation returns but before the next step starts.
+	AttachScreenshot  bool
+	ScreenshotFormat  string
+	ScreenshotQuality int
 }
 
 const (
@@ -101,7 +112,7 @@ type Env struct {
 	policy     *Policy
 	sockDir    string
 	sock       string
-	srv        *browser.Server
+	srv        *driver.Server
 	serveStop  context.CancelFunc
 	serveDone  chan struct{}
 	closing    chan struct{}
@@ -109,13 +120,14 @@ type Env struct {
 	closeErr   error
 	scriptPath string
 
-	mu      sync.Mutex // one Execute at a time; guards the fields below
-	py      *pyProc    // nil when it must be (re)started
-	pageID  string     // the page the namespace's `page` names
-	lastURL string     // where that page was at the end of the last step
-	notes   []string   // restart notes for the next observation
-	notices []string   // notices for the next observation
-	loop    loopState
+	mu           sync.Mutex // one Execute at a time; guards the fields below
+	py           *pyProc    // nil when it must be (re)started
+	pageID       string     // the page the namespace's `page` names
+	lastURL      string     // where that page was at the end of the last step
+	restartNotes []string   // what was restarted, for the next observation
+	notices      []string   // notices for the next observation
+	loop         loopState
+	pending      *pendingShot // the last observation's screenshot, still being taken
 }
 
 var _ env.Environment = (*Env)(nil)
@@ -140,33 +152,27 @@ func New(ctx context.Context, opts Options) (*Env, error) {
 }
 
 func newEnv(opts Options) (*Env, error) {
-	switch {
-	case opts.Workspace == "":
+	if opts.Workspace == "" {
 		return nil, errors.New("start live browser: Options.Workspace is empty")
-	case opts.StepTimeout < 0:
-		return nil, fmt.Errorf("start live browser: negative StepTimeout %v", opts.StepTimeout)
-	case opts.AriaChars < 0:
-		return nil, fmt.Errorf("start live browser: negative AriaChars %d", opts.AriaChars)
-	case opts.OutputLimit < 0:
-		return nil, fmt.Errorf("start live browser: negative OutputLimit %d", opts.OutputLimit)
 	}
-	if opts.StepTimeout == 0 {
-		opts.StepTimeout = defaultStepTimeout
+	if opts.AttachScreenshot {
+		so := browser.ShotOptions{Format: opts.ScreenshotFormat, Quality: opts.ScreenshotQuality}
+		if err := so.Validate(); err != nil {
+			return nil, fmt.Errorf("start live browser: %w", err)
+		}
 	}
-	if opts.AriaChars == 0 {
-		opts.AriaChars = defaultAriaChars
+	for _, err := range []error{
+		env.Default(&opts.StepTimeout, defaultStepTimeout, "StepTimeout"),
+		env.Default(&opts.AriaChars, defaultAriaChars, "AriaChars"),
+		env.Default(&opts.OutputLimit, defaultOutputLimit, "OutputLimit"),
+	} {
+		if err != nil {
+			return nil, fmt.Errorf("start live browser: %w", err)
+		}
 	}
-	if opts.OutputLimit == 0 {
-		opts.OutputLimit = defaultOutputLimit
-	}
-	ws, err := filepath.Abs(opts.Workspace)
+	ws, err := env.Workspace(opts.Workspace)
 	if err != nil {
-		return nil, fmt.Errorf("start live browser: workspace %q: %w", opts.Workspace, err)
-	}
-	if fi, err := os.Stat(ws); err != nil {
-		return nil, fmt.Errorf("start live browser: workspace: %w", err)
-	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("start live browser: workspace %s is not a directory", ws)
+		return nil, fmt.Errorf("start live browser: %w", err)
 	}
 	if opts.TaskJSON != "" {
 		if opts.TaskJSON, err = filepath.Abs(opts.TaskJSON); err != nil {
@@ -237,7 +243,7 @@ func (e *Env) start(ctx context.Context) error {
 		}
 		return nil
 	}
-	e.srv = browser.NewServer(browser.ServerOptions{Browser: bopts})
+	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts})
 	b, err := e.srv.Launch(ctx)
 	if err != nil {
 		return err
@@ -376,6 +382,7 @@ func (e *Env) Close() error {
 		close(e.closing)
 		e.mu.Lock()
 		defer e.mu.Unlock()
+		e.settleShot() // the last step's screenshot is a file of the run
 		if e.py != nil {
 			e.py.stop()
 			e.py = nil
@@ -410,16 +417,13 @@ func (e *Env) isClosing() bool {
 // Execute runs one step. See env.Environment. The step's code is saved as
 // steps/step_NNNN.py and appended to script.py before it runs.
 func (e *Env) Execute(ctx context.Context, step int, code string) (env.Observation, error) {
-	if step < 0 {
-		return nil, fmt.Errorf("execute: negative step number %d", step)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+	if err := env.StartStep(ctx, step); err != nil {
+		return env.Observation{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.isClosing() {
-		return nil, fmt.Errorf("execute step %d: %w", step, errClosed)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, errClosed)
 	}
 	// Steps may be cancelled when the run is, or when Close is called.
 	ctx, cancel := context.WithCancel(ctx)
@@ -432,19 +436,24 @@ func (e *Env) Execute(ctx context.Context, step int, code string) (env.Observati
 		}
 	}()
 
+	// The last observation's screenshot is on disk before this step runs;
+	// a step cancelled while it waits does not start its code at all.
+	if err := e.awaitShot(ctx); err != nil {
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
+	}
 	name := fmt.Sprintf("step_%04d", step)
 	file := filepath.Join(e.ws, "steps", name+".py")
 	if err := e.recordStep(step, file, code); err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
 	if err := e.ensureReady(ctx); err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
 	before := e.snapshotTabs()
 
 	res, err := e.runCode(ctx, file, code)
 	if err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
 	obs, err := e.observe(ctx, step, code, res, before)
 	e.appendOutcome(obs)
@@ -464,7 +473,7 @@ func (e *Env) ensureReady(ctx context.Context) error {
 	}
 	if e.py == nil || !e.py.alive() {
 		if e.py != nil {
-			e.notes = append(e.notes, fmt.Sprintf("The Python process had ended (%s); a fresh one was started. Variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", e.py.waitExit()))
+			e.restartNotes = append(e.restartNotes, fmt.Sprintf("The Python process had ended (%s); a fresh one was started. Variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", e.py.waitExit()))
 			e.py.kill()
 			e.py = nil
 		}
@@ -494,7 +503,7 @@ type stepResult struct {
 // that dies or does not come back from an interrupt is replaced by a
 // fresh one; only a cancelled ctx is an error.
 func (e *Env) runCode(ctx context.Context, file, code string) (stepResult, error) {
-	marker := "__wright_step_end_" + randomHex(8) + "__"
+	marker := "__wright_step_end_" + proctab.NewTag(8) + "__"
 	start := time.Now()
 	var res stepResult
 	id, err := e.py.send(map[string]any{"op": "exec", "file": file, "code": code, "marker": marker})
@@ -530,7 +539,7 @@ func (e *Env) runCode(ctx context.Context, file, code string) (stepResult, error
 			}
 		} else {
 			// No observation for this step; the next one says what was lost.
-			e.notes = append(e.notes, fmt.Sprintf("The Python process was stopped (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
+			e.restartNotes = append(e.restartNotes, fmt.Sprintf("The Python process was stopped (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
 		}
 	}
 	return res, err

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"wright/env/proctab"
 )
 
 func TestStepObservationAndPersistentNamespace(t *testing.T) {
@@ -33,6 +35,7 @@ func TestStepObservationAndPersistentNamespace(t *testing.T) {
 	if !filepath.IsAbs(shot) || shot != filepath.Join(run.ws, "screenshots", "step_0001.png") {
 		t.Errorf("screenshot_path %q", shot)
 	}
+	e.Flush() // the screenshot is written after the observation returns
 	if b, err := os.ReadFile(shot); err != nil || len(b) < 1000 || string(b[1:4]) != "PNG" {
 		t.Errorf("screenshot file: %d bytes, %v", len(b), err)
 	}
@@ -96,12 +99,12 @@ func TestNoStrayProcessesAfterClose(t *testing.T) {
 		t.Fatalf("second Close: %v", err)
 	}
 	for _, pid := range []int{chromium, runner} {
-		if syscall.Kill(pid, 0) == nil && !isZombie(pid) {
+		if proctab.Alive(pid) {
 			t.Errorf("process %d is still running after Close", pid)
 		}
 	}
 	time.Sleep(100 * time.Millisecond)
-	if tagged := taggedProcs(tag); len(tagged) > 0 {
+	if tagged := proctab.WithEnv(tagVar+"="+tag, os.Getpid()); len(tagged) > 0 {
 		t.Errorf("processes started by the code survive Close: %v", tagged)
 	}
 	if _, err := os.Stat(e.sockDir); !os.IsNotExist(err) {
@@ -148,7 +151,7 @@ func TestTimeoutIgnoringInterruptRestartsPython(t *testing.T) {
 	if out := str(obs, "python_output"); !strings.Contains(out, "stubborn") || !strings.Contains(out, "ignoring the interrupt") {
 		t.Errorf("output of the killed step lost: %q", out)
 	}
-	if syscall.Kill(oldPid, 0) == nil && !isZombie(oldPid) {
+	if proctab.Alive(oldPid) {
 		t.Errorf("the stuck runner %d still runs", oldPid)
 	}
 	obs = step(t, e, 3, "print('kept' in globals(), page.title())")

@@ -57,22 +57,22 @@ type pageState struct {
 // here and the observation says so.
 func (e *Env) observe(ctx context.Context, step int, code string, res stepResult, before tabsBefore) (env.Observation, error) {
 	obs := env.Observation{
-		"success":    res.success,
-		"exception":  res.exception,
-		"timed_out":  res.timedOut,
-		"elapsed_ms": res.elapsed.Milliseconds(),
+		Success:   res.success,
+		Elapsed:   res.elapsed,
+		OutputKey: "python_output",
+		Details:   map[string]any{"exception": res.exception, "timed_out": res.timedOut},
 	}
 	if res.exitCode != nil {
-		obs["exit_code"] = res.exitCode
+		obs.Details["exit_code"] = res.exitCode
 	}
 	var notices []string
 	notices, e.notices = e.notices, nil
 	notices = append(notices, res.notices...)
 	if res.pythonEnded != "" {
-		e.notes = append(e.notes, fmt.Sprintf("The Python process ended during this step (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
+		e.restartNotes = append(e.restartNotes, fmt.Sprintf("The Python process ended during this step (%s) and a fresh one was started: variables, imports and functions from earlier steps are gone; `page`, `browser`, `task` and `run_command` are bound again.", res.pythonEnded))
 	}
 	out, err := e.formatOutput(step, res.output, res.dropped)
-	obs["python_output"] = out
+	obs.Output = out
 	if err != nil {
 		return obs, err
 	}
@@ -96,7 +96,7 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 		if ok || attempt > 0 || !dying(b) {
 			if b != nil {
 				logs = collectLogs(b, e.pageID)
-				tabs = e.listTabs(ctx, b)
+				tabs = e.listTabs(ctx, b, st)
 			}
 			break
 		}
@@ -111,7 +111,7 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 		}
 	}
 
-	obs["console_output"] = logs.console
+	obs.Details["console_output"] = logs.console
 	notices = append(notices, logs.notices...)
 	if res.pageLost && res.pythonEnded == "" && e.py != nil {
 		notices = append(notices, fmt.Sprintf("`page` no longer names an open tab of the browser, so this observation shows the tab it named before (%s). Point it at a tab again, e.g. page = browser.pages[0].", st.url))
@@ -135,33 +135,34 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 
 // finish fills in the page keys, the notices and the restart notes.
 func (e *Env) finish(obs env.Observation, st pageState, tabs []map[string]any, notices []string) env.Observation {
-	obs["url"] = st.url
-	obs["title"] = st.title
+	obs.Details["url"] = st.url
+	obs.Details["title"] = st.title
 	aria := st.aria
 	if aria == "" && st.ariaErr != "" {
 		aria = "(no ARIA snapshot: " + st.ariaErr + ")"
 	}
-	obs["aria_snapshot"] = aria
-	obs["screenshot_path"] = st.shot
+	obs.Details["aria_snapshot"] = aria
+	obs.Prunable = map[string]string{"aria_snapshot": ARIAPlaceholder(aria)}
+	obs.Screenshot = st.shot
 	if st.shot != "" {
 		rel, _ := filepath.Rel(e.ws, st.shot)
-		obs["screenshot"] = filepath.ToSlash(rel)
+		obs.Details["screenshot"] = filepath.ToSlash(rel)
 	} else if st.shotErr != "" {
-		obs["screenshot_error"] = st.shotErr
+		obs.Details["screenshot_error"] = st.shotErr
 	}
 	if tabs == nil {
 		tabs = []map[string]any{}
 	}
-	obs["tabs"] = tabs
+	obs.Details["tabs"] = tabs
 	if notices == nil {
 		notices = []string{}
 	}
-	obs["notices"] = notices
-	obs["restarted"] = len(e.notes) > 0
-	obs["restart_note"] = strings.Join(e.notes, " ")
-	e.notes = nil
-	if _, ok := obs["console_output"]; !ok {
-		obs["console_output"] = ""
+	obs.Notices = notices
+	obs.Details["restarted"] = len(e.restartNotes) > 0
+	obs.Details["restart_note"] = strings.Join(e.restartNotes, " ")
+	e.restartNotes = nil
+	if _, ok := obs.Details["console_output"]; !ok {
+		obs.Details["console_output"] = ""
 	}
 	return obs
 }
@@ -228,19 +229,27 @@ func (e *Env) currentPage(ctx context.Context, b *browser.Browser, fromCode stri
 
 // readPage reads the URL, title, ARIA snapshot and a viewport screenshot.
 // ok is false when a call failed in a way that may mean Chromium died.
+// The screenshot is taken concurrently with the rest; unless the model
+// sees it, the observation does not wait for it (see shot.go).
 func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageState, bool) {
 	var st pageState
+	e.settleShot() // an earlier attempt of this observation
 	// A click that started a navigation returns before the new page has
 	// loaded; give it a moment so the observation shows where it went.
 	_ = p.WaitForLoadState(ctx, browser.Load, settleTimeout)
+	shotPath, shotDone := e.startShot(ctx, p, step)
 	ok := true
 	tctx, cancel := context.WithTimeout(ctx, observeTimeout)
 	defer cancel()
-	title, err := p.Title(tctx)
-	if err != nil {
-		ok = false
+	type titled struct {
+		title string
+		err   error
 	}
-	st.title = title
+	titleC := make(chan titled, 1)
+	go func() { // beside the snapshot: one round trip less
+		t, err := p.Title(tctx)
+		titleC <- titled{t, err}
+	}()
 	aria, err := p.AriaSnapshot(ctx, browser.AriaOptions{MaxChars: e.opts.AriaChars}, observeTimeout)
 	if err != nil && ctx.Err() == nil && p.Browser().Err() == nil {
 		// A navigation between the snapshot's calls: once more.
@@ -252,20 +261,22 @@ func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageStat
 		st.ariaErr = err.Error()
 	}
 	st.aria = aria
-	png, err := p.Screenshot(ctx, false, observeTimeout)
-	if err == nil {
-		path := filepath.Join(e.ws, "screenshots", fmt.Sprintf("step_%04d.png", step))
-		if werr := os.MkdirAll(filepath.Dir(path), 0o755); werr != nil {
-			err = werr
-		} else if werr := os.WriteFile(path, png, 0o644); werr != nil {
-			err = werr
-		} else {
-			st.shot = path
-		}
-	}
-	if err != nil {
+	if t := <-titleC; t.err != nil {
 		ok = false
-		st.shotErr = err.Error()
+	} else {
+		st.title = t.title
+	}
+	rel, _ := filepath.Rel(e.ws, shotPath)
+	if e.opts.AttachScreenshot {
+		if err := <-shotDone; err != nil {
+			ok = false
+			st.shotErr = err.Error()
+		} else {
+			st.shot = shotPath
+		}
+	} else {
+		st.shot = shotPath
+		e.pending = &pendingShot{step: step, path: filepath.ToSlash(rel), done: shotDone}
 	}
 	// The URL last: the title, snapshot and screenshot waited for any
 	// navigation in flight.
@@ -273,12 +284,17 @@ func (e *Env) readPage(ctx context.Context, p *browser.Page, step int) (pageStat
 	return st, ok
 }
 
-func (e *Env) listTabs(ctx context.Context, b *browser.Browser) []map[string]any {
+// listTabs lists the open tabs; the current one's title is the one just
+// read (one round trip less per step).
+func (e *Env) listTabs(ctx context.Context, b *browser.Browser, cur pageState) []map[string]any {
 	tabs := []map[string]any{}
 	for i, p := range b.Pages() {
-		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		title, _ := p.Title(tctx)
-		cancel()
+		title := cur.title
+		if p.ID() != e.pageID || cur.ariaErr != "" {
+			tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			title, _ = p.Title(tctx)
+			cancel()
+		}
 		tabs = append(tabs, map[string]any{"index": i, "id": p.ID(), "url": p.URL(), "title": title, "current": p.ID() == e.pageID})
 	}
 	return tabs
@@ -393,7 +409,7 @@ func (e *Env) restartBrowser(ctx context.Context) error {
 			e.py = nil
 		}
 	}
-	e.notes = append(e.notes, note+". `page` and `browser` now point to the new browser; other tabs, cookies, logins and form input are gone, and pages or locators kept in your own variables no longer work.")
+	e.restartNotes = append(e.restartNotes, note+". `page` and `browser` now point to the new browser; other tabs, cookies, logins and form input are gone, and pages or locators kept in your own variables no longer work.")
 	return nil
 }
 
@@ -473,15 +489,12 @@ func (e *Env) recordStep(step int, file, code string) error {
 
 // appendOutcome notes under the step in script.py how it ended.
 func (e *Env) appendOutcome(obs env.Observation) {
-	if obs == nil {
-		return
-	}
 	outcome := "ok"
 	switch {
-	case obs["timed_out"] == true:
+	case obs.Detail("timed_out") == true:
 		outcome = "timed out"
-	case obs["success"] != true:
-		exc, _ := obs["exception"].(string)
+	case !obs.Success:
+		exc, _ := obs.Detail("exception").(string)
 		lines := strings.Split(strings.TrimSpace(exc), "\n")
 		outcome = "failed: " + lines[len(lines)-1]
 	}
@@ -491,4 +504,11 @@ func (e *Env) appendOutcome(obs env.Observation) {
 	}
 	defer f.Close()
 	_, _ = fmt.Fprintf(f, "# -> %s\n", outcome)
+}
+
+// ARIAPlaceholder replaces an old ARIA snapshot when the context is pruned:
+// it says the snapshot showed the page as it was then, so the model does
+// not act on a stale page state.
+func ARIAPlaceholder(snapshot string) string {
+	return fmt.Sprintf("[ARIA snapshot pruned to save context (%d chars). It showed the page as it was then; the latest observation shows the current page.]", len(snapshot))
 }

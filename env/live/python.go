@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,7 +61,7 @@ func startPython(ctx context.Context, python, runner, workspace, taskJSON string
 		ansW.Close()
 		return nil, fmt.Errorf("start python: %w", err)
 	}
-	tag := randomHex(12)
+	tag := proctab.NewTag(12)
 	p := &pyProc{tag: tag, reqW: reqW, out: newOutputBuffer(), answers: make(chan map[string]any, 4), done: make(chan struct{})}
 	p.cmd = &exec.Cmd{
 		Path:       python,
@@ -260,34 +258,9 @@ func describeExit(st *os.ProcessState, err error) string {
 }
 
 // killTagged kills every process whose environment carries tagVar=tag,
-// until none is left (a process may fork while we kill), for about a
-// second at most.
+// until none is left.
 func killTagged(tag string) {
-	for round := 0; round < 50; round++ {
-		pids := taggedProcs(tag)
-		if len(pids) == 0 {
-			return
-		}
-		for _, pid := range pids {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// taggedProcs lists the live processes whose environment carries
-// tagVar=tag (package proctab: /proc on Linux, sysctl on macOS).
-func taggedProcs(tag string) []int {
-	return proctab.WithEnv(tagVar+"="+tag, os.Getpid())
-}
-
-// isZombie reports whether pid has ended (or is gone).
-func isZombie(pid int) bool { return !proctab.Alive(pid) }
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	proctab.KillAll(func() []int { return proctab.WithEnv(tagVar+"="+tag, os.Getpid()) })
 }
 
 // outputBuffer collects the runner's stdout and stderr for the whole life

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"wright/env"
 )
 
 // Variables of the inherited environment that would change how the shell
@@ -96,7 +98,7 @@ unset HISTFILE TMOUT MAIL MAILPATH MAILCHECK
 shopt -u expand_aliases
 unalias -a 2>/dev/null
 PS0='' PS1='' PS2='' PS4='+ '
-__wright_fifo=` + shellQuote(fifo) + `
+__wright_fifo=` + env.ShellQuote(fifo) + `
 __wright_status() {
 	local n=$SRANDOM
 	[[ -n $n ]] || n=$((RANDOM * 32768 + RANDOM))
@@ -118,9 +120,4 @@ trap '{ __wright_exit; } 2>/dev/null' EXIT
 PROMPT_COMMAND='{ __wright_prompt; } 2>/dev/null'
 readonly PROMPT_COMMAND
 `
-}
-
-// shellQuote quotes s for bash as one word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

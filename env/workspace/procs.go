@@ -2,8 +2,6 @@ package workspace
 
 import (
 	"os"
-	"syscall"
-	"time"
 
 	"wright/env/proctab"
 )
@@ -81,19 +79,9 @@ func shellProcs(tag string, sessions []int) []int {
 	return out
 }
 
-// killShellProcs sends SIGKILL to every process of the shell until none is
-// left, for at most about a second: a process may fork while we kill.
+// killShellProcs kills every process of the shell until none is left.
 func killShellProcs(tag string, sessions []int) {
-	for round := 0; round < 50; round++ {
-		pids := shellProcs(tag, sessions)
-		if len(pids) == 0 {
-			return
-		}
-		for _, pid := range pids {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	proctab.KillAll(func() []int { return shellProcs(tag, sessions) })
 }
 
 // pidAlive reports whether pid exists and is not a zombie.

@@ -25,8 +25,6 @@ package workspace
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -107,6 +105,7 @@ type Shell struct {
 	cwd     string
 	pending []byte   // terminal bytes read past the last end marker
 	notes   []string // said once, in the next observation (platform limits)
+	spare   *spares  // the next step's files, created ahead (spare.go)
 }
 
 type bashProc struct {
@@ -126,42 +125,24 @@ func New(ctx context.Context, opts Options) (*Shell, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("start shell: Options.Dir is empty")
 	}
-	switch {
-	case opts.Timeout < 0:
-		return nil, fmt.Errorf("start shell: negative Timeout %v", opts.Timeout)
-	case opts.OutputLimit < 0:
-		return nil, fmt.Errorf("start shell: negative OutputLimit %d", opts.OutputLimit)
-	case opts.RecentFiles < 0:
-		return nil, fmt.Errorf("start shell: negative RecentFiles %d", opts.RecentFiles)
-	}
-	if opts.Timeout == 0 {
-		opts.Timeout = defaultTimeout
-	}
-	if opts.OutputLimit == 0 {
-		opts.OutputLimit = defaultOutputLimit
-	}
-	if opts.RecentFiles == 0 {
-		opts.RecentFiles = defaultRecentFiles
-	}
-	dir, err := filepath.Abs(opts.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("start shell: workspace %q: %w", opts.Dir, err)
-	}
-	if fi, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("start shell: workspace: %w", err)
-	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("start shell: workspace %s is not a directory", dir)
-	}
-	for _, sub := range []string{"steps", "logs", "tmp"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+	for _, err := range []error{
+		env.Default(&opts.Timeout, defaultTimeout, "Timeout"),
+		env.Default(&opts.OutputLimit, defaultOutputLimit, "OutputLimit"),
+		env.Default(&opts.RecentFiles, defaultRecentFiles, "RecentFiles"),
+	} {
+		if err != nil {
 			return nil, fmt.Errorf("start shell: %w", err)
 		}
+	}
+	dir, err := env.Workspace(opts.Dir, "steps", "logs", "tmp")
+	if err != nil {
+		return nil, fmt.Errorf("start shell: %w", err)
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		return nil, fmt.Errorf("start shell: %w", err)
 	}
-	tag := randomHex(16)
+	tag := proctab.NewTag(16)
 	shellEnv, err := buildEnv(os.Environ(), opts, dir, tag)
 	if err != nil {
 		return nil, fmt.Errorf("start shell: %w", err)
@@ -176,6 +157,9 @@ func New(ctx context.Context, opts Options) (*Shell, error) {
 	}
 	s.mu.Lock()
 	err = s.startShell(ctx, dir)
+	if err == nil {
+		s.prepareSpares()
+	}
 	s.mu.Unlock()
 	if err != nil {
 		s.Close()
@@ -365,46 +349,35 @@ func (s *Shell) awaitPrompt(ctx context.Context, p *bashProc) error {
 // command is stopped like a timed-out one and Execute returns its
 // observation together with an error wrapping ctx.Err().
 func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observation, error) {
-	if step < 0 {
-		return nil, fmt.Errorf("execute: negative step number %d", step)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("execute step %d: %w", step, err)
+	if err := env.StartStep(ctx, step); err != nil {
+		return env.Observation{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.isClosing() {
-		return nil, fmt.Errorf("execute step %d: %w", step, errClosed)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, errClosed)
 	}
 	start := time.Now()
-	name := fmt.Sprintf("step_%04d", step)
-	logRel := "logs/" + name + ".log"
-	script := filepath.Join(s.dir, "steps", name+".sh")
-	for _, sub := range []string{"steps", "logs", "tmp"} {
-		// The command may have removed them.
-		if err := os.MkdirAll(filepath.Join(s.dir, sub), 0o755); err != nil {
-			return nil, fmt.Errorf("execute step %d: %w", step, err)
-		}
-	}
-	text := code
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n" // a heredoc on the last line needs its newline
-	}
-	if err := os.WriteFile(script, []byte(text), 0o644); err != nil {
-		return nil, fmt.Errorf("execute step %d: write command: %w", step, err)
-	}
-	logFile, err := os.Create(filepath.Join(s.dir, filepath.FromSlash(logRel)))
+	sp := s.takeSpares()
+	defer s.prepareSpares()
+	defer sp.discard()
+	script, logRel, logFile, err := s.writeStep(sp, step, code)
 	if err != nil {
-		return nil, fmt.Errorf("execute step %d: create log: %w", step, err)
+		return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 	}
-	defer logFile.Close()
+	logDone := false
+	defer func() {
+		if !logDone {
+			_ = logFile.commit()
+		}
+	}()
 
 	notes := s.notes
 	s.notes = nil
 	restarted := false
 	if s.proc == nil {
 		if err := s.startShell(ctx, s.cwd); err != nil {
-			return nil, fmt.Errorf("execute step %d: %w", step, err)
+			return env.Observation{}, fmt.Errorf("execute step %d: %w", step, err)
 		}
 		restarted = true
 		notes = append(notes, "the shell had exited; a fresh one was started for this command")
@@ -415,13 +388,78 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	res, runErr := s.run(ctx, script, cl.Write)
 	cl.Flush()
 	output, logErr := col.finish(logRel)
+	logDone = true
+	if err := logFile.commit(); err != nil && logErr == nil {
+		logErr = err
+	}
 	elapsed := time.Since(start)
 	if logErr != nil {
 		notes = append(notes, fmt.Sprintf("writing %s failed: %v", logRel, logErr))
 	}
+	cwd, shellNotes, exited, restartErr := s.afterCommand(ctx, res, runErr)
+	notes = append(notes, shellNotes...)
+	restarted = restarted || exited
 
-	returncode := res.code
-	cwd := s.cwd
+	screenshots, files := recentFiles(s.dir, s.opts.RecentFiles)
+	obs := env.Observation{
+		Success:   res.code == 0 && !res.timedOut && !res.interrupted,
+		Elapsed:   elapsed,
+		Output:    output,
+		OutputKey: "command_output",
+		LogPath:   logRel,
+		Details: map[string]any{
+			"returncode":         res.code,
+			"timed_out":          res.timedOut,
+			"cwd":                cwd,
+			"output_chars":       col.total,
+			"shell_restarted":    restarted,
+			"note":               strings.Join(notes, "; "),
+			"final_script":       finalScriptHead(s.dir),
+			"recent_screenshots": screenshots,
+			"recent_files":       files,
+		},
+		Prunable: map[string]string{"command_output": OutputPlaceholder(output, logRel)},
+	}
+	switch {
+	case runErr != nil:
+		return obs, fmt.Errorf("execute step %d: %w", step, runErr)
+	case restartErr != nil:
+		return obs, fmt.Errorf("execute step %d: %w", step, restartErr)
+	case res.interrupted:
+		return obs, fmt.Errorf("execute step %d: interrupted: %w", step, context.Cause(ctx))
+	}
+	return obs, nil
+}
+
+// writeStep writes the command to steps/step_NNNN.sh and creates its log,
+// logs/step_NNNN.log (logRel, relative to the workspace).
+func (s *Shell) writeStep(sp *spares, step int, code string) (script, logRel string, log *stepLog, err error) {
+	name := fmt.Sprintf("step_%04d", step)
+	logRel = "logs/" + name + ".log"
+	script = filepath.Join(s.dir, "steps", name+".sh")
+	// The command may have removed tmp (the shell's TMPDIR); steps/ and
+	// logs/ are made again where needed (spare.go).
+	if err := os.MkdirAll(filepath.Join(s.dir, "tmp"), 0o755); err != nil {
+		return "", "", nil, err
+	}
+	text := code
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n" // a heredoc on the last line needs its newline
+	}
+	if err := sp.writeScript(script, text); err != nil {
+		return "", "", nil, fmt.Errorf("write command: %w", err)
+	}
+	log, err = sp.openLog(filepath.Join(s.dir, filepath.FromSlash(logRel)))
+	if err != nil {
+		return "", "", nil, fmt.Errorf("create log: %w", err)
+	}
+	return script, logRel, log, nil
+}
+
+// afterCommand learns where the command left the shell (its cwd) and
+// restarts a shell that died, saying what happened in notes.
+func (s *Shell) afterCommand(ctx context.Context, res outcome, runErr error) (cwd string, notes []string, exited bool, restartErr error) {
+	cwd = s.cwd
 	if res.haveStatus && filepath.IsAbs(res.st.cwd) {
 		cwd = res.st.cwd
 	} else if c, err := proctab.Cwd(res.pid); err == nil && !res.exited {
@@ -433,50 +471,23 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	if res.timedOut {
 		notes = append(notes, fmt.Sprintf("the command ran longer than the %v timeout and was stopped (SIGINT, then SIGKILL if needed)", s.opts.Timeout))
 	}
-	var restartErr error
 	if res.exited {
-		restarted = true
 		s.proc = nil
 		switch {
 		case runErr != nil || ctx.Err() != nil || s.isClosing():
-			notes = append(notes, fmt.Sprintf("the shell exited (code %d); a fresh one will be started with the next command", returncode))
+			notes = append(notes, fmt.Sprintf("the shell exited (code %d); a fresh one will be started with the next command", res.code))
 		default:
 			if err := s.startShell(ctx, cwd); err != nil {
 				restartErr = err
-				notes = append(notes, fmt.Sprintf("the shell exited (code %d) and could not be restarted: %v", returncode, err))
+				notes = append(notes, fmt.Sprintf("the shell exited (code %d) and could not be restarted: %v", res.code, err))
 			} else {
 				cwd = s.cwd
-				notes = append(notes, fmt.Sprintf("the shell exited (code %d) during this command; a fresh shell was started in %s, so variables, functions and jobs from earlier steps are gone", returncode, cwd))
+				notes = append(notes, fmt.Sprintf("the shell exited (code %d) during this command; a fresh shell was started in %s, so variables, functions and jobs from earlier steps are gone", res.code, cwd))
 			}
 		}
 	}
 	s.cwd = cwd
-
-	screenshots, files := recentFiles(s.dir, s.opts.RecentFiles)
-	obs := env.Observation{
-		"success":            returncode == 0 && !res.timedOut && !res.interrupted,
-		"returncode":         returncode,
-		"timed_out":          res.timedOut,
-		"cwd":                cwd,
-		"command_output":     output,
-		"output_chars":       col.total,
-		"log_path":           logRel,
-		"shell_restarted":    restarted,
-		"note":               strings.Join(notes, "; "),
-		"elapsed_ms":         elapsed.Milliseconds(),
-		"final_script":       finalScriptHead(s.dir),
-		"recent_screenshots": screenshots,
-		"recent_files":       files,
-	}
-	switch {
-	case runErr != nil:
-		return obs, fmt.Errorf("execute step %d: %w", step, runErr)
-	case restartErr != nil:
-		return obs, fmt.Errorf("execute step %d: %w", step, restartErr)
-	case res.interrupted:
-		return obs, fmt.Errorf("execute step %d: interrupted: %w", step, context.Cause(ctx))
-	}
-	return obs, nil
+	return cwd, notes, res.exited, restartErr
 }
 
 // outcome is how one command ended.
@@ -498,177 +509,6 @@ const (
 	phaseKilled            // SIGKILL sent to the foreground group
 	phaseShellKilled       // SIGKILL sent to the shell itself
 )
-
-// run sends the command line and pumps the terminal into sink until the end
-// marker, handling the timeout, cancellation and the shell's death.
-func (s *Shell) run(ctx context.Context, script string, sink func([]byte)) (outcome, error) {
-	p := s.proc
-	res := outcome{pid: p.pid}
-	known := nonces{}
-	byNonce := map[string]status{}
-	sc := &markerScanner{}
-	ended := false
-	feed := func(b []byte) {
-		out, found, rest := sc.scan(b, known)
-		if len(out) > 0 {
-			sink(out)
-		}
-		if found != "" {
-			res.st, res.haveStatus, res.code = byNonce[found], true, byNonce[found].code
-			s.pending = rest
-			ended = true
-		}
-	}
-	takeStatus := func(st status) {
-		if st.pid != p.pid || ended {
-			return
-		}
-		known[st.nonce] = true
-		byNonce[st.nonce] = st
-		feed(nil)
-	}
-
-	if dropped := s.stream.setActive(true); dropped > 0 {
-		sink(fmt.Appendf(nil, "[... %d bytes of output written between commands were dropped ...]\n", dropped))
-	}
-	defer s.stream.setActive(false)
-	// Statuses still queued are from before this command's line.
-	for drained := false; !drained; {
-		select {
-		case <-s.statusC:
-		default:
-			drained = true
-		}
-	}
-	pending := s.pending
-	s.pending = nil
-	feed(pending)
-
-	if err := s.resetTerminal(); err != nil {
-		return res, err
-	}
-	line := "source " + shellQuote(script) + " </dev/null\n"
-	// The shell reads its line at once; the deadline only guards against
-	// a terminal whose input queue is stuck full.
-	_ = s.master.SetWriteDeadline(time.Now().Add(killGrace))
-	if _, err := s.master.Write([]byte(line)); err != nil {
-		return res, fmt.Errorf("send the command to the shell: %w", err)
-	}
-
-	ph := phaseRunning
-	timer := time.NewTimer(s.opts.Timeout)
-	defer timer.Stop()
-	advance := func() error {
-		switch ph {
-		case phaseRunning:
-			s.signalForeground(p, syscall.SIGINT)
-			ph = phaseInterrupted
-			timer.Reset(interruptGrace)
-		case phaseInterrupted:
-			s.signalForeground(p, syscall.SIGKILL)
-			ph = phaseKilled
-			timer.Reset(killGrace)
-		case phaseKilled:
-			// The shell itself does not come back (a builtin loop that
-			// ignores SIGINT): kill it; it is restarted below.
-			_ = syscall.Kill(p.pid, syscall.SIGKILL)
-			ph = phaseShellKilled
-			timer.Reset(killGrace)
-		case phaseShellKilled:
-			return fmt.Errorf("bash (pid %d) did not end after SIGKILL", p.pid)
-		}
-		return nil
-	}
-	ctxDone := ctx.Done()
-	var markerLate <-chan time.Time
-	for !ended {
-		select {
-		case <-s.stream.notify:
-			feed(s.stream.take())
-		case st := <-s.statusC:
-			takeStatus(st)
-			if !ended && len(known) > 0 && markerLate == nil {
-				markerLate = time.After(markerGrace)
-			}
-		case <-markerLate:
-			// The status came but its marker did not (the command took
-			// the terminal away?): end with what we have.
-			feed(s.stream.take())
-			if !ended {
-				sink(sc.flush())
-				for _, st := range byNonce {
-					res.st, res.haveStatus, res.code = st, true, st.code
-				}
-				ended = true
-			}
-		case <-p.done:
-			s.drainAfterExit(p, feed, takeStatus, func() bool { return ended })
-			if !ended {
-				sink(sc.flush())
-			}
-			res.exited = true
-			if !res.haveStatus || res.st.kind != 'X' {
-				res.code = p.code
-			}
-			return res, nil
-		case <-timer.C:
-			if ph == phaseRunning {
-				res.timedOut = true
-			}
-			if err := advance(); err != nil {
-				return res, err
-			}
-		case <-ctxDone:
-			ctxDone = nil
-			res.interrupted = true
-			if ph == phaseRunning {
-				if err := advance(); err != nil {
-					return res, err
-				}
-			}
-		case <-s.closing:
-			return res, errClosed
-		}
-	}
-	if res.st.kind == 'X' {
-		// The EXIT trap reported; the shell is on its way out.
-		select {
-		case <-p.done:
-		case <-time.After(killGrace):
-			killProc(p)
-		case <-s.closing:
-			return res, errClosed
-		}
-		res.exited = true
-	}
-	return res, nil
-}
-
-// drainAfterExit collects the output a dead shell's last command wrote
-// before it died: until the end marker of its EXIT trap, or until the
-// terminal has been quiet for a moment.
-func (s *Shell) drainAfterExit(p *bashProc, feed func([]byte), takeStatus func(status), ended func() bool) {
-	idle := time.NewTimer(exitIdle)
-	defer idle.Stop()
-	hard := time.NewTimer(exitDrainMax)
-	defer hard.Stop()
-	for !ended() {
-		select {
-		case <-s.stream.notify:
-			feed(s.stream.take())
-			idle.Reset(exitIdle)
-		case st := <-s.statusC:
-			takeStatus(st)
-		case <-idle.C:
-			feed(s.stream.take())
-			return
-		case <-hard.C:
-			return
-		case <-s.closing:
-			return
-		}
-	}
-}
 
 // signalForeground signals the process group in the terminal's foreground:
 // the running job, or the shell itself when it runs a builtin.
@@ -707,6 +547,9 @@ func (s *Shell) Close() error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		var errs []error
+		if s.spare != nil {
+			s.takeSpares().discard()
+		}
 		if s.proc != nil {
 			killProc(s.proc)
 			s.proc = nil
@@ -768,8 +611,9 @@ func exitCode(ps *os.ProcessState) int {
 	return ps.ExitCode()
 }
 
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+// OutputPlaceholder replaces an old command output when the context is
+// pruned: it says how much there was and where the whole of it is, so the
+// model need not run the command again just to see it.
+func OutputPlaceholder(output, logPath string) string {
+	return fmt.Sprintf("[output pruned to save context (%d chars); the whole output is in %s]", len(output), logPath)
 }

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"wright/env"
 )
 
 // newShell starts a shell in a fresh workspace and closes it at the end.
@@ -44,20 +42,24 @@ type stepper struct {
 	n int
 }
 
-func (st *stepper) run(code string) env.Observation {
+// flat is an observation's flat form, as templates and trajectory.json see
+// it: the tests read the keys the model reads.
+type flat = map[string]any
+
+func (st *stepper) run(code string) flat {
 	st.t.Helper()
 	st.n++
 	obs, err := st.s.Execute(context.Background(), st.n, code)
 	if err != nil {
 		st.t.Fatalf("Execute(%q): %v", code, err)
 	}
-	return obs
+	return obs.Flat()
 }
 
-func output(obs env.Observation) string { s, _ := obs["command_output"].(string); return s }
-func rc(obs env.Observation) int        { n, _ := obs["returncode"].(int); return n }
+func output(obs flat) string { s, _ := obs["command_output"].(string); return s }
+func rc(obs flat) int        { n, _ := obs["returncode"].(int); return n }
 
-func wantOutput(t *testing.T, obs env.Observation, want string) {
+func wantOutput(t *testing.T, obs flat, want string) {
 	t.Helper()
 	if got := output(obs); got != want {
 		t.Errorf("output %q, want %q (observation %v)", got, want, obs)
@@ -238,13 +240,13 @@ func TestCancel(t *testing.T) {
 	s := newShell(t, Options{Timeout: 10 * time.Minute})
 	ctx, cancel := context.WithCancel(context.Background())
 	type result struct {
-		obs env.Observation
+		obs flat
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
 		obs, err := s.Execute(ctx, 1, `echo started; sh -c 'echo $$ > job.pid; exec sleep 1000'`)
-		done <- result{obs, err}
+		done <- result{obs.Flat(), err}
 	}()
 	pid := readPID(t, filepath.Join(s.dir, "job.pid"))
 	cancel()

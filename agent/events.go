@@ -1,0 +1,51 @@
+package agent
+
+import "wright/model"
+
+// EventKind names a moment of a run that an Observer hears about.
+type EventKind string
+
+// The events of one run, in the order they happen.
+const (
+	RunStarted  EventKind = "run_started"
+	StepStarted EventKind = "step_started" // the model's action is known
+	StepEnded   EventKind = "step_ended"   // its observation is back
+	DoneRefused EventKind = "done_refused" // the gate refused a done
+	Compacted   EventKind = "compacted"    // the history was summarised
+	RunEnded    EventKind = "run_ended"
+)
+
+// Event is one progress report. Texts are first lines, cut to about 100
+// characters: enough for a terminal line or a progress table.
+type Event struct {
+	Kind   EventKind
+	TaskID string
+	RunDir string
+	Step   int
+	// Thought, Command and FinalResponse are set on StepStarted.
+	Thought, Command, FinalResponse string
+	Done                            bool
+	// Status is the observation's outcome on StepEnded ("rc 0", "success
+	// true (timed out)") and the exit status on RunEnded.
+	Status string
+	// Message is the refusal on DoneRefused and why the run ended on
+	// RunEnded.
+	Message string
+	// TokensBefore and TokensAfter are the history's size on Compacted.
+	TokensBefore, TokensAfter int
+	// Usage is the run's total so far.
+	Usage model.Usage
+}
+
+// Observer hears a run's progress. Observe is called from the run's own
+// goroutine and should return quickly; an Observer shared by several runs
+// at once must be safe for concurrent use (Event.RunDir tells runs apart).
+type Observer interface {
+	Observe(Event)
+}
+
+// ObserverFunc adapts a function to Observer.
+type ObserverFunc func(Event)
+
+// Observe calls f.
+func (f ObserverFunc) Observe(e Event) { f(e) }

@@ -1,0 +1,214 @@
+package driver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"wright/browser"
+)
+
+// JSON-RPC error codes.
+const (
+	codeParse         = -32700
+	codeUnknownMethod = -32601
+	codeBadParams     = -32602
+	codeServer        = -32000
+)
+
+type rpcRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+type rpcError struct {
+	Code    int            `json:"code"`
+	Message string         `json:"message"`
+	Data    map[string]any `json:"data,omitempty"`
+}
+
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+// conn is one client connection.
+type conn struct {
+	s         *Server
+	closeEnds bool // stdio: browser.close ends the connection
+	end       context.CancelFunc
+
+	wmu sync.Mutex
+	w   io.Writer
+
+	subMu       sync.Mutex
+	unsubscribe func() // the connection's event subscription, if any
+}
+
+func (c *conn) write(resp rpcResponse) {
+	resp.JSONRPC = "2.0"
+	if resp.ID == nil {
+		resp.ID = json.RawMessage("null")
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(resp); err != nil {
+		// A result that cannot be encoded is the driver's bug; say so.
+		buf.Reset()
+		_ = json.NewEncoder(&buf).Encode(rpcResponse{JSONRPC: "2.0", ID: resp.ID, Error: &rpcError{
+			Code: codeServer, Message: "driver: cannot encode the result: " + err.Error(), Data: map[string]any{"type": string(browser.ErrBrowser)},
+		}})
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, _ = c.w.Write(buf.Bytes())
+}
+
+func (s *Server) serve(ctx context.Context, r io.Reader, w io.Writer, closeEnds bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c := &conn{s: s, closeEnds: closeEnds, end: cancel, w: w}
+	defer endSubscription(c)
+
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		br := bufio.NewReaderSize(r, 1<<16)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(bytes.TrimSpace(line)) > 0 {
+				select {
+				case lines <- line:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+
+	// In-flight requests finish (and are answered) when the input ends;
+	// they are cancelled only when ctx is.
+	var wg sync.WaitGroup
+	defer func() {
+		wg.Wait()
+		cancel()
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			// Ends a Read that would otherwise block forever.
+			if cl, ok := r.(io.Closer); ok {
+				_ = cl.Close()
+			}
+			return nil
+		case err := <-readErr:
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("read request: %w", err)
+		case line := <-lines:
+			var req rpcRequest
+			if err := json.Unmarshal(line, &req); err != nil {
+				msg := "parse error: " + err.Error() + ": send one JSON-RPC 2.0 object per line"
+				if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 && trimmed[0] == '[' {
+					msg = "batches are not supported: send one JSON-RPC 2.0 object per line"
+				}
+				c.write(rpcResponse{Error: &rpcError{Code: codeParse, Message: msg, Data: map[string]any{"type": string(browser.ErrInvalidParams)}}})
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c.handle(ctx, req)
+			}()
+		}
+	}
+}
+
+func (c *conn) handle(ctx context.Context, req rpcRequest) {
+	notify := len(req.ID) == 0
+	reply := func(resp rpcResponse) {
+		if !notify {
+			resp.ID = req.ID
+			c.write(resp)
+		}
+	}
+	if req.JSONRPC != "2.0" || req.Method == "" {
+		reply(rpcResponse{Error: &rpcError{Code: codeBadParams, Message: `invalid request: need "jsonrpc":"2.0", an "id" and a "method"`, Data: map[string]any{"type": string(browser.ErrInvalidParams)}}})
+		return
+	}
+	h, ok := methods[req.Method]
+	if !ok {
+		reply(rpcResponse{Error: &rpcError{Code: codeUnknownMethod, Message: fmt.Sprintf("unknown method %q; see PROTOCOL.md for the methods (e.g. %s)", req.Method, suggestMethod(req.Method)), Data: map[string]any{"type": string(browser.ErrInvalidParams)}}})
+		return
+	}
+	res, err := h(ctx, c, req.Params)
+	if err != nil {
+		e := browser.AsError(err)
+		code := codeServer
+		if e.Type == browser.ErrInvalidParams {
+			code = codeBadParams
+		}
+		reply(rpcResponse{Error: &rpcError{Code: code, Message: req.Method + ": " + e.Message, Data: map[string]any{"type": string(e.Type)}}})
+		return
+	}
+	if res == nil {
+		res = map[string]any{}
+	}
+	reply(rpcResponse{Result: res})
+	if req.Method == "browser.close" && c.closeEnds {
+		c.end()
+	}
+}
+
+// suggestMethod names the three known methods closest to an unknown one.
+func suggestMethod(m string) string {
+	names := make([]string, 0, len(methods))
+	for name := range methods {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		di, dj := editDistance(m, names[i]), editDistance(m, names[j])
+		if di != dj {
+			return di < dj
+		}
+		return names[i] < names[j]
+	})
+	return strings.Join(names[:3], ", ")
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,93 @@
+package harness
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"wright/browser"
+	"wright/config"
+	"wright/env"
+	"wright/env/live"
+	"wright/env/workspace"
+	"wright/runs"
+)
+
+// setup is what an environment is started from.
+type setup struct {
+	cfg  *config.Config
+	run  *runs.Run
+	task Task
+	// vars are the variables the model's code gets on top of this
+	// process's environment (keys removed).
+	vars map[string]string
+}
+
+// environment is one agent.mode: the kind of action it runs and how to
+// start it for a run.
+type environment struct {
+	kind  env.Kind
+	start func(ctx context.Context, s setup) (env.Environment, error)
+}
+
+// environments is the registry of agent.mode values. It is only read.
+var environments = map[string]environment{
+	"workspace": {workspace.Kind, newWorkspace},
+	"browser":   {live.Kind, newLive},
+}
+
+// Modes lists the agent.mode values the harness can run.
+func Modes() []string {
+	var out []string
+	for m := range environments {
+		out = append(out, m)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// newWorkspace starts workspace mode: a persistent bash in a pty.
+func newWorkspace(ctx context.Context, s setup) (env.Environment, error) {
+	cfg := s.cfg
+	return workspace.New(ctx, workspace.Options{
+		Dir:         s.run.Workspace,
+		Env:         s.vars,
+		HideEnv:     cfg.KeyNames(),
+		PathPrepend: []string{filepath.Dir(s.vars["WRIGHT_BIN"])},
+		Timeout:     time.Duration(cfg.Env.CommandTimeoutSeconds * float64(time.Second)),
+		OutputLimit: cfg.Env.OutputTruncationChars,
+		RecentFiles: 8,
+	})
+}
+
+// newLive starts live browser mode: one persistent Python process bound to
+// one live page.
+func newLive(ctx context.Context, s setup) (env.Environment, error) {
+	cfg := s.cfg
+	return live.New(ctx, live.Options{
+		Workspace: s.run.Workspace,
+		LibDir:    filepath.Join(s.run.Dir, "lib", "live"),
+		TaskJSON:  filepath.Join(s.run.Workspace, "task.json"),
+		StartURL:  s.task.StartURL,
+		Browser: browser.Options{
+			Executable: config.Abs(cfg.Browser.Executable),
+			CDPURL:     cfg.Browser.CDPURL,
+			Headed:     !cfg.Browser.Headless,
+			Viewport:   browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
+			Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
+			Env:        hiddenEnviron(cfg.KeyNames()),
+		},
+		AllowedDomains: cfg.Browser.AllowedDomains,
+		BlockedDomains: cfg.Browser.BlockedDomains,
+		StepTimeout:    time.Duration(cfg.Env.StepTimeoutSeconds * float64(time.Second)),
+		AriaChars:      cfg.Env.AriaSnapshotChars,
+		OutputLimit:    cfg.Env.OutputTruncationChars,
+		Env:            s.vars,
+		HideEnv:        cfg.KeyNames(),
+
+		AttachScreenshot:  cfg.Model.AttachObservationScreenshot,
+		ScreenshotFormat:  cfg.Model.ObservationScreenshotFormat,
+		ScreenshotQuality: cfg.Model.ObservationScreenshotQuality,
+	})
+}

@@ -1,0 +1,190 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"wright/agent"
+	"wright/config"
+	"wright/model"
+	"wright/runs"
+	"wright/templates"
+)
+
+// Task is what one run is asked to do. An empty ID is made from the
+// task's first words.
+type Task = agent.Task
+
+// Observer hears runs' progress; Event is what it hears (agent's types,
+// named here so callers of the harness need not import agent).
+type (
+	Observer = agent.Observer
+	Event    = agent.Event
+)
+
+// Options are what a caller decides beyond the config.
+type Options struct {
+	// OutputDir is where run directories are made, as
+	// <OutputDir>/<task_id>_<YYYYmmdd_HHMMSS> (with _2, _3, ... when that
+	// name is taken). Default "runs".
+	OutputDir string
+	// RunDir, when set, is the exact run directory; it suits one run, not
+	// many at once.
+	RunDir string
+	// Observer hears every run's progress; nil hears nothing. It must be
+	// safe for concurrent use when runs share it.
+	Observer Observer
+	// Warn receives warnings about the configuration; nil discards them.
+	Warn func(string)
+	// Executable is the wright binary the model's code calls as `wright`
+	// (`wright reflect`, `wright driver`). Default: this process's own.
+	Executable string
+}
+
+// Harness starts runs of one configuration. It holds nothing a run
+// changes, so any number of Run calls may go on at once.
+type Harness struct {
+	cfg  *config.Config
+	opts Options
+	env  environment
+	// modelCfg is cfg.Model with the environment's action field.
+	modelCfg model.Config
+}
+
+// RunDirError is a run directory that cannot be made or already holds a
+// run: the caller's mistake, reported before anything starts.
+type RunDirError struct{ Err error }
+
+func (e *RunDirError) Error() string { return e.Err.Error() }
+func (e *RunDirError) Unwrap() error { return e.Err }
+
+// Build checks the configuration (templates, model, judge, mode) and
+// returns a harness for it. Its errors are configuration errors.
+func Build(cfg *config.Config, opts Options) (*Harness, error) {
+	if cfg == nil {
+		return nil, errors.New("harness: no config")
+	}
+	var tpl templates.Set
+	for _, t := range []string{cfg.Agent.SystemTemplate, cfg.Agent.InstanceTemplate, cfg.Agent.ObservationTemplate,
+		cfg.Agent.FormatErrorTemplate, cfg.Agent.GateRefusalTemplate, cfg.Agent.SummaryUserPrompt} {
+		if err := tpl.Check(t); err != nil {
+			return nil, err
+		}
+	}
+	e, ok := environments[cfg.Agent.Mode]
+	if !ok {
+		return nil, fmt.Errorf("config: agent.mode is %q: use %s", cfg.Agent.Mode, strings.Join(Modes(), " or "))
+	}
+	mc := cfg.Model
+	switch mc.ActionField {
+	case "", e.kind.Field:
+		mc.ActionField = e.kind.Field
+	default:
+		return nil, fmt.Errorf("config: model.action_field is %q, but agent.mode %s acts with %q: leave it empty", mc.ActionField, cfg.Agent.Mode, e.kind.Field)
+	}
+	if _, err := model.New(mc, opts.Warn); err != nil {
+		return nil, err
+	}
+	if requiresGate(cfg) && cfg.Gate.Mode != "file" {
+		if _, err := judgeClient(cfg); err != nil {
+			return nil, err
+		}
+	}
+	if opts.OutputDir == "" {
+		opts.OutputDir = "runs"
+	}
+	if opts.Executable == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("find the wright binary: %w", err)
+		}
+		opts.Executable = exe
+	}
+	return &Harness{cfg: cfg, opts: opts, env: e, modelCfg: mc}, nil
+}
+
+// Config is the configuration the harness runs.
+func (h *Harness) Config() *config.Config { return h.cfg }
+
+// Run runs one task to its end and returns result.json's content. Every
+// exit status is a result, not an error; the error is non-nil when the run
+// could not start (then the result holds at most its RunDir) or its files
+// could not be saved. Cancelling ctx ends the run as Interrupted. When Run
+// returns, every process it started has ended.
+func (h *Harness) Run(ctx context.Context, task Task) (runs.Result, error) {
+	if strings.TrimSpace(task.Text) == "" {
+		return runs.Result{}, errors.New("harness: the task is empty")
+	}
+	if task.ID == "" {
+		task.ID = IDFromTask(task.Text)
+	}
+	run, err := h.createRun(task.ID)
+	if err != nil {
+		return runs.Result{}, &RunDirError{Err: err}
+	}
+	r := &runner{h: h, task: task, run: run}
+	defer r.close()
+	a, err := r.setup(ctx)
+	if err != nil {
+		return runs.Result{TaskID: task.ID, RunDir: run.Dir}, err
+	}
+	res, err := a.Execute(ctx, task)
+	r.close() // the environment ends before the caller reads the result
+	return res, err
+}
+
+func (h *Harness) createRun(taskID string) (*runs.Run, error) {
+	if h.opts.RunDir != "" {
+		return runs.Create(h.opts.RunDir)
+	}
+	return runs.CreateUnique(h.opts.OutputDir, runs.DirName(taskID, time.Now()))
+}
+
+var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
+
+// IDFromTask makes a readable task id from the task's first words.
+func IDFromTask(task string) string {
+	words := strings.Fields(nonWord.ReplaceAllString(strings.ToLower(task), " "))
+	if len(words) > 6 {
+		words = words[:6]
+	}
+	if len(words) == 0 {
+		return "task"
+	}
+	return strings.Join(words, "_")
+}
+
+func requiresGate(cfg *config.Config) bool {
+	return cfg.Agent.RequireSelfReflectionSuccess && cfg.Gate.Mode != "off"
+}
+
+// endpoint is the base URL a model config reaches.
+func endpoint(mc model.Config) string {
+	for _, u := range []string{mc.BaseURL, os.Getenv("OPENAI_BASE_URL")} {
+		if u != "" {
+			return u
+		}
+	}
+	return model.DefaultBaseURL
+}
+
+func joinPath(first, rest string) string {
+	if rest == "" {
+		return first
+	}
+	return first + string(os.PathListSeparator) + rest
+}
+
+// abs is filepath.Abs that keeps the path when it cannot resolve it.
+func abs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

@@ -1,0 +1,455 @@
+package review
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Attempt is one line of a bench's results.jsonl.
+type Attempt struct {
+	TaskID     string  `json:"task_id"`
+	Attempt    int     `json:"attempt"`
+	ExitStatus string  `json:"exit_status"`
+	GateLabel  any     `json:"gate_label"`
+	Passed     *bool   `json:"passed"`
+	Evals      []Eval  `json:"evals"`
+	Steps      int     `json:"steps"`
+	Tokens     int     `json:"tokens"`
+	Cost       float64 `json:"cost"`
+	Seconds    float64 `json:"seconds"`
+	RunDir     string  `json:"run_dir"`
+	// Error is an infrastructure failure (the endpoint or the browser):
+	// the attempt says nothing about the agent.
+	Error    string `json:"error,omitempty"`
+	Unscored string `json:"unscored,omitempty"`
+
+	// Found is RunDir resolved on this machine, relative to the bench
+	// directory; empty when the run's folder is not there.
+	Found string `json:"-"`
+	// Reason is the first line of what went wrong, for failures.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Eval is one evaluator's result on an attempt; Passed is nil when the
+// evaluator could not run (Detail says why).
+type Eval struct {
+	Kind   string   `json:"kind"`
+	Passed *bool    `json:"passed"`
+	Score  *float64 `json:"score,omitempty"`
+	Detail string   `json:"detail,omitempty"`
+}
+
+// Mark is ✓, ✗ or ? (could not run).
+func (e Eval) Mark() string {
+	switch {
+	case e.Passed == nil:
+		return "?"
+	case *e.Passed:
+		return "✓"
+	}
+	return "✗"
+}
+
+// Class is the evaluator's CSS class.
+func (e Eval) Class() string {
+	return map[string]string{"✓": "pass", "✗": "fail", "?": "unknown"}[e.Mark()]
+}
+
+// Failed reports an attempt that did not pass: an evaluator said no, or no
+// evaluator ran and the run did not end Submitted.
+func (a Attempt) Failed() bool {
+	if a.Error != "" {
+		return true
+	}
+	if a.Passed != nil {
+		return !*a.Passed
+	}
+	return a.ExitStatus != "Submitted"
+}
+
+// Status is the attempt's exit status, or "error" for an infrastructure
+// failure.
+func (a Attempt) Status() string {
+	if a.Error != "" {
+		return "error"
+	}
+	return a.ExitStatus
+}
+
+// Outcome is "pass", "fail", "error" or "unknown" (no evaluator).
+func (a Attempt) Outcome() string {
+	switch {
+	case a.Error != "":
+		return "error"
+	case a.Passed == nil:
+		return "unknown"
+	case *a.Passed:
+		return "pass"
+	}
+	return "fail"
+}
+
+// Bench is a bench directory, read.
+type Bench struct {
+	Dir      string
+	Attempts []Attempt
+	Summary  map[string]any
+	// ByStatus and ByReason group the failures, largest group first.
+	ByStatus []Group
+	ByReason []Group
+	Missing  []string
+	// Pending are run folders below the bench that no line of
+	// results.jsonl names yet: attempts still going, or cut short.
+	Pending []string
+}
+
+// Group is a set of failed attempts sharing a status or a reason.
+type Group struct {
+	Key      string   `json:"key"`
+	Count    int      `json:"count"`
+	Attempts []string `json:"attempts"`
+}
+
+// IsBenchDir reports whether dir holds a bench's results.
+func IsBenchDir(dir string) bool {
+	for _, f := range []string{"results.jsonl", "summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// LoadBench reads a bench directory.
+func LoadBench(dir string) (*Bench, error) {
+	if !IsBenchDir(dir) {
+		return nil, fmt.Errorf("review: %s is not a bench directory (no results.jsonl or summary.json)", dir)
+	}
+	b := &Bench{Dir: dir}
+	if _, err := os.Stat(filepath.Join(dir, "results.jsonl")); err != nil {
+		b.Missing = append(b.Missing, "results.jsonl: missing (the bench has not finished a task yet)")
+	}
+	readJSONL(filepath.Join(dir, "results.jsonl"), func(line []byte) {
+		var a Attempt
+		if err := json.Unmarshal(line, &a); err != nil {
+			b.Missing = append(b.Missing, fmt.Sprintf("results.jsonl: a line does not read (%v)", err))
+			return
+		}
+		b.Attempts = append(b.Attempts, a)
+	})
+	if raw, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil {
+		if err := json.Unmarshal(raw, &b.Summary); err != nil {
+			b.Missing = append(b.Missing, fmt.Sprintf("summary.json: unreadable (%v)", err))
+		}
+	}
+	for i := range b.Attempts {
+		a := &b.Attempts[i]
+		a.Found = b.findRun(a.RunDir)
+		if a.Failed() {
+			a.Reason = b.reason(*a)
+		}
+	}
+	b.group()
+	b.findPending()
+	return b, nil
+}
+
+func (b *Bench) findPending() {
+	known := map[string]bool{}
+	for _, a := range b.Attempts {
+		known[a.Found] = true
+	}
+	for _, pattern := range []string{"*/trajectory.json", "*/*/trajectory.json", "*/raw_responses.jsonl", "*/*/raw_responses.jsonl"} {
+		hits, _ := filepath.Glob(filepath.Join(b.Dir, pattern))
+		for _, h := range hits {
+			rel, err := filepath.Rel(b.Dir, filepath.Dir(h))
+			if rel = filepath.ToSlash(rel); err == nil && !known[rel] {
+				known[rel] = true
+				b.Pending = append(b.Pending, rel)
+			}
+		}
+	}
+	sort.Strings(b.Pending)
+}
+
+// findRun resolves a run directory as written by the bench (absolute, or
+// relative to the bench) to a path relative to the bench directory.
+func (b *Bench) findRun(runDir string) string {
+	if runDir == "" {
+		return ""
+	}
+	var cands []string
+	if filepath.IsAbs(runDir) {
+		if rel, err := filepath.Rel(b.abs(), runDir); err == nil && !strings.HasPrefix(rel, "..") {
+			cands = append(cands, rel)
+		}
+	} else {
+		cands = append(cands, runDir)
+	}
+	// A bench moved from where it ran still holds its runs below it.
+	parts := strings.Split(filepath.ToSlash(runDir), "/")
+	for n := 1; n <= 3 && n <= len(parts); n++ {
+		cands = append(cands, filepath.Join(parts[len(parts)-n:]...))
+	}
+	for _, c := range cands {
+		if IsRunDir(filepath.Join(b.Dir, c)) {
+			return filepath.ToSlash(filepath.Clean(c))
+		}
+	}
+	return ""
+}
+
+func (b *Bench) abs() string {
+	a, err := filepath.Abs(b.Dir)
+	if err != nil {
+		return b.Dir
+	}
+	return a
+}
+
+// reason is the first line of what went wrong: the last failing evaluator's
+// detail, else what ended the run, else its last runtime error or exception.
+func (b *Bench) reason(a Attempt) string {
+	if a.Error != "" {
+		return "error: " + firstLine(a.Error, 160)
+	}
+	for i := len(a.Evals) - 1; i >= 0; i-- {
+		if e := a.Evals[i]; e.Passed != nil && !*e.Passed && strings.TrimSpace(e.Detail) != "" {
+			return e.Kind + ": " + firstLine(e.Detail, 160)
+		}
+	}
+	if a.Found != "" {
+		dir := filepath.Join(b.Dir, a.Found)
+		var res struct {
+			Message string `json:"message"`
+		}
+		if raw, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil && json.Unmarshal(raw, &res) == nil && res.Message != "" {
+			return firstLine(res.Message, 160)
+		}
+		if exc := lastException(dir); exc != "" {
+			return exc
+		}
+	}
+	if a.ExitStatus != "" {
+		return a.ExitStatus
+	}
+	return "no detail"
+}
+
+// lastException is the first line of the last runtime error, or of the
+// last exception a browser-mode step raised.
+func lastException(dir string) string {
+	var last string
+	readJSONL(filepath.Join(dir, "runtime_errors.jsonl"), func(line []byte) {
+		var e RuntimeError
+		if json.Unmarshal(line, &e) == nil && e.Error != "" {
+			last = firstLine(e.Error, 160)
+		}
+	})
+	if last != "" {
+		return last
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "debug", "steps", "step_*.json"))
+	sort.Strings(files)
+	for i := len(files) - 1; i >= 0; i-- {
+		var s struct {
+			Observation map[string]any `json:"observation"`
+		}
+		if raw, err := os.ReadFile(files[i]); err == nil && json.Unmarshal(raw, &s) == nil {
+			if exc := lastLine(text(s.Observation["exception"])); exc != "" {
+				return firstLine(exc, 160)
+			}
+		}
+	}
+	return ""
+}
+
+// lastLine is a traceback's last non-empty line: the exception itself.
+func lastLine(s string) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(ls[len(ls)-1])
+}
+
+func (b *Bench) group() {
+	status, reason := map[string]*Group{}, map[string]*Group{}
+	add := func(m map[string]*Group, key, who string) {
+		g := m[key]
+		if g == nil {
+			g = &Group{Key: key}
+			m[key] = g
+		}
+		g.Count++
+		g.Attempts = append(g.Attempts, who)
+	}
+	for _, a := range b.Attempts {
+		if !a.Failed() {
+			continue
+		}
+		who := fmt.Sprintf("%s#%d", a.TaskID, a.Attempt)
+		add(status, orDash(a.Status()), who)
+		add(reason, a.Reason, who)
+	}
+	b.ByStatus, b.ByReason = sortGroups(status), sortGroups(reason)
+}
+
+func sortGroups(m map[string]*Group) []Group {
+	var gs []Group
+	for _, k := range sortedKeys(m) {
+		gs = append(gs, *m[k])
+	}
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].Count > gs[j].Count })
+	return gs
+}
+
+// Counts are the bench's totals.
+type Counts struct {
+	Attempts, Passed, Failed, Unknown int
+	Cost, Seconds                     float64
+	Tokens                            int
+}
+
+// Counts adds up the attempts.
+func (b *Bench) Counts() Counts {
+	var c Counts
+	for _, a := range b.Attempts {
+		c.Attempts++
+		switch a.Outcome() {
+		case "pass":
+			c.Passed++
+		case "fail", "error":
+			c.Failed++
+		default:
+			c.Unknown++
+		}
+		c.Cost += a.Cost
+		c.Seconds += a.Seconds
+		c.Tokens += a.Tokens
+	}
+	return c
+}
+
+// WriteJSON writes the bench digest: totals, failure groups and the rows.
+func (b *Bench) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(map[string]any{"bench_dir": b.Dir, "counts": b.Counts(), "summary": b.Summary, "pending": b.Pending,
+		"failures_by_status": b.ByStatus, "failures_by_reason": b.ByReason, "attempts": b.Attempts, "missing": b.Missing})
+}
+
+// Markdown is the bench as Markdown: totals, the table, the failure groups.
+func (b *Bench) Markdown() string {
+	var s strings.Builder
+	c := b.Counts()
+	fmt.Fprintf(&s, "# Bench %s\n\n", filepath.Base(b.abs()))
+	fmt.Fprintf(&s, "%d attempts: **%d passed**, **%d failed**, %d without an evaluator · %d tokens · $%.4f · %.0fs\n\n",
+		c.Attempts, c.Passed, c.Failed, c.Unknown, c.Tokens, c.Cost, c.Seconds)
+	for _, m := range b.Missing {
+		fmt.Fprintf(&s, "> **Missing:** %s\n\n", m)
+	}
+	if len(b.ByStatus) > 0 {
+		s.WriteString("## Failures by exit status\n\n")
+		for _, g := range b.ByStatus {
+			fmt.Fprintf(&s, "- **%d** %s\n", g.Count, cell(g.Key))
+		}
+		s.WriteString("\n## Failures by first error line\n\n")
+		for _, g := range b.ByReason {
+			fmt.Fprintf(&s, "- **%d** %s — %s\n", g.Count, cell(g.Key), strings.Join(g.Attempts, ", "))
+		}
+		s.WriteString("\n")
+	}
+	if len(b.Pending) > 0 {
+		s.WriteString("## Not in results.jsonl yet\n\n")
+		for _, p := range b.Pending {
+			fmt.Fprintf(&s, "- %s\n", p)
+		}
+		s.WriteString("\n")
+	}
+	s.WriteString("## Results\n\n| task | # | status | result | evaluators | steps | cost | seconds |\n|---|---|---|---|---|---|---|---|\n")
+	for _, a := range b.Attempts {
+		fmt.Fprintf(&s, "| %s | %d | %s | %s | %s | %d | $%.4f | %.1f |\n", cell(a.TaskID), a.Attempt, cell(a.Status()),
+			a.Outcome(), cell(evalSummary(a.Evals)), a.Steps, a.Cost, a.Seconds)
+	}
+	return s.String()
+}
+
+// Text is the terminal view of the bench.
+func (b *Bench) Text(o TextOptions) (string, error) {
+	md := b.Markdown()
+	if o.Plain {
+		return md, nil
+	}
+	return renderTerminal(md, o)
+}
+
+func evalSummary(es []Eval) string {
+	var parts []string
+	for _, e := range es {
+		parts = append(parts, e.Mark()+e.Kind)
+	}
+	return strings.Join(parts, " ")
+}
+
+type benchPage struct {
+	Title    string
+	B        *Bench
+	C        Counts
+	Rows     []benchRow
+	Statuses []string
+	CSS      template.CSS
+	JS       template.JS
+	PollURL  string
+	Version  string
+	Summary  string
+	Pending  []pendingRow
+}
+
+type pendingRow struct{ Dir, Link string }
+
+type benchRow struct {
+	Attempt
+	Link   string
+	Failed bool
+}
+
+// WriteBenchHTML writes the bench as one self-contained page.
+func WriteBenchHTML(w io.Writer, b *Bench, o HTMLOptions) error {
+	css, _ := assets.ReadFile("assets/style.css")
+	js, _ := assets.ReadFile("assets/review.js")
+	p := benchPage{Title: "wright bench · " + filepath.Base(b.abs()), B: b, C: b.Counts(), CSS: template.CSS(css),
+		JS: template.JS(js), PollURL: o.PollURL, Version: o.Version}
+	seen := map[string]bool{}
+	for _, a := range b.Attempts {
+		row := benchRow{Attempt: a, Failed: a.Failed()}
+		if a.Found != "" && o.RunLink != nil {
+			row.Link = o.RunLink(a.Found)
+		}
+		p.Rows = append(p.Rows, row)
+		if st := a.Status(); !seen[st] {
+			seen[st] = true
+			p.Statuses = append(p.Statuses, st)
+		}
+	}
+	sort.Strings(p.Statuses)
+	for _, d := range b.Pending {
+		row := pendingRow{Dir: d}
+		if o.RunLink != nil {
+			row.Link = o.RunLink(d)
+		}
+		p.Pending = append(p.Pending, row)
+	}
+	if b.Summary != nil {
+		raw, _ := json.MarshalIndent(b.Summary, "", "  ")
+		p.Summary = string(raw)
+	}
+	if err := pages.ExecuteTemplate(w, "bench.html", p); err != nil {
+		return fmt.Errorf("review: render bench page: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package review
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// makeBench writes a bench of 20 tasks as `wright bench` lays it out: one
+// results.jsonl line per attempt, a summary, and the run folders (copies of
+// the fixture runs) below it.
+func makeBench(t *testing.T) (string, []Attempt) {
+	t.Helper()
+	dir := t.TempDir()
+	yes, no := true, false
+	var rows []Attempt
+	for i := 1; i <= 20; i++ {
+		a := Attempt{TaskID: fmt.Sprintf("task_%02d", i), Attempt: 1, Steps: i, Tokens: 1000 * i, Cost: 0.01 * float64(i), Seconds: float64(3 * i)}
+		var src string
+		switch {
+		case i <= 11:
+			src, a.ExitStatus, a.Passed = "finished", "Submitted", &yes
+			a.Evals = []Eval{{Kind: "string_match", Passed: &yes, Detail: "found $39.99"}}
+		case i <= 15:
+			src, a.ExitStatus, a.Passed = "live", "Submitted", &no
+			a.Evals = []Eval{{Kind: "string_match", Passed: &yes}, {Kind: "url_match", Passed: &no, Detail: "expected /cart.html\ngot /book.html"}}
+		case i <= 18:
+			src, a.ExitStatus = "gate_refused", "LimitsExceeded"
+		case i == 19:
+			src, a.ExitStatus = "crashed", "EnvironmentError"
+		default:
+			src, a.Error = "crashed", "the browser would not start: no chromium\nmore"
+		}
+		if i == 11 {
+			a.Evals = append(a.Evals, Eval{Kind: "judge", Detail: "no judge model configured"})
+		}
+		// The bench ran elsewhere: its absolute run_dir still ends in runs/<id>.
+		a.RunDir = "/home/user/bench/runs/" + a.TaskID
+		copyRun(t, fixture(src), filepath.Join(dir, "runs", a.TaskID))
+		rows = append(rows, a)
+	}
+	var lines bytes.Buffer
+	for _, a := range rows {
+		b, _ := json.Marshal(a)
+		lines.Write(append(b, '\n'))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.jsonl"), lines.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"tasks": 20, "passed": 11, "pass_rate": 0.55}`), 0o644)
+	return dir, rows
+}
+
+func TestBench(t *testing.T) {
+	dir, rows := makeBench(t)
+	b, err := LoadBench(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Attempts) != 20 || len(b.Missing) != 0 {
+		t.Fatalf("%d attempts, missing %v", len(b.Attempts), b.Missing)
+	}
+	for i, a := range b.Attempts {
+		if a.Found != "runs/"+rows[i].TaskID {
+			t.Errorf("%s: run folder %q not found", a.TaskID, a.Found)
+		}
+	}
+	c := b.Counts()
+	if c.Passed != 11 || c.Failed != 5 || c.Unknown != 4 {
+		t.Errorf("counts %+v", c)
+	}
+	wantStatus := []Group{{Key: "LimitsExceeded", Count: 3}, {Key: "Submitted", Count: 4}, {Key: "EnvironmentError", Count: 1}, {Key: "error", Count: 1}}
+	got := map[string]int{}
+	for _, g := range b.ByStatus {
+		got[g.Key] = g.Count
+	}
+	for _, w := range wantStatus {
+		if got[w.Key] != w.Count {
+			t.Errorf("failures with status %s: %d, want %d (%+v)", w.Key, got[w.Key], w.Count, b.ByStatus)
+		}
+	}
+	if b.ByStatus[0].Key != "Submitted" {
+		t.Errorf("the largest group is not first: %+v", b.ByStatus)
+	}
+	reasons := map[string]int{}
+	for _, g := range b.ByReason {
+		reasons[g.Key] = g.Count
+	}
+	// The evaluator's detail, result.json's message, and for the crashed
+	// runs (no result.json, no runtime error) their exit status.
+	if reasons["url_match: expected /cart.html"] != 4 || reasons["step limit of 4 model calls reached"] != 3 || reasons["EnvironmentError"] != 1 ||
+		reasons["error: the browser would not start: no chromium"] != 1 {
+		t.Errorf("failures by reason: %+v", b.ByReason)
+	}
+	md := b.Markdown()
+	for _, want := range []string{"20 attempts: **11 passed**, **5 failed**", "- **4** url_match: expected /cart.html",
+		"| task_19 | 1 | EnvironmentError | unknown |", "| task_20 | 1 | error | error |", "| ✓string_match ?judge |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("text lacks %q:\n%s", want, md)
+		}
+	}
+	var page bytes.Buffer
+	if err := WriteBenchHTML(&page, b, HTMLOptions{RunLink: func(rel string) string { return rel + "/review.html" }}); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	if n := strings.Count(html, "<tr data-status="); n != 20 {
+		t.Errorf("%d rows, want 20", n)
+	}
+	for _, a := range rows {
+		if !strings.Contains(html, `<a href="runs/`+a.TaskID+`/review.html">`+a.TaskID+`</a>`) {
+			t.Errorf("no link to %s's page", a.TaskID)
+		}
+	}
+	var js bytes.Buffer
+	if err := b.WriteJSON(&js); err != nil || !json.Valid(js.Bytes()) {
+		t.Errorf("bench JSON: %v", err)
+	}
+}
+
+func TestBenchWithoutResults(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{}`), 0o644)
+	b, err := LoadBench(dir)
+	if err != nil || len(b.Missing) != 1 {
+		t.Errorf("%v %v", err, b.Missing)
+	}
+	if _, err := LoadBench(t.TempDir()); err == nil {
+		t.Error("an empty directory is a bench")
+	}
+}
+
+// A run folder no results line names yet (an attempt still going) is
+// listed, and linked.
+func TestBenchPending(t *testing.T) {
+	dir, _ := makeBench(t)
+	copyRun(t, fixture("crashed"), filepath.Join(dir, "task_21", "attempt_1"))
+	b, err := LoadBench(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Pending) != 1 || b.Pending[0] != "task_21/attempt_1" {
+		t.Fatalf("pending %v", b.Pending)
+	}
+	var page bytes.Buffer
+	_ = WriteBenchHTML(&page, b, HTMLOptions{RunLink: func(rel string) string { return "/t/run/" + rel + "/" }})
+	if !strings.Contains(page.String(), `<a href="/t/run/task_21/attempt_1/">task_21/attempt_1</a>`) || !strings.Contains(b.Markdown(), "- task_21/attempt_1") {
+		t.Error("the pending run is not shown")
+	}
+}

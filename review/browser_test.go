@@ -1,0 +1,286 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"wright/browser"
+)
+
+// The package's tests share one Chromium, launched on first use.
+var (
+	launchOnce sync.Once
+	shared     *browser.Browser
+	launchErr  error
+)
+
+func sharedBrowser(t *testing.T) *browser.Browser {
+	t.Helper()
+	launchOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		shared, launchErr = browser.Launch(ctx, browser.Options{})
+	})
+	if launchErr != nil {
+		t.Fatal(launchErr)
+	}
+	return shared
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if shared != nil {
+		_ = shared.Close(context.Background())
+	}
+	os.Exit(code)
+}
+
+var update = flag.Bool("update", false, "save the pages' screenshots under docs/")
+
+// openPage opens a page file in headless Chromium through wright's own
+// browser package and records every request the page makes.
+func openPage(t *testing.T, file string) (*browser.Page, func() []string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs Chromium")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	b := sharedBrowser(t)
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close(context.Background()) })
+	if err := p.SetViewportSize(ctx, 1280, 800); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var requests []string
+	rp := p.Rod().Context(ctx)
+	if err := (proto.NetworkEnable{}).Call(rp); err != nil {
+		t.Fatal(err)
+	}
+	wait := rp.EachEvent(func(e *proto.NetworkRequestWillBeSent) {
+		mu.Lock()
+		requests = append(requests, e.Request.URL)
+		mu.Unlock()
+	})
+	go wait()
+	abs, _ := filepath.Abs(file)
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+	if _, err := p.Goto(ctx, u, browser.Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	return p, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), requests...)
+	}
+}
+
+func eval[T any](t *testing.T, p *browser.Page, js string) T {
+	t.Helper()
+	raw, err := p.Evaluate(context.Background(), js, nil, 10*time.Second)
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("%s = %s: %v", js, raw, err)
+	}
+	return v
+}
+
+// noNetwork fails the test for any request but the page file itself and
+// its inline data.
+func noNetwork(t *testing.T, requests []string, page string) {
+	t.Helper()
+	sawPage := false
+	for _, r := range requests {
+		switch {
+		case strings.HasPrefix(r, "data:"):
+		case strings.HasPrefix(r, "file:") && strings.HasSuffix(r, filepath.Base(page)):
+			sawPage = true
+		default:
+			t.Errorf("the page made a request: %s", r)
+		}
+	}
+	if !sawPage {
+		t.Errorf("the request log missed the page itself, so it proves nothing: %v", requests)
+	}
+}
+
+func writePage(t *testing.T, path string, render func(*bytes.Buffer) error) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := render(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func saveShot(t *testing.T, p *browser.Page, name string) {
+	if !*update {
+		return
+	}
+	png, err := p.Screenshot(context.Background(), false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("..", "docs", name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRunPageInBrowser(t *testing.T) {
+	for _, name := range []string{"finished", "live", "gate_refused"} {
+		t.Run(name, func(t *testing.T) {
+			r := load(t, name)
+			out := filepath.Join(t.TempDir(), "review.html")
+			writePage(t, out, func(b *bytes.Buffer) error {
+				return WriteRunHTML(b, r, HTMLOptions{FileBase: LinkBase(r.Dir, out)})
+			})
+			p, requests := openPage(t, out)
+			if got := eval[[]int](t, p, `[...document.querySelectorAll("section.step")].map(s => +s.dataset.step)`); len(got) != len(r.Steps) {
+				t.Errorf("steps on the page %v, in the run %d", got, len(r.Steps))
+			}
+			want := 0
+			for _, s := range r.Steps {
+				want += len(s.Screenshots)
+			}
+			for _, fr := range r.FinalRuns {
+				want += len(fr.Screenshots)
+			}
+			imgs := eval[[]int](t, p, `Promise.all([...document.querySelectorAll("img.shot")].map(i => i.decode().then(() => i.naturalWidth, () => 0)))`)
+			if len(imgs) != want || want == 0 && name != "gate_refused" {
+				t.Errorf("%d images on the page, %d in the run", len(imgs), want)
+			}
+			for i, w := range imgs {
+				if w == 0 || w > thumbWidth {
+					t.Errorf("image %d did not load or is not downscaled (width %d)", i, w)
+				}
+			}
+			// Keyboard: j moves to the next step, k back, G to the last.
+			keys := []struct {
+				key  string
+				want string
+			}{{"j", "1"}, {"j", "2"}, {"k", "1"}, {"G", itoa(r.Steps[len(r.Steps)-1].N)}, {"g", "1"}}
+			for _, k := range keys {
+				if err := p.Press(context.Background(), k.key); err != nil {
+					t.Fatal(err)
+				}
+				cur := eval[string](t, p, `document.body.dataset.current || ""`)
+				top := eval[float64](t, p, `document.querySelector("section.step.current").getBoundingClientRect().top`)
+				if cur != k.want || (k.key != "G" && (top < -1 || top > 40)) {
+					t.Errorf("after %q the current step is %q at %.0fpx, want step %s at the top", k.key, cur, top, k.want)
+				}
+			}
+			if name == "finished" {
+				_ = p.Press(context.Background(), "g")
+				_, _ = p.Evaluate(context.Background(), `window.scrollTo(0, 0)`, nil, time.Second)
+				saveShot(t, p, "review.png")
+			}
+			noNetwork(t, requests(), out)
+		})
+	}
+}
+
+func TestBenchPageInBrowser(t *testing.T) {
+	dir, _ := makeBench(t)
+	b, err := LoadBench(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "review.html")
+	writePage(t, out, func(w *bytes.Buffer) error {
+		return WriteBenchHTML(w, b, HTMLOptions{RunLink: func(rel string) string { return rel + "/review.html" }})
+	})
+	p, requests := openPage(t, out)
+	visible := func() []string {
+		return eval[[]string](t, p, `[...document.querySelectorAll("table.results tbody tr")].filter(r => !r.hidden).map(r => r.cells[0].textContent.trim())`)
+	}
+	if rows := visible(); len(rows) != 20 {
+		t.Fatalf("%d rows, want 20", len(rows))
+	}
+	if n := eval[string](t, p, `document.querySelector("table.results tbody tr").cells[1].textContent`); n != "1" {
+		t.Errorf("the attempt column shows %q", n)
+	}
+	click := func(sel string) {
+		l, err := p.Locator(sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Click(context.Background(), browser.ClickOptions{}); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	click(`.filters button[data-status="failed"]`)
+	if rows := visible(); len(rows) != 9 {
+		t.Errorf("the failed filter shows %d rows, want 9: %v", len(rows), rows)
+	}
+	click(`.filters button[data-status="LimitsExceeded"]`)
+	if rows := visible(); len(rows) != 3 || rows[0] != "task_16" {
+		t.Errorf("the LimitsExceeded filter shows %v", rows)
+	}
+	click(`.filters button[data-status="all"]`)
+	click(`table.results th:nth-child(6)`) // steps, ascending
+	click(`table.results th:nth-child(6)`) // descending
+	if rows := visible(); rows[0] != "task_20" || rows[19] != "task_01" {
+		t.Errorf("sorted by steps descending: %v", rows)
+	}
+	_, _ = p.Evaluate(context.Background(), `window.scrollTo(0, 0)`, nil, time.Second)
+	saveShot(t, p, "review-bench.png")
+	noNetwork(t, requests(), out)
+}
+
+// A served page follows the run: when the step the run was in is written,
+// the page shows it without a hand on the keyboard.
+func TestServedPageFollowsTheRun(t *testing.T) {
+	dir := copyRun(t, fixture("crashed"), t.TempDir())
+	srv := httptest.NewServer(&Handler{Dir: dir, Token: "tok"})
+	defer srv.Close()
+	if testing.Short() {
+		t.Skip("needs Chromium")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := sharedBrowser(t).NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(context.Background())
+	if _, err := p.Goto(ctx, srv.URL+"/tok/", browser.Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	running := `document.querySelector("#step-2 .note.incomplete") !== null`
+	if !eval[bool](t, p, running) {
+		t.Fatal("step 2 is not shown as running")
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "debug", "steps", "step_0001.json"))
+	step2 := strings.Replace(strings.Replace(string(b), `"step": 1`, `"step": 2`, 1), "echo started", "sleep 6; echo finished", 1)
+	if err := os.WriteFile(filepath.Join(dir, "debug", "steps", "step_0002.json"), []byte(step2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for eval[bool](t, p, running) {
+		if ctx.Err() != nil {
+			t.Fatal("the page never showed step 2's result")
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}

@@ -1,0 +1,1 @@
+echo more >> note.txt; wc -l note.txt

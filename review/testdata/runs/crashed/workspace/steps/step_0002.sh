@@ -1,0 +1,1 @@
+sleep 6; echo finished

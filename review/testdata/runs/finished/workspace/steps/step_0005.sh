@@ -1,0 +1,1 @@
+wright reflect --config self_reflect_config.json --workspace-dir . --auto-latest-run final_runs --output final_runs/run_1/self_reflect_result.json; python3 -c "import json; r = json.load(open('final_runs/run_1/self_reflect_result.json')); print('predicted_label:', r['predicted_label'])"

@@ -1,0 +1,1 @@
+echo hello > greeting.txt && cat greeting.txt

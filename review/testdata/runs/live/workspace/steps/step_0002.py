@@ -1,0 +1,1 @@
+page.locator("#nope").click(timeout=500)

@@ -1,0 +1,2 @@
+page.get_by_role("link", name="The Go Programming Language").click()
+print(page.title())
