@@ -150,7 +150,7 @@ func TestKeyboard(t *testing.T) {
 func TestStrictMode(t *testing.T) {
 	p := open(t, "/buttons.html")
 	err := loc(t, p, "text=Add to cart").Click(bg, ClickOptions{})
-	wantType(t, err, ErrStrictMode, "matches 6 elements", "1) <button", "5) <button", "and 1 more", "nth=")
+	wantType(t, err, ErrStrictMode, "matches 7 elements", "1) <button", "5) <button", "and 2 more", "nth=")
 	if strings.Contains(err.Error(), "6) ") {
 		t.Errorf("more than five candidates listed: %v", err)
 	}

@@ -416,7 +416,7 @@ func (p *Page) stepMixed(o *op, items []handle, pt part) ([]handle, error) {
 			return nil, nil
 		}
 		return []handle{items[i]}, nil
-	case "has-text", "visible":
+	case "has-text", "has-not-text", "visible", "has", "has-not", "and", "or":
 		var out []handle
 		for _, h := range items {
 			keep, _, _, err := p.runFilter(o, h, pt)
