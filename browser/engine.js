@@ -1105,18 +1105,38 @@
     return false;
   }
 
+  // retarget moves from an element to the control that acts for it, as
+  // Playwright does: 'follow-label' (for enabled, editable, checked) goes
+  // from a part of a button, checkbox or radio to that control and from a
+  // <label>'s content to its control; 'button-link' (for hit testing) goes
+  // from a part of a button or link to it.
+  function retarget(el, behavior) {
+    if (!isElement(el)) return el;
+    let t = el;
+    const own = t.matches('input, textarea, select') || t.isContentEditable;
+    if (!own) {
+      const sel = behavior === 'button-link' ? 'button, [role=button], a, [role=link]' : 'button, [role=button], [role=checkbox], [role=radio]';
+      t = t.closest(sel) || t;
+    }
+    if (behavior === 'follow-label' && !t.matches('a, input, textarea, button, select, [role=link], [role=button], [role=checkbox], [role=switch], [role=radio]') && !t.isContentEditable) {
+      const label = t.closest('label');
+      if (label && label.control) t = label.control;
+    }
+    return t;
+  }
+
   // check reports the first failing actionability condition, or 'ok'.
   // checks: visible, stable, enabled, editable.
   W.check = async function (el, checks) {
     if (!el.isConnected) return { state: 'detached' };
     if (checks.visible && !isVisible(el)) return { state: 'hidden' };
-    if (checks.enabled && isDisabled(el)) return { state: 'disabled' };
+    if (checks.enabled && isDisabled(retarget(el, 'follow-label'))) return { state: 'disabled' };
     if (checks.editable) {
       const t = tag(el);
       if (t !== 'input' && t !== 'textarea' && !el.isContentEditable) {
         fail('BrowserError', 'cannot fill ' + describe(el) + ': fill() works on <input>, <textarea> and [contenteditable] elements');
       }
-      if (!isEditable(el)) return { state: 'readonly' };
+      if (!isEditable(retarget(el, 'follow-label'))) return { state: 'readonly' };
     }
     if (checks.stable) {
       // The box in this frame and in the next must agree.
@@ -1164,8 +1184,11 @@
   // (px, py), given (qx, qy), the top-left of el's box in page coordinates
   // (from DOM.getContentQuads): the difference maps the point into el's own
   // frame. Same-origin parent frames are checked too.
-  W.hitTargetAt = function (el, px, py, qx, qy) {
-    const r = el.getBoundingClientRect();
+  W.hitTargetAt = function (el0, px, py, qx, qy) {
+    const r = el0.getBoundingClientRect();
+    // A click on a part of a button or link is a click on it, so a hit on
+    // the button itself (its label span has pointer-events: none) counts.
+    const el = retarget(el0, 'button-link');
     let x = px - qx + r.left, y = py - qy + r.top;
     const doc = el.ownerDocument;
     const hit = deepElementFromPoint(doc, x, y);
@@ -1196,11 +1219,11 @@
     switch (what) {
       case 'visible': return isVisible(el);
       case 'hidden': return !isVisible(el);
-      case 'enabled': return !isDisabled(el);
-      case 'disabled': return isDisabled(el);
+      case 'enabled': return !isDisabled(retarget(el, 'follow-label'));
+      case 'disabled': return isDisabled(retarget(el, 'follow-label'));
       case 'editable': {
         if (!isElement(el)) return false;
-        return isEditable(el);
+        return isEditable(retarget(el, 'follow-label'));
       }
       case 'checked': {
         const s = checkedState(el);

@@ -153,7 +153,7 @@ func (p *Page) Evaluate(ctx context.Context, src string, arg json.RawMessage, ti
 		if err == nil {
 			var res *proto.RuntimeCallFunctionOnResult
 			res, err = proto.RuntimeCallFunctionOn{
-				ObjectID: ec.win, FunctionDeclaration: src, Arguments: args,
+				ObjectID: ec.pageWin, FunctionDeclaration: src, Arguments: args,
 				ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.grp(),
 			}.Call(o.r())
 			if err == nil {
@@ -237,8 +237,13 @@ func (l *Locator) Evaluate(ctx context.Context, src string, arg json.RawMessage,
 	if err != nil {
 		return nil, err
 	}
+	// The user's function runs in the page's world, not wright's.
+	obj, err := l.p.pageObject(o, h)
+	if err != nil {
+		return nil, o.fail(err, "")
+	}
 	res, err := proto.RuntimeCallFunctionOn{
-		ObjectID: h.obj, FunctionDeclaration: fn, Arguments: append([]*proto.RuntimeCallArgument{{ObjectID: h.obj}}, args...),
+		ObjectID: obj, FunctionDeclaration: fn, Arguments: append([]*proto.RuntimeCallArgument{{ObjectID: obj}}, args...),
 		ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.grp(),
 	}.Call(o.r())
 	if err != nil {
