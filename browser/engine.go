@@ -29,10 +29,10 @@ const engineGroup = "wright-engine"
 // the engine live in this world: code written by users runs in the page's
 // main world, on objects from pageObject.
 type execCtx struct {
-	id      proto.RuntimeExecutionContextID
-	win     proto.RuntimeRemoteObjectID // the isolated world's global object
-	engine  proto.RuntimeRemoteObjectID
-	pageWin proto.RuntimeRemoteObjectID // the main world's global object (main frame only)
+	id     proto.RuntimeExecutionContextID // wright's isolated world
+	iso    proto.RuntimeRemoteObjectID     // its global object
+	engine proto.RuntimeRemoteObjectID
+	win    proto.RuntimeRemoteObjectID // the page's main-world global object (main frame only), for user code
 }
 
 // worldName names wright's isolated world in every frame.
@@ -88,7 +88,7 @@ func (p *Page) isolatedCtx(o *op, frame proto.PageFrameID) (*execCtx, error) {
 	if inst.ExceptionDetails != nil {
 		return nil, newErr(ErrBrowser, "install the selector engine: %s", exceptionText(inst.ExceptionDetails))
 	}
-	ec = &execCtx{id: world.ExecutionContextID, win: win, engine: inst.Result.ObjectID}
+	ec = &execCtx{id: world.ExecutionContextID, iso: win, engine: inst.Result.ObjectID}
 	p.mu.Lock()
 	p.contexts[key] = ec
 	p.mu.Unlock()
@@ -107,12 +107,12 @@ func (p *Page) main(o *op) (*execCtx, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ec.pageWin == "" {
+	if ec.win == "" {
 		res, err := proto.RuntimeEvaluate{Expression: "globalThis", ObjectGroup: engineGroup}.Call(o.r())
 		if err != nil {
 			return nil, p.jsErr(err)
 		}
-		ec.pageWin = res.Result.ObjectID
+		ec.win = res.Result.ObjectID
 	}
 	p.mu.Lock()
 	p.mainCtx = ec
@@ -133,10 +133,10 @@ func (p *Page) frameOf(o *op, iframe handle) (*execCtx, error) {
 	return p.docCtx(o, node.Node.ContentDocument.BackendNodeID, node.Node.FrameID)
 }
 
-// ctxOfObject turns an element object from elsewhere (the aria registry, a
-// handle a script made) into the same element in wright's world of its
-// frame.
-func (p *Page) ctxOfObject(o *op, obj proto.RuntimeRemoteObjectID) (handle, error) {
+// engineHandle turns an element object from elsewhere (the aria registry, a
+// handle a script made in the page's world) into the same element in
+// wright's world of its frame, where the engine can take it.
+func (p *Page) engineHandle(o *op, obj proto.RuntimeRemoteObjectID) (handle, error) {
 	el, err := proto.DOMDescribeNode{ObjectID: obj}.Call(o.r())
 	if err != nil {
 		return handle{}, p.jsErr(err)
@@ -163,7 +163,8 @@ func (p *Page) ctxOfObject(o *op, obj proto.RuntimeRemoteObjectID) (handle, erro
 }
 
 // pageObject returns the element of h as an object of the page's main
-// world, where code written by users runs.
+// world, where code written by users runs: engine handles must not be
+// passed to user code as they are.
 func (p *Page) pageObject(o *op, h handle) (proto.RuntimeRemoteObjectID, error) {
 	n, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.r())
 	if err != nil {
@@ -543,7 +544,7 @@ func (p *Page) resolveRef(o *op, ref string) (handle, error) {
 	if el == nil || el.Object == nil {
 		return handle{}, newErr(ErrStaleRef, "ref %s did not resolve to an element: take a new aria_snapshot() and use a ref from it", ref)
 	}
-	return p.ctxOfObject(o, el.Object.ObjectID)
+	return p.engineHandle(o, el.Object.ObjectID)
 }
 
 // describe renders up to max elements for a message.

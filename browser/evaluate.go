@@ -153,7 +153,7 @@ func (p *Page) Evaluate(ctx context.Context, src string, arg json.RawMessage, ti
 		if err == nil {
 			var res *proto.RuntimeCallFunctionOnResult
 			res, err = proto.RuntimeCallFunctionOn{
-				ObjectID: ec.pageWin, FunctionDeclaration: src, Arguments: args,
+				ObjectID: ec.win, FunctionDeclaration: src, Arguments: args,
 				ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.grp(),
 			}.Call(o.r())
 			if err == nil {

@@ -108,7 +108,10 @@ func parseChain(sel string, depth int) ([]part, error) {
 		return nil, err
 	}
 	parts := make([]part, 0, len(raw))
-	for _, r := range raw {
+	for i, r := range raw {
+		if strings.HasPrefix(r, "*") && len(r) > 1 {
+			return parseCapture(raw[:i], r[1:], raw[i+1:], depth)
+		}
 		ps, err := parsePart(r, depth)
 		if err != nil {
 			return nil, err
@@ -119,6 +122,33 @@ func parseChain(sel string, depth int) ([]part, error) {
 		return nil, fmt.Errorf("the selector has no part that matches anything")
 	}
 	return parts, nil
+}
+
+// parseCapture reads Playwright's older capture form before >> *css=div >>
+// rest: the chain matches the captured part's elements that have rest
+// inside them.
+func parseCapture(before []string, captured string, rest []string, depth int) ([]part, error) {
+	var parts []part
+	for _, r := range append(append([]string{}, before...), strings.TrimSpace(captured)) {
+		ps, err := parsePart(r, depth)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, ps...)
+	}
+	if len(rest) == 0 {
+		return parts, nil
+	}
+	inner, err := parseChain(strings.Join(rest, " >> "), depth+1)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range inner {
+		if p.Engine == "nth" {
+			return nil, fmt.Errorf("Can't query n-th element in a request with the capture (a part marked with *)")
+		}
+	}
+	return append(parts, part{Engine: "has", Inner: inner}), nil
 }
 
 // splitChain splits at >> outside quotes, brackets and parentheses. As in

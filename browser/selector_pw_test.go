@@ -110,6 +110,8 @@ func TestPlaywrightSelectors(t *testing.T) {
 		{`#d2 >> internal:or="#d1"`, "d1 d2"},
 		{`#texts >> internal:chain="div >> span"`, "s1 s3"},
 		{`#texts >> internal:describe="the texts" >> #d2`, "d2"},
+		{`*css=#texts div >> span`, "d1 d3"},
+		{`#list >> *li >> text=Sell`, "-"},
 		{`#host >> internal:has-text="shadow"i`, "host"},
 		{`#host >> role=button`, "-"},
 		// Layout pseudo-classes order by distance.
@@ -132,7 +134,7 @@ func TestPlaywrightSelectors(t *testing.T) {
 // InvalidSelector errors, at once.
 func TestPlaywrightSelectorErrors(t *testing.T) {
 	for _, sel := range []string{`internal:role=button[name=`, `internal:has=`, `internal:attr=[x]`, `:text-matches()`,
-		`div:left-of(50)`, `internal:text="a`, `css=div:visible(1)`} {
+		`div:left-of(50)`, `internal:text="a`, `css=div:visible(1)`, `*css=div >> p >> nth=1`} {
 		if _, err := parseSelector(sel); TypeOf(err) != ErrInvalidSelector {
 			t.Errorf("%q: want InvalidSelector, got %v", sel, err)
 		}
