@@ -1250,7 +1250,7 @@
       const a = el.getAttribute('aria-checked');
       return { checked: a === 'mixed' ? 'mixed' : a === 'true', radio: role === 'radio' || role === 'menuitemradio' };
     }
-    return { error: 'the element is not a checkbox or radio button: ' + describe(el0) + '; check() works on <input type=checkbox|radio>, role=checkbox|radio|switch, or a <label> of one' };
+    return { error: 'Not a checkbox or radio button: ' + describe(el0) + '; check() works on <input type=checkbox|radio>, role=checkbox|radio|switch, or a <label> of one' };
   }
   W.checkedState = checkedState;
 

@@ -238,13 +238,13 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 			case "detached":
 				return false, "the element was removed from the page", nil
 			case "hidden":
-				return false, l.one(o, h) + " is not visible", nil
+				return false, "element is not visible: " + l.one(o, h), nil
 			case "disabled":
-				return false, l.one(o, h) + " is disabled", nil
+				return false, "element is not enabled: " + l.one(o, h) + " is disabled", nil
 			case "readonly":
-				return false, l.one(o, h) + " is not editable (readonly)", nil
+				return false, "element is not editable: " + l.one(o, h) + " is readonly", nil
 			case "unstable":
-				return false, l.one(o, h) + " is still moving (animating)", nil
+				return false, "element is not stable: " + l.one(o, h) + " is still moving (animating)", nil
 			default:
 				return false, "unexpected state " + st.State, nil
 			}
@@ -260,8 +260,12 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 			return false, "", err
 		}
 		box = b
+		if box == nil && a.force {
+			// Nothing to wait for: a forced action does not wait to be visible.
+			return false, "", newErr(ErrBrowser, "Element is not visible: %s has no box on the page (zero size or not rendered)", l.one(o, h))
+		}
 		if box == nil {
-			return false, l.one(o, h) + " has no box on the page (zero size or not rendered)", nil
+			return false, "element is not visible: " + l.one(o, h) + " has no box on the page (zero size or not rendered)", nil
 		}
 		pt = p
 		if a.force || !a.pointer {

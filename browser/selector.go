@@ -84,6 +84,11 @@ func parseSelector(sel string) ([]part, error) {
 		if errors.As(err, &e) {
 			return nil, err
 		}
+		var u unknownEngine
+		if errors.As(err, &u) {
+			// Playwright's wording, which scripts match on, then ours.
+			return nil, wrapErr(ErrInvalidSelector, err, "Unknown engine %q while parsing selector %s (known engines: %s)", string(u), sel, strings.Join(engines, ", "))
+		}
 		return nil, wrapErr(ErrInvalidSelector, err, "invalid selector %q: %s", sel, err.Error())
 	}
 	for i, p := range parts {
@@ -96,6 +101,11 @@ func parseSelector(sel string) ([]part, error) {
 	}
 	return parts, nil
 }
+
+// unknownEngine is the error for NAME= with a NAME no engine has.
+type unknownEngine string
+
+func (u unknownEngine) Error() string { return fmt.Sprintf("unknown selector engine %q", string(u)) }
 
 // parseChain parses a chain; depth bounds the nesting of internal:has=
 // and friends.
@@ -189,9 +199,8 @@ func splitChain(sel string) ([]string, error) {
 			}
 		}
 	}
-	if quote != 0 {
-		return nil, newErr(ErrInvalidSelector, "invalid selector %q: unterminated %c quote", sel, quote)
-	}
+	// An unterminated quote runs to the end, as in Playwright: text=" is
+	// the text ", and a lone " fails as a part below.
 	out = append(out, sel[start:])
 	for i, p := range out {
 		out[i] = strings.TrimSpace(p)
@@ -218,7 +227,7 @@ func parsePart(s string, depth int) ([]part, error) {
 		name := strings.ToLower(m[1])
 		body := strings.TrimSpace(s[len(m[0]):])
 		if !slices.Contains(engines, name) {
-			return nil, fmt.Errorf("unknown selector engine %q (known: %s)", name, strings.Join(engines, ", "))
+			return nil, unknownEngine(name)
 		}
 		if body == "" {
 			return nil, fmt.Errorf("%s= needs a value", name)

@@ -296,11 +296,9 @@ func pseudoArgs(name, args string) (cssPseudo, bool, error) {
 				sel = parts[:len(parts)-1]
 			}
 		}
-		if len(sel) == 0 || sel[0] == "" {
-			return p, false, fmt.Errorf(":%s takes a selector and an optional distance in pixels", name)
-		}
-		if _, err := strconv.ParseFloat(sel[0], 64); err == nil && len(sel) == 1 {
-			return p, false, fmt.Errorf(":%s takes a selector first, got %s", name, sel[0])
+		if _, err := strconv.ParseFloat(sel[0], 64); len(sel) == 0 || sel[0] == "" || err == nil && len(sel) == 1 {
+			// Playwright's wording.
+			return p, false, fmt.Errorf("%q engine expects a selector list and optional maximum distance in pixels", name)
 		}
 		inner, err := parseCSS(strings.Join(sel, ","))
 		if err != nil {

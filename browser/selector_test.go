@@ -20,6 +20,8 @@ func TestParseSelector(t *testing.T) {
 		{"css=div > p", []part{{Engine: "css", CSS: "div > p"}}},
 		{"//div[@id='x']", []part{{Engine: "xpath", XPath: "//div[@id='x']"}}},
 		{`text="Save"`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "Save"}}}},
+		{`text="`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `"`}}}},
+		{`text='`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `'`}}}},
 		{`text="Save"s`, []part{{Engine: "text", Match: &textMatch{Kind: "exact", Value: "Save"}}}},
 		{`text='it\'s'`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "it's"}}}},
 		{`text="a"x`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `"a"x`}}}},
@@ -70,7 +72,7 @@ func TestParseSelector(t *testing.T) {
 
 func TestInvalidSelectors(t *testing.T) {
 	for _, sel := range []string{
-		"", "   ", `text="unterminated`, "div >> ", ">> div", "nth=first", "nth=0", "foo=bar",
+		"", "   ", "div >> ", ">> div", "nth=first", "nth=0", "foo=bar",
 		"role=buton", "role=button[nme=x]", "role=button[level=x]", "role=button[checked=maybe]", "div[", "a >", "div:has-text()", ":nth-match(li)",
 		":nth-match(li, 0)", `internal:has="div`, `internal:has=div`, `internal:attr=placeholder`, "internal:control=foo", `"`, "'",
 		"visible=yes", "div >> aria-ref=e1", "aria-ref=e 1",
