@@ -226,6 +226,10 @@ func parsePart(s string, depth int) ([]part, error) {
 	if m := enginePrefix.FindStringSubmatch(s); m != nil {
 		name := strings.ToLower(m[1])
 		body := strings.TrimSpace(s[len(m[0]):])
+		if layoutPseudos[name] {
+			// Playwright's wording; wright has the pseudo-class form only.
+			return nil, fmt.Errorf("%q selector cannot be first; wright takes layout selectors as CSS pseudo-classes, as in button:%s(#name)", name, name)
+		}
 		if !slices.Contains(engines, name) {
 			return nil, unknownEngine(name)
 		}

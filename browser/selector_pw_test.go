@@ -134,7 +134,7 @@ func TestPlaywrightSelectors(t *testing.T) {
 // InvalidSelector errors, at once.
 func TestPlaywrightSelectorErrors(t *testing.T) {
 	for _, sel := range []string{`internal:role=button[name=`, `internal:has=`, `internal:attr=[x]`, `:text-matches()`,
-		`div:left-of(50)`, `internal:text="a`, `css=div:visible(1)`, `*css=div >> p >> nth=1`} {
+		`div:left-of(50)`, `internal:text="a`, `css=div:visible(1)`, `*css=div >> p >> nth=1`, `left-of="div"`} {
 		if _, err := parseSelector(sel); TypeOf(err) != ErrInvalidSelector {
 			t.Errorf("%q: want InvalidSelector, got %v", sel, err)
 		}
@@ -158,6 +158,14 @@ func TestHitTargetOfButtonParts(t *testing.T) {
 	}
 	if err := loc(t, p, `#link span`).Click(bg, ClickOptions{Timeout: 3 * time.Second}); err != nil {
 		t.Fatalf("click inside a link: %v", err)
+	}
+	// A link that wraps over two lines in a rotated box: its first line box
+	// is clicked, and the hit test maps that point through the link's rect.
+	if err := loc(t, p, "#wrapped").Click(bg, ClickOptions{Timeout: 3 * time.Second}); err != nil {
+		t.Fatalf("click a wrapped link: %v", err)
+	}
+	if got := text(t, p, "#out"); got != "wrapped clicked" {
+		t.Errorf("out: %q", got)
 	}
 }
 
