@@ -6,21 +6,40 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-short bench demo deps chromium fmt vet clean
+.PHONY: all build test test-short bench demo deps chromium fmt vet cross release clean
 
 all: build
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/wright
 
-# Chromium comes from the distribution's packages; rod is never allowed to
-# download a browser of its own.
+# Chromium comes from the distribution's packages on Linux; on macOS the
+# Chrome or Chromium the user has is used (wright finds it on PATH or in
+# /Applications). rod is never allowed to download a browser of its own.
+UNAME := $(shell uname -s)
+ifeq ($(UNAME),Darwin)
+chromium:
+	@if command -v chromium >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1 || \
+	  [ -n "$$WRIGHT_BROWSER" ]; then exit 0; fi; \
+	for d in /Applications "$$HOME/Applications"; do \
+	  for b in Chromium "Google Chrome" "Google Chrome for Testing" "Google Chrome Canary"; do \
+	    [ -d "$$d/$$b.app" ] && exit 0; \
+	  done; \
+	done; \
+	echo "no Chrome or Chromium found: install Google Chrome (https://www.google.com/chrome/)"; \
+	echo "or Chromium (brew install --cask chromium), or set WRIGHT_BROWSER to a browser's path"; \
+	exit 1
+else
 chromium:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
-	  command -v google-chrome >/dev/null 2>&1 || { \
+	  command -v google-chrome >/dev/null 2>&1 || [ -n "$$WRIGHT_BROWSER" ] || { \
+	    command -v apt-get >/dev/null 2>&1 || { \
+	      echo "no Chrome or Chromium found: install chromium with your package manager, or set WRIGHT_BROWSER"; \
+	      exit 1; }; \
 	    echo "installing chromium (apt)"; \
 	    $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+endif
 
 deps: chromium
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 is required"; exit 1; }
@@ -45,5 +64,14 @@ fmt:
 vet:
 	$(GO) vet ./...
 
+# Build and vet for every supported platform (linux and darwin, amd64 and
+# arm64); CI runs it on every change.
+cross:
+	GO=$(GO) .ci/cross
+
+# dist/wright_<version>_<os>_<arch>.tar.gz for each platform, and SHA256SUMS.
+release:
+	GO=$(GO) .ci/release
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -36,15 +35,10 @@ var DefaultViewport = Viewport{Width: 1280, Height: 1800}
 // DefaultTimeout bounds every waiting call that is given no timeout.
 const DefaultTimeout = 10 * time.Second
 
-// executableNames are looked up on PATH, in this order, when neither
-// Options.Executable nor WRIGHT_BROWSER names a browser.
-var executableNames = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
-
 // Options say which browser to start or attach to and how pages behave.
 type Options struct {
-	// Executable is the Chrome/Chromium binary. Empty: $WRIGHT_BROWSER,
-	// then chromium, chromium-browser, google-chrome, google-chrome-stable
-	// on PATH. A browser is never downloaded.
+	// Executable is the Chrome/Chromium binary (or macOS .app bundle).
+	// Empty: see FindExecutable. A browser is never downloaded.
 	Executable string
 	// CDPURL attaches to a running browser instead of launching one:
 	// ws://host:port/devtools/browser/<id>, or http://host:port (the
@@ -141,31 +135,6 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 		return attach(ctx, opts)
 	}
 	return launch(ctx, opts)
-}
-
-// FindExecutable returns the browser Launch would start for executable
-// (which may be empty), or an error saying how to provide one.
-func FindExecutable(executable string) (string, error) {
-	if executable != "" {
-		p, err := exec.LookPath(executable)
-		if err != nil {
-			return "", wrapErr(ErrBrowser, err, "browser executable %q not found or not executable", executable)
-		}
-		return p, nil
-	}
-	if env := os.Getenv("WRIGHT_BROWSER"); env != "" {
-		p, err := exec.LookPath(env)
-		if err != nil {
-			return "", wrapErr(ErrBrowser, err, "WRIGHT_BROWSER=%q is not an executable browser", env)
-		}
-		return p, nil
-	}
-	for _, name := range executableNames {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	return "", newErr(ErrBrowser, "no Chrome or Chromium found: install chromium, set WRIGHT_BROWSER or browser.executable to its path, or attach to a running browser with a CDP URL (wright never downloads a browser)")
 }
 
 func (o Options) environ() []string {

@@ -2,12 +2,14 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"wright/env/proctab"
 )
 
 func TestFindExecutable(t *testing.T) {
@@ -35,21 +37,10 @@ func TestFindExecutable(t *testing.T) {
 // groupAlive lists the processes of a process group, zombies included.
 func groupAlive(pgid int) []string {
 	var out []string
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...: comm may hold spaces, so split after ')'.
-		s := string(stat)
-		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) > 2 && fields[2] == strconv.Itoa(pgid) {
-			out = append(out, strconv.Itoa(pid)+" "+fields[0])
+	procs, _ := proctab.List()
+	for _, p := range procs {
+		if p.PGID == pgid {
+			out = append(out, fmt.Sprintf("%d zombie=%v", p.PID, p.Zombie))
 		}
 	}
 	return out

@@ -7,7 +7,9 @@
 //
 // Launch starts a headless Chromium found from Options.Executable, then
 // $WRIGHT_BROWSER, then chromium, chromium-browser, google-chrome or
-// google-chrome-stable on PATH (a browser is never downloaded), with a
+// google-chrome-stable on PATH, then on macOS the Chromium and Google Chrome
+// application bundles in /Applications and ~/Applications (a browser is
+// never downloaded), with a
 // fresh temporary profile unless Options.UserDataDir names one. With
 // Options.CDPURL it attaches to a running browser instead (ws://... or
 // http://host:port) and adopts the tabs it has.

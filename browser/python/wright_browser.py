@@ -525,20 +525,15 @@ class _PipeTransport(_Transport):
                 pass
 
 
-def _end_chromium(user_data_dir):
-    """Kill what is left of the Chromium that ran on user_data_dir.
+def _processes_with_arg(arg):
+    """The pids of the processes that have arg as one of their arguments.
 
-    The driver closes Chromium itself; this matters when the driver died first
-    (killed, crashed) and left Chromium orphaned. Chromium names its main
-    process in the profile's SingletonLock ("host-pid"); every process of it
-    carries --user-data-dir=<dir> on its command line, and that directory is
-    ours alone, so nothing else can match.
+    Linux: read from /proc. Elsewhere (macOS has no /proc): from ps, whose
+    output joins the arguments with spaces, so arg must stand between spaces
+    or at the end of the line.
     """
-    if not user_data_dir or not os.path.isdir("/proc"):
-        return
-    marker = ("--user-data-dir=" + user_data_dir).encode()
-
-    def ours():
+    if os.path.isdir("/proc/self"):
+        want = arg.encode()
         pids = []
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
@@ -548,9 +543,37 @@ def _end_chromium(user_data_dir):
                     args = f.read().split(b"\0")
             except OSError:
                 continue
-            if marker in args:
+            if want in args:
                 pids.append(int(entry))
         return pids
+    try:
+        out = subprocess.run(["ps", "-ww", "-ax", "-o", "pid=,args="], capture_output=True,
+                             text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    pids = []
+    for line in out.splitlines():
+        pid, _, args = line.strip().partition(" ")
+        if pid.isdigit() and (" " + args + " ").find(" " + arg + " ") >= 0 and int(pid) != os.getpid():
+            pids.append(int(pid))
+    return pids
+
+
+def _end_chromium(user_data_dir):
+    """Kill what is left of the Chromium that ran on user_data_dir.
+
+    The driver closes Chromium itself; this matters when the driver died first
+    (killed, crashed) and left Chromium orphaned. Chromium names its main
+    process in the profile's SingletonLock ("host-pid"); every process of it
+    carries --user-data-dir=<dir> on its command line, and that directory is
+    ours alone, so nothing else can match.
+    """
+    if not user_data_dir:
+        return
+    marker = "--user-data-dir=" + user_data_dir
+
+    def ours():
+        return _processes_with_arg(marker)
 
     try:
         lock_pid = int(os.readlink(os.path.join(user_data_dir, "SingletonLock")).rsplit("-", 1)[1])

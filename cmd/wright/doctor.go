@@ -33,6 +33,7 @@ func init() {
 type check struct {
 	name, detail, fix string
 	ok                bool
+	warn              bool // works, with a limit worth knowing; not a failure
 }
 
 func doctor(ctx context.Context, cmd *cobra.Command, layers []string) error {
@@ -43,18 +44,21 @@ func doctor(ctx context.Context, cmd *cobra.Command, layers []string) error {
 	} else {
 		checks = append(checks, check{name: "config", ok: true, detail: fmt.Sprintf("mode %s, model %s", cfg.Agent.Mode, cfg.Model.Name)})
 	}
-	checks = append(checks, checkChromium(ctx, cfg), checkPython(ctx))
+	checks = append(checks, checkChromium(ctx, cfg), checkPython(ctx), checkPlatform())
 	if cfg != nil {
 		checks = append(checks, checkEndpoint(ctx, cfg.Model))
 	}
 	failed := 0
 	for _, c := range checks {
 		mark := "ok  "
-		if !c.ok {
+		switch {
+		case c.warn:
+			mark = "warn"
+		case !c.ok:
 			mark, failed = "FAIL", failed+1
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "%s %-9s %s\n", mark, c.name, c.detail)
-		if !c.ok && c.fix != "" {
+		if (!c.ok || c.warn) && c.fix != "" {
 			fmt.Fprintf(cmd.OutOrStdout(), "     fix: %s\n", c.fix)
 		}
 	}
@@ -65,7 +69,7 @@ func doctor(ctx context.Context, cmd *cobra.Command, layers []string) error {
 }
 
 func checkChromium(ctx context.Context, cfg *config.Config) check {
-	c := check{name: "chromium", fix: "install Chromium (Debian: apt-get install chromium), or set browser.executable / WRIGHT_BROWSER"}
+	c := check{name: "chromium", fix: chromiumFix()}
 	want := ""
 	if cfg != nil {
 		want = cfg.Browser.Executable

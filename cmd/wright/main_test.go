@@ -230,7 +230,7 @@ func TestDoctor(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("doctor failed on a good machine (exit %d):\n%s%s", r.code, out, r.stderr.String())
 	}
-	for _, want := range []string{"ok   config", "ok   chromium", "ok   python3", "ok   endpoint"} {
+	for _, want := range []string{"ok   config", "ok   chromium", "ok   python3", "ok   endpoint", "ok   platform  linux/"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out)
 		}

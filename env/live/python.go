@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"wright/env/proctab"
 )
 
 // tagVar marks every process the Python runner starts (run_command's
@@ -274,42 +276,13 @@ func killTagged(tag string) {
 }
 
 // taggedProcs lists the live processes whose environment carries
-// tagVar=tag.
+// tagVar=tag (package proctab: /proc on Linux, sysctl on macOS).
 func taggedProcs(tag string) []int {
-	want := []byte(tagVar + "=" + tag + "\x00")
-	self := os.Getpid()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil {
-			continue
-		}
-		if (bytes.HasPrefix(b, want) || bytes.Contains(b, append([]byte{0}, want...))) && !isZombie(pid) {
-			out = append(out, pid)
-		}
-	}
-	return out
+	return proctab.WithEnv(tagVar+"="+tag, os.Getpid())
 }
 
-func isZombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return false
-	}
-	return b[i+2] == 'Z' || b[i+2] == 'X'
-}
+// isZombie reports whether pid has ended (or is gone).
+func isZombie(pid int) bool { return !proctab.Alive(pid) }
 
 func randomHex(n int) string {
 	b := make([]byte, n)

@@ -1,15 +1,15 @@
 package workspace
 
 import (
-	"bytes"
 	"os"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"wright/env/proctab"
 )
 
-// The shell's processes are found through /proc, without cgroups: every
+// The shell's processes are found in the process table (package proctab:
+// /proc on Linux, sysctl on macOS), without cgroups: every
 // process the shell starts inherits tagVar in its environment (kept across
 // exec, setsid and double forks); for processes that cleared their
 // environment, the sessions of the shells we started and the parent links
@@ -20,72 +20,16 @@ import (
 
 const tagVar = "WRIGHT_SHELL_ID"
 
-type procInfo struct {
-	pid, ppid, pgid, sid int
-	zombie               bool
-}
-
-// listProcs reads the process table. Processes that vanish while it reads
-// are skipped.
-func listProcs() []procInfo {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var out []procInfo
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if p, ok := readStat(pid); ok {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func readStat(pid int) (procInfo, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return procInfo{}, false
-	}
-	// The command name is in parentheses and may itself hold spaces and
-	// parentheses: the fields start after the last ')'.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return procInfo{}, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 4 {
-		return procInfo{}, false
-	}
-	ppid, _ := strconv.Atoi(f[1])
-	pgid, _ := strconv.Atoi(f[2])
-	sid, _ := strconv.Atoi(f[3])
-	return procInfo{pid: pid, ppid: ppid, pgid: pgid, sid: sid, zombie: f[0] == "Z" || f[0] == "X"}, true
-}
-
-// hasTag reports whether the process was started with tagVar=tag.
-func hasTag(pid int, tag string) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return false
-	}
-	want := []byte(tagVar + "=" + tag + "\x00")
-	return bytes.HasPrefix(b, want) || bytes.Contains(b, append([]byte{0}, want...))
-}
-
 // shellProcs returns the live processes that belong to this shell: tagged
 // ones, members of the sessions of the shells in sessions (the live one
 // and those that died), and descendants of any of them.
 func shellProcs(tag string, sessions []int) []int {
-	procs := listProcs()
+	procs, _ := proctab.List()
 	self := os.Getpid()
 	alive := map[int]bool{}
 	for _, p := range procs {
-		if !p.zombie {
-			alive[p.pid] = true
+		if !p.Zombie {
+			alive[p.PID] = true
 		}
 	}
 	ours := map[int]bool{}
@@ -99,12 +43,12 @@ func shellProcs(tag string, sessions []int) []int {
 	children := map[int][]int{}
 	mine := map[int]bool{}
 	for _, p := range procs {
-		children[p.ppid] = append(children[p.ppid], p.pid)
-		if p.pid == self || p.pid == 1 || p.zombie {
+		children[p.PPID] = append(children[p.PPID], p.PID)
+		if p.PID == self || p.PID == 1 || p.Zombie {
 			continue
 		}
-		if ours[p.sid] || hasTag(p.pid, tag) {
-			mine[p.pid] = true
+		if ours[p.SID] || proctab.HasEnv(p.PID, tagVar+"="+tag) {
+			mine[p.PID] = true
 		}
 	}
 	// Descendants of what we found (a child that cleared its environment).
@@ -124,8 +68,8 @@ func shellProcs(tag string, sessions []int) []int {
 	}
 	zombies := map[int]bool{}
 	for _, p := range procs {
-		if p.zombie {
-			zombies[p.pid] = true
+		if p.Zombie {
+			zombies[p.PID] = true
 		}
 	}
 	out := make([]int, 0, len(mine))
@@ -153,7 +97,4 @@ func killShellProcs(tag string, sessions []int) {
 }
 
 // pidAlive reports whether pid exists and is not a zombie.
-func pidAlive(pid int) bool {
-	p, ok := readStat(pid)
-	return ok && !p.zombie
-}
+func pidAlive(pid int) bool { return proctab.Alive(pid) }

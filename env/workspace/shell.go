@@ -41,6 +41,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"wright/env"
+	"wright/env/proctab"
 )
 
 // Options configures a Shell. Zero values take the defaults noted.
@@ -104,7 +105,8 @@ type Shell struct {
 	mu      sync.Mutex // one Execute at a time; guards the fields below
 	proc    *bashProc  // nil after the shell died and could not be restarted yet
 	cwd     string
-	pending []byte // terminal bytes read past the last end marker
+	pending []byte   // terminal bytes read past the last end marker
+	notes   []string // said once, in the next observation (platform limits)
 }
 
 type bashProc struct {
@@ -165,7 +167,7 @@ func New(ctx context.Context, opts Options) (*Shell, error) {
 		return nil, fmt.Errorf("start shell: %w", err)
 	}
 	s := &Shell{
-		opts: opts, dir: dir, env: shellEnv, bash: bash, tag: tag, cwd: dir,
+		opts: opts, dir: dir, env: shellEnv, bash: bash, tag: tag, cwd: dir, notes: platformNotes(),
 		statusC: make(chan status, 16), closing: make(chan struct{}),
 	}
 	if err := s.open(); err != nil {
@@ -240,25 +242,11 @@ func (s *Shell) open() error {
 	return nil
 }
 
-// resetTerminal switches echo off (our command lines must not show up as
-// output) and output newline translation off (output stays as the program
-// wrote it). A program may have changed either; it is checked before every
-// command.
+// resetTerminal quiets the shell's terminal (see quietTerminal). A program
+// may have changed its settings; it is checked before every command.
 func (s *Shell) resetTerminal() error {
-	fd := int(s.slave.Fd())
-	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err != nil {
-		return fmt.Errorf("read terminal settings: %w", err)
-	}
-	if t.Lflag&unix.ECHO == 0 && t.Oflag&unix.ONLCR == 0 {
-		return nil
-	}
-	t.Lflag &^= unix.ECHO | unix.ECHONL
-	t.Oflag &^= unix.ONLCR
-	if err := unix.IoctlSetTermios(fd, unix.TCSETS, t); err != nil {
-		return fmt.Errorf("set terminal settings: %w", err)
-	}
-	return nil
+	_, err := quietTerminal(int(s.slave.Fd()))
+	return err
 }
 
 // foregroundGroup is the process group that owns the terminal: a running
@@ -411,7 +399,8 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	}
 	defer logFile.Close()
 
-	var notes []string
+	notes := s.notes
+	s.notes = nil
 	restarted := false
 	if s.proc == nil {
 		if err := s.startShell(ctx, s.cwd); err != nil {
@@ -435,7 +424,7 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	cwd := s.cwd
 	if res.haveStatus && filepath.IsAbs(res.st.cwd) {
 		cwd = res.st.cwd
-	} else if c, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", res.pid)); err == nil && !res.exited {
+	} else if c, err := proctab.Cwd(res.pid); err == nil && !res.exited {
 		cwd = c
 	}
 	if res.interrupted {
