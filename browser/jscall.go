@@ -272,14 +272,14 @@ func (l *Locator) ElementHandles(ctx context.Context, timeout time.Duration) ([]
 // resolveHandle turns a handle= selector part into an element.
 func (p *Page) resolveHandle(o *op, id string) (handle, error) {
 	obj := proto.RuntimeRemoteObjectID(id)
-	ec, err := p.ctxOfObject(o, obj)
+	h, err := p.engineHandle(o, obj)
 	if err != nil {
 		if strings.Contains(err.Error(), "Could not find object") {
 			return handle{}, newErr(ErrTargetClosed, "element handle is disposed or its page navigated away")
 		}
 		return handle{}, err
 	}
-	return handle{ec: ec, obj: obj}, nil
+	return h, nil
 }
 
 // EvaluateAll calls c.Source with every current match of the locator (an
@@ -294,9 +294,17 @@ func (l *Locator) EvaluateAll(ctx context.Context, c JSCall, timeout time.Durati
 	if err != nil {
 		return nil, err
 	}
+	// The engine's handles live in wright's isolated world; user code runs
+	// in the page's.
+	objs := make([]proto.RuntimeRemoteObjectID, len(hs))
+	for i, h := range hs {
+		if objs[i], err = l.p.pageObject(o, h); err != nil {
+			return nil, o.fail(err, "")
+		}
+	}
 	var target proto.RuntimeRemoteObjectID
 	if len(hs) > 0 {
-		target = hs[0].obj
+		target = objs[0]
 	} else {
 		ec, err := l.p.main(o)
 		if err != nil {
@@ -312,8 +320,8 @@ func (l *Locator) EvaluateAll(ctx context.Context, c JSCall, timeout time.Durati
 		}
 		args[0] = &proto.RuntimeCallArgument{Value: gson.New(v)}
 	}
-	for _, h := range hs {
-		args = append(args, &proto.RuntimeCallArgument{ObjectID: h.obj})
+	for _, obj := range objs {
+		args = append(args, &proto.RuntimeCallArgument{ObjectID: obj})
 	}
 	for _, h := range c.Handles {
 		args = append(args, &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(h)})

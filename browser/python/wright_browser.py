@@ -1872,7 +1872,12 @@ class _Locating:
                                     pressed=pressed, selected=selected))
 
     def get_by_text(self, text, exact=False):
-        return self._sub("text=" + _text_body(text, exact))
+        # internal:text= as Playwright sends it: "t"s is the element's whole
+        # text, where text="t" would match one of its own text runs.
+        body = _text_body(text, exact)
+        if exact and not isinstance(text, re.Pattern):
+            body += "s"
+        return self._sub("internal:text=" + body)
 
     def get_by_label(self, text, exact=False):
         return self._sub("label=" + _text_body(text, exact))

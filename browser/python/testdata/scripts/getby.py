@@ -43,7 +43,7 @@ with launch() as browser:
     check(page.get_by_role("checkbox", name="Show ads", checked=False).count() == 1, "checked=False")
     check(page.get_by_role("button", pressed=True).inner_text() == "Bold", "pressed")
 
-    check(page.get_by_text("Secret text").count() == 0, "hidden text never matches text=")
+    check(page.get_by_text("Secret text").count() == 1, "hidden text matches text=, as in Playwright")
     check(page.locator("#hidden-p").is_hidden() and not page.locator("#hidden-p").is_visible(), "hidden")
     check(page.locator("#hidden-p").text_content() == "Secret text", "text_content reads hidden text")
     check("Save draft" in page.locator("body").inner_html(), "inner_html")
