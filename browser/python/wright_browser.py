@@ -2776,17 +2776,32 @@ class Locator(_LocatorExtras, _Locating):
         return self._sub("nth=%d" % index)
 
     def filter(self, has_text=None, has_not_text=None, has=None, has_not=None, visible=None):
-        """Keep the matches whose text contains has_text (str, case-insensitive, or re.Pattern) / that are visible."""
-        for name, value in (("has_not_text", has_not_text), ("has", has), ("has_not", has_not)):
-            if value is not None:
-                raise Error("filter(%s=...) is not supported by wright; use has_text=, visible=, or a narrower "
-                            "locator chain" % name, type="InvalidParams")
+        """Keep the matches whose text contains has_text (str, case-insensitive, or re.Pattern) or not
+        (has_not_text), that hold a match of the locator has (or not: has_not), that are visible."""
         loc = self
         if has_text is not None:
             loc = loc._sub("has-text=" + _text_body(has_text, exact=False, what="has_text"))
+        if has_not_text is not None:
+            loc = loc._sub("internal:has-not-text=" + _text_body(has_not_text, exact=False, what="has_not_text"))
+        for name, inner in (("has", has), ("has-not", has_not)):
+            if inner is not None:
+                loc = loc._sub("internal:%s=%s" % (name, json.dumps(self._inner_selector(name, inner))))
         if visible is not None:
             loc = loc._sub("visible=" + ("true" if visible else "false"))
         return loc
+
+    def _inner_selector(self, name, inner):
+        """The selector of a locator given to filter(has=/has_not=): same page, searched inside each match."""
+        if not isinstance(inner, Locator):
+            raise TypeError("filter(%s=...) takes a Locator, not %s" % (name.replace("-", "_"), type(inner).__name__))
+        if inner.page is not self.page:
+            raise Error("filter(%s=...): the inner locator belongs to another page" % name.replace("-", "_"),
+                        type="InvalidParams")
+        first = inner.selector.split(">>")[0].strip()
+        if first.startswith(("handle=", "aria-ref=")):
+            raise Error("filter(%s=...): the inner locator starts at a fixed element (%s); use a selector that "
+                        "searches" % (name.replace("-", "_"), first), type="InvalidParams")
+        return inner.selector
 
     def all(self):
         """A locator for each current match (no waiting)."""

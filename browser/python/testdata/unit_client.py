@@ -175,8 +175,13 @@ class SelectorTest(unittest.TestCase):
             base.nth("1")
         with self.assertRaises(ValueError):
             p.locator("  ")
+        self.assertEqual(base.filter(has=inner).selector, '#list >> internal:has="internal:text=\\"Go\\"i"')
+        self.assertEqual(base.filter(has_not=p.locator("li")).selector, '#list >> internal:has-not="li"')
+        self.assertEqual(base.filter(has_not_text="x").selector, '#list >> internal:has-not-text="x"i')
         with self.assertRaises(wb.Error):
-            base.filter(has=inner)
+            base.filter(has=page().locator("li"))  # a locator of another page
+        with self.assertRaises(TypeError):
+            base.filter(has="li")
         with self.assertRaises(wb.Error):
             page().locator(inner)  # a locator of another page
 
