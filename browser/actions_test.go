@@ -51,7 +51,7 @@ func TestForm(t *testing.T) {
 	must("check radio", loc(t, p, "role=radio[name=Pro]").SetChecked(bg, true, false, 0))
 	wantType(t, loc(t, p, "role=radio[name=Pro]").SetChecked(bg, false, false, 0), ErrBrowser, "radio")
 	must("check ARIA checkbox", loc(t, p, "role=checkbox[name='Fancy option']").SetChecked(bg, true, false, 0))
-	wantType(t, loc(t, p, "#name").SetChecked(bg, true, false, 0), ErrBrowser, "not a checkbox")
+	wantType(t, loc(t, p, "#name").SetChecked(bg, true, false, 0), ErrBrowser, "Not a checkbox")
 	checked, err := loc(t, p, "#fancy").Is(bg, "checked")
 	if err != nil || !checked {
 		t.Errorf("is_checked on ARIA checkbox: %v %v", checked, err)
@@ -150,7 +150,7 @@ func TestKeyboard(t *testing.T) {
 func TestStrictMode(t *testing.T) {
 	p := open(t, "/buttons.html")
 	err := loc(t, p, "text=Add to cart").Click(bg, ClickOptions{})
-	wantType(t, err, ErrStrictMode, "matches 6 elements", "1) <button", "5) <button", "and 1 more", "nth=")
+	wantType(t, err, ErrStrictMode, "matches 7 elements", "1) <button", "5) <button", "and 2 more", "nth=")
 	if strings.Contains(err.Error(), "6) ") {
 		t.Errorf("more than five candidates listed: %v", err)
 	}

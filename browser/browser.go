@@ -124,6 +124,8 @@ type Browser struct {
 	closing  bool
 
 	wg sync.WaitGroup // event pumps
+
+	hub eventHub // clients' event subscriptions
 }
 
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it
@@ -476,6 +478,7 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 		return nil, b.targetErr(err)
 	}
 	p.ready.Store(true)
+	b.emit("browser.page", map[string]any{"page": p.id, "opener": opener})
 	return p, nil
 }
 

@@ -22,12 +22,21 @@ var engineJS string
 // engine); they die with the context.
 const engineGroup = "wright-engine"
 
-// execCtx is one JavaScript execution context (the page's main world, or a
-// frame's) with the engine installed in it.
+// execCtx is wright's isolated world in one frame's document, with the
+// engine installed in it. Page scripts share the DOM with it but not the
+// JavaScript globals, so a page that redefines Map, Event or
+// Array.prototype methods cannot break the engine. Element objects from
+// the engine live in this world: code written by users runs in the page's
+// main world, on objects from pageObject.
 type execCtx struct {
-	win    proto.RuntimeRemoteObjectID
+	id     proto.RuntimeExecutionContextID // wright's isolated world
+	iso    proto.RuntimeRemoteObjectID     // its global object
 	engine proto.RuntimeRemoteObjectID
+	win    proto.RuntimeRemoteObjectID // the page's main-world global object (main frame only), for user code
 }
+
+// worldName names wright's isolated world in every frame.
+const worldName = "wright"
 
 // handle is an element in a known context.
 type handle struct {
@@ -45,16 +54,30 @@ func (p *Page) forgetContextsLocked() {
 // waiting loops try again.
 var errRetry = errors.New("the page navigated; retrying")
 
-// ctxFor returns the context whose global object is win, installing the
-// engine the first time.
-func (p *Page) ctxFor(o *op, win proto.RuntimeRemoteObjectID) (*execCtx, error) {
+// isolatedCtx makes wright's isolated world in a frame and installs the
+// engine there.
+func (p *Page) isolatedCtx(o *op, frame proto.PageFrameID) (*execCtx, error) {
+	world, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName, GrantUniveralAccess: true}.Call(o.rodPage())
+	if err != nil {
+		if strings.Contains(err.Error(), "No frame for given id") {
+			return nil, errRetry
+		}
+		return nil, p.jsErr(err)
+	}
+	// The cache of contexts is keyed by the world's context id.
+	key := proto.RuntimeRemoteObjectID(fmt.Sprintf("world:%d", world.ExecutionContextID))
 	p.mu.Lock()
-	ec := p.contexts[win]
+	ec := p.contexts[key]
 	p.mu.Unlock()
 	if ec != nil {
 		return ec, nil
 	}
-	res, err := proto.RuntimeCallFunctionOn{
+	res, err := proto.RuntimeEvaluate{Expression: "globalThis", ContextID: world.ExecutionContextID, ObjectGroup: engineGroup}.Call(o.rodPage())
+	if err != nil {
+		return nil, p.jsErr(err)
+	}
+	win := res.Result.ObjectID
+	inst, err := proto.RuntimeCallFunctionOn{
 		ObjectID:            win,
 		FunctionDeclaration: "function () { return (" + engineJS + ")(); }",
 		ObjectGroup:         engineGroup,
@@ -62,12 +85,12 @@ func (p *Page) ctxFor(o *op, win proto.RuntimeRemoteObjectID) (*execCtx, error) 
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
-	if res.ExceptionDetails != nil {
-		return nil, newErr(ErrBrowser, "install the selector engine: %s", exceptionText(res.ExceptionDetails))
+	if inst.ExceptionDetails != nil {
+		return nil, newErr(ErrBrowser, "install the selector engine: %s", exceptionText(inst.ExceptionDetails))
 	}
-	ec = &execCtx{win: win, engine: res.Result.ObjectID}
+	ec = &execCtx{id: world.ExecutionContextID, iso: win, engine: inst.Result.ObjectID}
 	p.mu.Lock()
-	p.contexts[win] = ec
+	p.contexts[key] = ec
 	p.mu.Unlock()
 	return ec, nil
 }
@@ -80,13 +103,16 @@ func (p *Page) main(o *op) (*execCtx, error) {
 	if ec != nil {
 		return ec, nil
 	}
-	res, err := proto.RuntimeEvaluate{Expression: "globalThis", ObjectGroup: engineGroup}.Call(o.rodPage())
-	if err != nil {
-		return nil, p.jsErr(err)
-	}
-	ec, err = p.ctxFor(o, res.Result.ObjectID)
+	ec, err := p.isolatedCtx(o, p.mainFrame())
 	if err != nil {
 		return nil, err
+	}
+	if ec.win == "" {
+		res, err := proto.RuntimeEvaluate{Expression: "globalThis", ObjectGroup: engineGroup}.Call(o.rodPage())
+		if err != nil {
+			return nil, p.jsErr(err)
+		}
+		ec.win = res.Result.ObjectID
 	}
 	p.mu.Lock()
 	p.mainCtx = ec
@@ -101,58 +127,77 @@ func (p *Page) frameOf(o *op, iframe handle) (*execCtx, error) {
 	if err != nil {
 		return nil, p.jsErr(err)
 	}
-	if node.Node.ContentDocument == nil {
+	if node.Node.ContentDocument == nil || node.Node.FrameID == "" {
 		return nil, errRetry // the frame has no document yet
 	}
-	docID := node.Node.ContentDocument.BackendNodeID
-	return p.docCtx(o, docID, func() (proto.RuntimeRemoteObjectID, error) {
-		doc, err := proto.DOMResolveNode{BackendNodeID: docID, ObjectGroup: o.objectGroup()}.Call(o.rodPage())
-		if err != nil {
-			return "", err
-		}
-		return doc.Object.ObjectID, nil
-	})
+	return p.docCtx(o, node.Node.ContentDocument.BackendNodeID, node.Node.FrameID)
 }
 
-// ctxOfObject finds the context an object (from someone else, such as the
-// aria registry) belongs to, by the document it is in.
-func (p *Page) ctxOfObject(o *op, obj proto.RuntimeRemoteObjectID) (*execCtx, error) {
+// engineHandle turns an element object from elsewhere (the aria registry, a
+// handle a script made in the page's world) into the same element in
+// wright's world of its frame, where the engine can take it.
+func (p *Page) engineHandle(o *op, obj proto.RuntimeRemoteObjectID) (handle, error) {
+	el, err := proto.DOMDescribeNode{ObjectID: obj}.Call(o.rodPage())
+	if err != nil {
+		return handle{}, p.jsErr(err)
+	}
 	doc, err := proto.RuntimeCallFunctionOn{
 		ObjectID: obj, FunctionDeclaration: "function () { return this.ownerDocument || this; }", ObjectGroup: o.objectGroup(),
 	}.Call(o.rodPage())
 	if err != nil {
-		return nil, p.jsErr(err)
+		return handle{}, p.jsErr(err)
 	}
 	node, err := proto.DOMDescribeNode{ObjectID: doc.Result.ObjectID}.Call(o.rodPage())
 	if err != nil {
-		return nil, p.jsErr(err)
+		return handle{}, p.jsErr(err)
 	}
-	return p.docCtx(o, node.Node.BackendNodeID, func() (proto.RuntimeRemoteObjectID, error) {
-		return doc.Result.ObjectID, nil
-	})
+	ec, err := p.docCtx(o, node.Node.BackendNodeID, "")
+	if err != nil {
+		return handle{}, err
+	}
+	res, err := proto.DOMResolveNode{BackendNodeID: el.Node.BackendNodeID, ExecutionContextID: ec.id, ObjectGroup: o.objectGroup()}.Call(o.rodPage())
+	if err != nil {
+		return handle{}, p.jsErr(err)
+	}
+	return handle{ec: ec, obj: res.Object.ObjectID}, nil
 }
 
-// docCtx returns the engine context of the document docID, made once from
-// the document's window and then cached; doc yields the document's object
-// only when the cache misses.
-func (p *Page) docCtx(o *op, docID proto.DOMBackendNodeID, doc func() (proto.RuntimeRemoteObjectID, error)) (*execCtx, error) {
+// pageObject returns the element of h as an object of the page's main
+// world, where code written by users runs: engine handles must not be
+// passed to user code as they are.
+func (p *Page) pageObject(o *op, h handle) (proto.RuntimeRemoteObjectID, error) {
+	n, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.rodPage())
+	if err != nil {
+		return "", p.jsErr(err)
+	}
+	res, err := proto.DOMResolveNode{BackendNodeID: n.Node.BackendNodeID, ObjectGroup: o.objectGroup()}.Call(o.rodPage())
+	if err != nil {
+		return "", p.jsErr(err)
+	}
+	return res.Object.ObjectID, nil
+}
+
+// docCtx returns the engine context of the document docID, made once and
+// then cached. frame is the document's frame, or "" to look it up.
+func (p *Page) docCtx(o *op, docID proto.DOMBackendNodeID, frame proto.PageFrameID) (*execCtx, error) {
 	p.mu.Lock()
 	ec := p.frameCtx[docID]
 	p.mu.Unlock()
 	if ec != nil {
 		return ec, nil
 	}
-	obj, err := doc()
-	if err != nil {
-		return nil, p.jsErr(err)
+	if frame == "" {
+		var err error
+		if frame, err = p.frameOfDoc(o, docID); err != nil {
+			return nil, err
+		}
 	}
-	win, err := proto.RuntimeCallFunctionOn{
-		ObjectID: obj, FunctionDeclaration: "function () { return globalThis; }", ObjectGroup: engineGroup,
-	}.Call(o.rodPage())
-	if err != nil {
-		return nil, p.jsErr(err)
+	var err error
+	if frame == p.mainFrame() {
+		ec, err = p.main(o)
+	} else {
+		ec, err = p.isolatedCtx(o, frame)
 	}
-	ec, err = p.ctxFor(o, win.Result.ObjectID)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +205,35 @@ func (p *Page) docCtx(o *op, docID proto.DOMBackendNodeID, doc func() (proto.Run
 	p.frameCtx[docID] = ec
 	p.mu.Unlock()
 	return ec, nil
+}
+
+// frameOfDoc finds the frame showing the document docID: the main frame,
+// or the one whose owner <iframe> holds it.
+func (p *Page) frameOfDoc(o *op, docID proto.DOMBackendNodeID) (proto.PageFrameID, error) {
+	tree, err := proto.PageGetFrameTree{}.Call(o.rodPage())
+	if err != nil {
+		return "", p.jsErr(err)
+	}
+	var frames []proto.PageFrameID
+	var walk func(t *proto.PageFrameTree)
+	walk = func(t *proto.PageFrameTree) {
+		frames = append(frames, t.Frame.ID)
+		for _, c := range t.ChildFrames {
+			walk(c)
+		}
+	}
+	walk(tree.FrameTree)
+	for _, f := range frames[1:] {
+		owner, err := proto.DOMGetFrameOwner{FrameID: f}.Call(o.rodPage())
+		if err != nil {
+			continue // a frame that went away
+		}
+		n, err := proto.DOMDescribeNode{BackendNodeID: owner.BackendNodeID, Depth: gson.Int(1), Pierce: true}.Call(o.rodPage())
+		if err == nil && n.Node.ContentDocument != nil && n.Node.ContentDocument.BackendNodeID == docID {
+			return f, nil
+		}
+	}
+	return frames[0], nil
 }
 
 // jsErr classifies a CDP error from a JavaScript call: a context that went
@@ -270,6 +344,13 @@ func (p *Page) resolve(o *op, parts []part) ([]handle, error) {
 	i := 0
 	if parts[0].Engine == "aria-ref" {
 		el, err := p.resolveRef(o, parts[0].Ref)
+		if err != nil {
+			return nil, err
+		}
+		items = []handle{el}
+		i = 1
+	} else if parts[0].Engine == "handle" {
+		el, err := p.resolveHandle(o, parts[0].Ref)
 		if err != nil {
 			return nil, err
 		}
@@ -416,7 +497,7 @@ func (p *Page) stepMixed(o *op, items []handle, pt part) ([]handle, error) {
 			return nil, nil
 		}
 		return []handle{items[i]}, nil
-	case "has-text", "visible":
+	case "has-text", "has-not-text", "visible", "has", "has-not", "and", "or":
 		var out []handle
 		for _, h := range items {
 			keep, _, _, err := p.runFilter(o, h, pt)
@@ -470,11 +551,7 @@ func (p *Page) resolveRef(o *op, ref string) (handle, error) {
 	if el == nil || el.Object == nil {
 		return handle{}, newErr(ErrStaleRef, "ref %s did not resolve to an element: take a new aria_snapshot() and use a ref from it", ref)
 	}
-	ec, err := p.ctxOfObject(o, el.Object.ObjectID)
-	if err != nil {
-		return handle{}, err
-	}
-	return handle{ec: ec, obj: el.Object.ObjectID}, nil
+	return p.engineHandle(o, el.Object.ObjectID)
 }
 
 // describe renders up to max elements for a message.

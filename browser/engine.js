@@ -21,22 +21,24 @@
 
   const normalize = (s) => String(s == null ? '' : s).replace(/[\s\u200b\u00ad]+/g, ' ').trim();
 
-  // A matcher implements the BODY rules of PROTOCOL.md. kind: exact (JSON
-  // string), ci (case-insensitive substring), cs (case-sensitive substring,
-  // used by has-text with a quoted body) or re (JavaScript regex).
-  function matcher(m) {
+  // textMatcher implements the BODY kinds of selector.go on an element's
+  // text ({full, normalized, immediate}, see elementText): exact and eqi
+  // compare the whole normalised text, ci and cs look for a substring, re
+  // tests the raw text, node compares each of the element's own text runs,
+  // raw and rawci compare the raw text (attribute values).
+  function textMatcher(m) {
+    const v = normalize(m.value);
+    const lower = v.toLowerCase();
     switch (m.kind) {
-      case 'exact': {
-        const v = normalize(m.value);
-        return (t) => normalize(t) === v;
-      }
-      case 'ci': {
-        const v = normalize(m.value).toLowerCase();
-        return (t) => normalize(t).toLowerCase().includes(v);
-      }
-      case 'cs': {
-        const v = normalize(m.value);
-        return (t) => normalize(t).includes(v);
+      case 'exact': return (t) => t.normalized === v;
+      case 'eqi': return (t) => t.normalized.toLowerCase() === lower;
+      case 'ci': return (t) => t.normalized.toLowerCase().includes(lower);
+      case 'cs': return (t) => t.normalized.includes(v);
+      case 'node': return (t) => (!v && !t.immediate.length) || t.immediate.some((s) => normalize(s) === v);
+      case 'raw': return (t) => t.full === m.value;
+      case 'rawci': {
+        const rl = String(m.value).toLowerCase();
+        return (t) => t.full.toLowerCase().includes(rl);
       }
       case 're': {
         let re;
@@ -45,10 +47,23 @@
         } catch (e) {
           fail('InvalidSelector', 'invalid regular expression /' + m.value + '/' + (m.flags || '') + ': ' + e.message);
         }
-        return (t) => re.test(normalize(t));
+        return (t) => re.test(t.full);
       }
     }
     fail('InvalidSelector', 'unknown text match kind ' + m.kind);
+  }
+
+  // A string as element text, for names, labels and attribute values.
+  const asText = (s) => {
+    const full = String(s == null ? '' : s);
+    return { full, normalized: normalize(full), immediate: [full] };
+  };
+
+  // matcher matches plain strings (names are matched normalised, as
+  // Playwright does, so a regex sees the normalised name).
+  function matcher(m) {
+    const tm = textMatcher(m);
+    return m.kind === 're' ? (s) => tm(asText(normalize(s))) : (s) => tm(asText(s));
   }
 
   // ---- tree walking ------------------------------------------------------
@@ -69,16 +84,16 @@
 
   // Every element under scope in composed order (the element, then its open
   // shadow tree, then its light children). Frames are not entered.
-  function descendants(scope) {
+  function descendants(scope, light) {
     const out = [];
     const visit = (node) => {
       for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
         out.push(c);
-        if (c.shadowRoot) visit(c.shadowRoot);
+        if (c.shadowRoot && !light) visit(c.shadowRoot);
         visit(c);
       }
     };
-    if (isElement(scope) && scope.shadowRoot) visit(scope.shadowRoot);
+    if (isElement(scope) && scope.shadowRoot && !light) visit(scope.shadowRoot);
     visit(scope);
     return out;
   }
@@ -185,7 +200,13 @@
 
   // ---- element text ------------------------------------------------------
 
-  const SKIP_TEXT = new Set(['script', 'style', 'noscript', 'template', 'head']);
+  const SKIP_TEXT = new Set(['script', 'style', 'noscript']);
+
+  function skipForText(el) {
+    if (SKIP_TEXT.has(tag(el))) return true;
+    const head = el.ownerDocument && el.ownerDocument.head;
+    return !!head && (head === el || head.contains(el));
+  }
 
   function childNodesComposed(n) {
     if (isElement(n) && n.shadowRoot) return n.shadowRoot.childNodes;
@@ -196,19 +217,47 @@
     return n.childNodes;
   }
 
-  function elementText(el, cache) {
-    if (cache.has(el)) return cache.get(el);
-    let s = '';
-    const t = tag(el);
-    if (t === 'input' && /^(button|submit|reset)$/i.test(el.type)) s = el.value;
-    else if (!SKIP_TEXT.has(t)) {
-      for (const c of childNodesComposed(el)) {
-        if (c.nodeType === 3) s += c.data;
-        else if (isElement(c)) s += tag(c) === 'br' ? '\n' : elementText(c, cache);
+  // elementText is the text selectors match, as Playwright computes it:
+  // full is every text node below (light children, then the open shadow
+  // tree; scripts and styles skipped; <br> adds nothing), normalized the
+  // same with white space collapsed, immediate the element's own runs of
+  // text between child elements. Buttons made of <input> give their value.
+  function elementText(node, cache) {
+    if (cache.has(node)) return cache.get(node);
+    let v = { full: '', normalized: '', immediate: [] };
+    if (!(isElement(node) && skipForText(node))) {
+      if (isElement(node) && tag(node) === 'input' && /^(submit|button)$/i.test(node.type)) {
+        v = asText(node.value);
+      } else {
+        let run = '';
+        for (let c = node.firstChild; c; c = c.nextSibling) {
+          if (c.nodeType === 3) {
+            v.full += c.data;
+            run += c.data;
+          } else if (c.nodeType !== 8) {
+            if (run) v.immediate.push(run);
+            run = '';
+            if (isElement(c)) v.full += elementText(c, cache).full;
+          }
+        }
+        if (run) v.immediate.push(run);
+        if (isElement(node) && node.shadowRoot) v.full += elementText(node.shadowRoot, cache).full;
+        v.normalized = normalize(v.full);
       }
     }
-    cache.set(el, s);
-    return s;
+    cache.set(node, v);
+    return v;
+  }
+
+  // textMatchOf says how el's text matches: 'none', 'self' (el matches and
+  // no child element does: el is the smallest match) or 'selfAndChildren'.
+  function textMatchOf(el, tm, cache) {
+    if (skipForText(el) || !tm(elementText(el, cache))) return 'none';
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (tm(elementText(c, cache))) return 'selfAndChildren';
+    }
+    if (el.shadowRoot && tm(elementText(el.shadowRoot, cache))) return 'selfAndChildren';
+    return 'self';
   }
 
   // ---- roles and names ---------------------------------------------------
@@ -589,8 +638,9 @@
     cssChecked.set(sel, true);
   }
 
-  function queryCSS(root, sel) {
+  function queryNativeCSS(root, sel, light) {
     checkCSS(sel);
+    if (light) return [...root.querySelectorAll(sel)];
     const out = [];
     for (const group of splitTop(sel, (s, i) => (s[i] === ',' ? 1 : 0))) {
       let current = [root];
@@ -606,6 +656,170 @@
       for (const e of current) if (e !== root) out.push(e);
     }
     return out;
+  }
+
+  // queryCSS runs a parsed selector (selector_css.go): a native one in the
+  // browser, one with Playwright's pseudo-classes by matching every element
+  // under root against its compounds, right to left, crossing into open
+  // shadow trees at descendant and child combinators.
+  function queryCSS(root, sel, st, light) {
+    if (typeof sel === 'string') return queryNativeCSS(root, sel, light);
+    if (sel.native) return queryNativeCSS(root, sel.native, light);
+    const found = [];
+    let scored = false;
+    for (const el of descendants(root, light)) {
+      for (const cx of sel.list) {
+        if (!matchComplex(el, cx, cx.length - 1, root, st)) continue;
+        const score = layoutScore(el, cx[cx.length - 1], root, st);
+        if (score !== undefined) scored = true;
+        found.push({ el, score: score || 0 });
+        break;
+      }
+    }
+    if (scored) found.sort((a, b) => a.score - b.score);
+    return found.map((f) => f.el);
+  }
+
+  function matchesNative(el, native) {
+    if (!native) return true;
+    try {
+      return el.matches(native);
+    } catch (e) {
+      fail('InvalidSelector', 'invalid CSS selector ' + JSON.stringify(native) + ': ' + e.message.replace(/^.*?: /, ''));
+    }
+  }
+
+  const parentForCSS = (el) => parentElementComposed(el);
+
+  function matchComplex(el, cx, i, root, st) {
+    const c = cx[i];
+    if (!matchCompound(el, c, root, st)) return false;
+    if (i === 0) {
+      // A relative selector inside :has(> a) starts with a combinator.
+      if (c.comb === '>') return parentForCSS(el) === st.hasScope;
+      if (c.comb === '+') return el.previousElementSibling === st.hasScope;
+      if (c.comb === '~') { for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (s === st.hasScope) return true; return false; }
+      return true;
+    }
+    switch (c.comb) {
+      case '>': {
+        const p = parentForCSS(el);
+        return !!p && matchComplex(p, cx, i - 1, root, st);
+      }
+      case '+': {
+        const s = el.previousElementSibling;
+        return !!s && matchComplex(s, cx, i - 1, root, st);
+      }
+      case '~':
+        for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (matchComplex(s, cx, i - 1, root, st)) return true;
+        return false;
+      default:
+        for (let p = parentForCSS(el); p; p = parentForCSS(p)) if (matchComplex(p, cx, i - 1, root, st)) return true;
+        return false;
+    }
+  }
+
+  function matchCompound(el, c, root, st) {
+    if (c.native === ':scope') {
+      if (el !== (root.nodeType === 9 ? root.documentElement : root)) return false;
+    } else if (!matchesNative(el, c.native)) {
+      return false;
+    }
+    for (const p of c.pseudo || []) if (!matchPseudo(el, p, root, st)) return false;
+    return true;
+  }
+
+  // cached evaluates a nested selector once per query and root.
+  function cached(st, key, root, make) {
+    let m = st.nested.get(key);
+    if (!m) { m = new Map(); st.nested.set(key, m); }
+    if (!m.has(root)) m.set(root, make());
+    return m.get(root);
+  }
+
+  function matchSel(el, sel, root, st) {
+    if (sel.native) return matchesNative(el, sel.native);
+    return sel.list.some((cx) => matchComplex(el, cx, cx.length - 1, root, st));
+  }
+
+  function matchPseudo(el, p, root, st) {
+    switch (p.name) {
+      case 'visible': return isVisible(el);
+      case 'has-text': return !skipForText(el) && textMatcher({ kind: 'ci', value: p.text })(elementText(el, st.text));
+      case 'text': return textMatchOf(el, textMatcher({ kind: 'ci', value: p.text }), st.text) === 'self';
+      case 'text-is': return textMatchOf(el, textMatcher({ kind: 'node', value: p.text }), st.text) !== 'none';
+      case 'text-matches': return textMatchOf(el, textMatcher({ kind: 're', value: p.text, flags: p.flags }), st.text) === 'self';
+      case 'is': case 'where': return matchSel(el, p.sel, root, st);
+      case 'not': return !matchSel(el, p.sel, root, st);
+      case 'has': {
+        const saved = st.hasScope;
+        st.hasScope = el;
+        try {
+          return queryCSS(el, p.sel, st).length > 0;
+        } finally {
+          st.hasScope = saved;
+        }
+      }
+      case 'nth-match': return cached(st, p, root, () => queryCSS(root, p.sel, st))[p.n - 1] === el;
+    }
+    if (LAYOUT[p.name]) return layoutPseudoScore(el, p, root, st) !== undefined;
+    fail('InvalidSelector', 'unknown pseudo-class :' + p.name);
+  }
+
+  // Layout pseudo-classes: el is left of, right of, above, below or near
+  // some element the inner selector matches; the score (smaller is closer)
+  // orders the results.
+  const LAYOUT = {
+    'left-of': (a, b, max) => {
+      const d = b.left - a.right;
+      if (d < 0 || (max !== undefined && d > max)) return undefined;
+      return d + Math.max(b.bottom - a.bottom, 0) + Math.max(a.top - b.top, 0);
+    },
+    'right-of': (a, b, max) => {
+      const d = a.left - b.right;
+      if (d < 0 || (max !== undefined && d > max)) return undefined;
+      return d + Math.max(b.bottom - a.bottom, 0) + Math.max(a.top - b.top, 0);
+    },
+    'above': (a, b, max) => {
+      const d = b.top - a.bottom;
+      if (d < 0 || (max !== undefined && d > max)) return undefined;
+      return d + Math.max(a.left - b.left, 0) + Math.max(b.right - a.right, 0);
+    },
+    'below': (a, b, max) => {
+      const d = a.top - b.bottom;
+      if (d < 0 || (max !== undefined && d > max)) return undefined;
+      return d + Math.max(a.left - b.left, 0) + Math.max(b.right - a.right, 0);
+    },
+    'near': (a, b, max) => {
+      const limit = max === undefined ? 50 : max;
+      let d = 0;
+      if (a.left - b.right >= 0) d += a.left - b.right;
+      if (b.left - a.right >= 0) d += b.left - a.right;
+      if (b.top - a.bottom >= 0) d += b.top - a.bottom;
+      if (a.top - b.bottom >= 0) d += a.top - b.bottom;
+      return d > limit ? undefined : d;
+    },
+  };
+
+  function layoutPseudoScore(el, p, root, st) {
+    const anchors = cached(st, p, root, () => queryCSS(root, p.sel, st));
+    const box = el.getBoundingClientRect();
+    let best;
+    for (const a of anchors) {
+      if (a === el) continue;
+      const s = LAYOUT[p.name](box, a.getBoundingClientRect(), p.dist == null ? undefined : p.dist);
+      if (s !== undefined && (best === undefined || s < best)) best = s;
+    }
+    return best;
+  }
+
+  function layoutScore(el, c, root, st) {
+    let total;
+    for (const p of c.pseudo || []) {
+      if (!LAYOUT[p.name]) continue;
+      total = (total || 0) + layoutPseudoScore(el, p, root, st);
+    }
+    return total;
   }
 
   function queryXPath(root, expr) {
@@ -626,27 +840,35 @@
     return out;
   }
 
-  function queryText(root, m, st) {
-    const match = matcher(m);
+  // queryText finds the smallest elements whose text matches, the root
+  // included; a quoted text= (kind node) also keeps an element whose own
+  // text run matches when a child matches as well. Hidden elements match
+  // too: actions then wait for them to show.
+  function queryText(root, m, st, light) {
+    const tm = textMatcher(m);
     const out = [];
-    for (const el of descendants(root)) {
-      if (SKIP_TEXT.has(tag(el))) continue;
-      if (!match(elementText(el, st.text))) continue;
-      // The smallest element whose text matches: skip it if a child matches too.
-      let childMatches = false;
-      for (const c of childNodesComposed(el)) {
-        if (isElement(c) && !SKIP_TEXT.has(tag(c)) && match(elementText(c, st.text))) { childMatches = true; break; }
-      }
-      if (childMatches) continue;
-      if (!isVisible(el)) continue;
-      out.push(el);
-    }
+    const consider = (el) => {
+      const how = textMatchOf(el, tm, st.text);
+      if (how === 'self' || (how === 'selfAndChildren' && m.kind === 'node')) out.push(el);
+    };
+    if (isElement(root)) consider(root);
+    for (const el of descendants(root, light)) consider(el);
     return out;
+  }
+
+  function accessibleDescription(el) {
+    const refs = idrefs(el, 'aria-describedby');
+    if (refs.length) return normalize(refs.map((r) => elementText(r, new Map()).full).join(' '));
+    const d = el.getAttribute('aria-description');
+    if (d) return normalize(d);
+    const title = el.getAttribute('title');
+    return title && normalize(title) !== accessibleName(el) ? normalize(title) : '';
   }
 
   function queryRole(root, p, st) {
     const out = [];
     const nameMatch = p.name ? matcher(p.name) : null;
+    const descMatch = p.description ? matcher(p.description) : null;
     for (const el of descendants(root)) {
       const role = roleOf(el);
       if (role !== p.role) continue;
@@ -666,38 +888,33 @@
         if (!name && role === 'row') name = normalize(el.innerText);
         if (!nameMatch(name)) continue;
       }
+      if (descMatch && !descMatch(accessibleDescription(el))) continue;
       out.push(el);
     }
     return out;
   }
 
-  const LABELABLE = /^(button|input|meter|output|progress|select|textarea)$/;
-
-  function labelTexts(el, st) {
-    const texts = [];
-    const aria = el.getAttribute('aria-label');
-    if (aria) texts.push(aria);
+  // labelsOf lists the texts that label el, as get_by_label reads them:
+  // aria-labelledby, else aria-label, else the <label>s of a form control.
+  function labelsOf(el, st) {
     const refs = idrefs(el, 'aria-labelledby');
-    if (refs.length) texts.push(refs.map((r) => elementText(r, st.text)).join(' '));
-    if (LABELABLE.test(tag(el)) && el.labels) {
-      for (const l of el.labels) texts.push(elementText(l, st.text));
+    if (refs.length) return refs.map((r) => elementText(r, st.text));
+    const aria = el.getAttribute('aria-label');
+    if (aria && aria.trim()) return [asText(aria)];
+    const t = tag(el);
+    if (/^(button|meter|output|progress|select|textarea)$/.test(t) || (t === 'input' && el.type !== 'hidden')) {
+      return el.labels ? [...el.labels].map((l) => elementText(l, st.text)) : [];
     }
-    return texts;
+    return [];
   }
 
   function queryLabel(root, m, st) {
-    const match = matcher(m);
-    const out = [];
-    for (const el of descendants(root)) {
-      if (tag(el) === 'input' && el.type === 'hidden') continue;
-      const texts = labelTexts(el, st);
-      if (!texts.length || !texts.some(match)) continue;
-      if (isHiddenForAria(el, st.hidden)) continue;
-      out.push(el);
-    }
-    return out;
+    const tm = textMatcher(m);
+    return descendants(root).filter((el) => labelsOf(el, st).some(tm));
   }
 
+  // wright's placeholder=, alt= and title=: normalised values of elements
+  // in the accessibility tree.
   function queryAttr(root, name, m, st) {
     const match = matcher(m);
     const out = [];
@@ -710,6 +927,16 @@
     return out;
   }
 
+  // The attr engine (id=, data-testid=, internal:attr=, internal:testid=):
+  // raw attribute values, hidden elements included.
+  function queryAttrEngine(root, p, light) {
+    const tm = textMatcher(p.match);
+    return descendants(root, light).filter((el) => {
+      const v = el.getAttribute(p.attr);
+      return v != null && tm(asText(v));
+    });
+  }
+
   function queryTestID(root, value) {
     const out = [];
     for (const el of descendants(root)) if (el.getAttribute('data-testid') === value) out.push(el);
@@ -718,36 +945,75 @@
 
   function search(root, p, st) {
     switch (p.engine) {
-      case 'css': return queryCSS(root, p.css);
+      case 'css': return queryCSS(root, p.sel || p.css, st, p.light);
       case 'xpath': return queryXPath(root, p.xpath);
-      case 'text': return queryText(root, p.match, st);
+      case 'text': return queryText(root, p.match, st, p.light);
       case 'role': return queryRole(root, p, st);
       case 'label': return queryLabel(root, p.match, st);
       case 'placeholder': case 'alt': case 'title': return queryAttr(root, p.engine, p.match, st);
+      case 'attr': return queryAttrEngine(root, p, p.light);
       case 'testid': return queryTestID(root, p.value);
     }
     fail('InvalidSelector', 'unknown selector engine ' + p.engine);
   }
 
-  const isFilter = (p) => p.engine === 'nth' || p.engine === 'has-text' || p.engine === 'visible';
+  const FILTERS = new Set(['nth', 'has-text', 'has-not-text', 'visible', 'has', 'has-not', 'and', 'or']);
+  const isFilter = (p) => FILTERS.has(p.engine);
 
+  // filter keeps (or, for or, adds to) the elements of list; st.roots are
+  // the roots the whole chain started from, where and/or search.
   function filter(list, p, st) {
+    const els = list.filter(isElement);
     switch (p.engine) {
       case 'nth': {
-        const i = p.n < 0 ? list.length + p.n : p.n;
-        return i >= 0 && i < list.length ? [list[i]] : [];
+        const i = p.n < 0 ? els.length + p.n : p.n;
+        return i >= 0 && i < els.length ? [els[i]] : [];
       }
-      case 'has-text': {
-        const match = matcher(p.match);
-        return list.filter((el) => match(elementText(el, st.text)));
+      case 'has-text': case 'has-not-text': {
+        const tm = textMatcher(p.match);
+        const want = p.engine === 'has-text';
+        return els.filter((el) => (!skipForText(el) && tm(elementText(el, st.text))) === want);
       }
       case 'visible':
-        return list.filter((el) => isVisible(el) === p.visible);
+        return els.filter((el) => isVisible(el) === p.visible);
+      case 'has': case 'has-not': {
+        const want = p.engine === 'has';
+        return els.filter((el) => (chain(p.inner, [el], st).length > 0) === want);
+      }
+      case 'and': {
+        const other = new Set(chain(p.inner, st.roots, st));
+        return els.filter((el) => other.has(el));
+      }
+      case 'or':
+        return sortUnique(els.concat(chain(p.inner, st.roots, st)));
     }
-    return list;
+    return els;
+  }
+
+  // chain runs a nested chain (internal:has= and friends) from roots; a
+  // frame it cannot enter holds no matches.
+  function chain(parts, roots, st) {
+    const inner = { ...st, roots };
+    let cur = roots;
+    for (const p of parts) {
+      if (isFilter(p)) { cur = filter(cur, p, inner); continue; }
+      const next = [];
+      for (const r of cur) {
+        let scope = r;
+        if (isFrame(r)) { try { scope = r.contentDocument; } catch (e) { scope = null; } }
+        if (scope) for (const el of search(scope, p, inner)) next.push(el);
+      }
+      cur = sortUnique(next);
+    }
+    return cur;
   }
 
   const isFrame = (el) => isElement(el) && (tag(el) === 'iframe' || tag(el) === 'frame');
+
+  const ordersByLayout = (p) => !!p.sel && !!p.sel.list &&
+    p.sel.list.some((cx) => (cx[cx.length - 1].pseudo || []).some((ps) => LAYOUT[ps.name]));
+
+  const newState = (roots) => ({ text: new Map(), hidden: new Map(), nested: new Map(), roots, hasScope: null });
 
   // run evaluates parts against roots (null: this context's document). It
   // returns the matches as an array. When a search part must descend into a
@@ -756,13 +1022,12 @@
   // opaque (comma-separated indexes of the unreachable frames), so the driver
   // can continue in the frame's own context.
   W.run = function (parts, ...roots) {
-    const st = { text: new Map(), hidden: new Map() };
     let cur = roots.length ? roots : [document];
-    const first = !roots.length;
+    const st = newState(cur);
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
       if (isFilter(p)) {
-        cur = filter(first && i === 0 ? [] : cur, p, st);
+        cur = filter(cur, p, st);
         continue;
       }
       const opaque = [];
@@ -786,7 +1051,8 @@
         const found = search(scope, p, st);
         for (const el of found) next.push(el);
       }
-      cur = cur.length > 1 || p.engine === 'css' ? sortUnique(next) : [...new Set(next)];
+      // Layout pseudo-classes order their matches by distance; keep that.
+      cur = cur.length > 1 || (p.engine === 'css' && !ordersByLayout(p)) ? sortUnique(next) : [...new Set(next)];
     }
     const res = [...cur];
     res.stopAt = -1;
@@ -794,7 +1060,7 @@
   };
 
   W.filterOne = function (p, el) {
-    return filter([el], p, { text: new Map(), hidden: new Map() }).length === 1;
+    return filter([el], p, newState([el.ownerDocument])).length === 1;
   };
 
   // ---- descriptions for messages -----------------------------------------
@@ -810,7 +1076,7 @@
       s += ' ' + a + '="' + v + '"';
     }
     s += '>';
-    let text = normalize(elementText(el, new Map()));
+    let text = elementText(el, new Map()).normalized;
     if (text.length > 50) text = text.slice(0, 47) + '...';
     if (text) s += text + '</' + tag(el) + '>';
     return s;
@@ -839,18 +1105,38 @@
     return false;
   }
 
+  // retarget moves from an element to the control that acts for it, as
+  // Playwright does: 'follow-label' (for enabled, editable, checked) goes
+  // from a part of a button, checkbox or radio to that control and from a
+  // <label>'s content to its control; 'button-link' (for hit testing) goes
+  // from a part of a button or link to it.
+  function retarget(el, behavior) {
+    if (!isElement(el)) return el;
+    let t = el;
+    const own = t.matches('input, textarea, select') || t.isContentEditable;
+    if (!own) {
+      const sel = behavior === 'button-link' ? 'button, [role=button], a, [role=link]' : 'button, [role=button], [role=checkbox], [role=radio]';
+      t = t.closest(sel) || t;
+    }
+    if (behavior === 'follow-label' && !t.matches('a, input, textarea, button, select, [role=link], [role=button], [role=checkbox], [role=switch], [role=radio]') && !t.isContentEditable) {
+      const label = t.closest('label');
+      if (label && label.control) t = label.control;
+    }
+    return t;
+  }
+
   // check reports the first failing actionability condition, or 'ok'.
   // checks: visible, stable, enabled, editable.
   W.check = async function (el, checks) {
     if (!el.isConnected) return { state: 'detached' };
     if (checks.visible && !isVisible(el)) return { state: 'hidden' };
-    if (checks.enabled && isDisabled(el)) return { state: 'disabled' };
+    if (checks.enabled && isDisabled(retarget(el, 'follow-label'))) return { state: 'disabled' };
     if (checks.editable) {
       const t = tag(el);
       if (t !== 'input' && t !== 'textarea' && !el.isContentEditable) {
         fail('BrowserError', 'cannot fill ' + describe(el) + ': fill() works on <input>, <textarea> and [contenteditable] elements');
       }
-      if (!isEditable(el)) return { state: 'readonly' };
+      if (!isEditable(retarget(el, 'follow-label'))) return { state: 'readonly' };
     }
     if (checks.stable) {
       // The box in this frame and in the next must agree.
@@ -898,8 +1184,11 @@
   // (px, py), given (qx, qy), the top-left of el's box in page coordinates
   // (from DOM.getContentQuads): the difference maps the point into el's own
   // frame. Same-origin parent frames are checked too.
-  W.hitTargetAt = function (el, px, py, qx, qy) {
-    const r = el.getBoundingClientRect();
+  W.hitTargetAt = function (el0, px, py, qx, qy) {
+    const r = el0.getBoundingClientRect();
+    // A click on a part of a button or link is a click on it, so a hit on
+    // the button itself (its label span has pointer-events: none) counts.
+    const el = retarget(el0, 'button-link');
     let x = px - qx + r.left, y = py - qy + r.top;
     const doc = el.ownerDocument;
     const hit = deepElementFromPoint(doc, x, y);
@@ -930,11 +1219,11 @@
     switch (what) {
       case 'visible': return isVisible(el);
       case 'hidden': return !isVisible(el);
-      case 'enabled': return !isDisabled(el);
-      case 'disabled': return isDisabled(el);
+      case 'enabled': return !isDisabled(retarget(el, 'follow-label'));
+      case 'disabled': return isDisabled(retarget(el, 'follow-label'));
       case 'editable': {
         if (!isElement(el)) return false;
-        return isEditable(el);
+        return isEditable(retarget(el, 'follow-label'));
       }
       case 'checked': {
         const s = checkedState(el);
@@ -961,7 +1250,7 @@
       const a = el.getAttribute('aria-checked');
       return { checked: a === 'mixed' ? 'mixed' : a === 'true', radio: role === 'radio' || role === 'menuitemradio' };
     }
-    return { error: 'the element is not a checkbox or radio button: ' + describe(el0) + '; check() works on <input type=checkbox|radio>, role=checkbox|radio|switch, or a <label> of one' };
+    return { error: 'Not a checkbox or radio button: ' + describe(el0) + '; check() works on <input type=checkbox|radio>, role=checkbox|radio|switch, or a <label> of one' };
   }
   W.checkedState = checkedState;
 

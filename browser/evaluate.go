@@ -238,8 +238,13 @@ func (l *Locator) Evaluate(ctx context.Context, src string, arg json.RawMessage,
 	if err != nil {
 		return nil, err
 	}
+	// The user's function runs in the page's world, not wright's.
+	obj, err := l.p.pageObject(o, h)
+	if err != nil {
+		return nil, o.fail(err, "")
+	}
 	res, err := proto.RuntimeCallFunctionOn{
-		ObjectID: h.obj, FunctionDeclaration: fn, Arguments: append([]*proto.RuntimeCallArgument{{ObjectID: h.obj}}, args...),
+		ObjectID: obj, FunctionDeclaration: fn, Arguments: append([]*proto.RuntimeCallArgument{{ObjectID: obj}}, args...),
 		ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.objectGroup(),
 	}.Call(o.rodPage())
 	if err != nil {

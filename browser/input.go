@@ -88,7 +88,7 @@ func (p *Page) pressCombo(o *op, combo string, hold time.Duration) error {
 	}
 	p.inputMu.Lock()
 	defer p.inputMu.Unlock()
-	bits := 0
+	bits := p.held // modifiers held by KeyDown apply too
 	for _, m := range mods {
 		bits |= modifierBits[m.key]
 		if err := p.keyEvent(o, proto.InputDispatchKeyEventTypeRawKeyDown, m, bits, false); err != nil {
@@ -221,6 +221,7 @@ func (p *Page) clickAt(o *op, x, y float64, button MouseButton, count int, delay
 	}
 	p.inputMu.Lock()
 	defer p.inputMu.Unlock()
+	mods |= p.held
 	if err := p.moveTo(o, x, y, mods); err != nil {
 		return err
 	}

@@ -116,7 +116,7 @@ func (l *Locator) timeoutErr(o *op, what, last string) error {
 	if !errors.Is(context.Cause(o.ctx), context.DeadlineExceeded) {
 		return o.fail(o.ctx.Err(), "")
 	}
-	msg := fmt.Sprintf("timeout %dms exceeded waiting for %s %s", o.timeout.Milliseconds(), l.selector, what)
+	msg := fmt.Sprintf("Timeout %dms exceeded.\nwaiting for %s %s", o.timeout.Milliseconds(), l.selector, what)
 	if last != "" {
 		msg += "\n  last state: " + last
 	}
@@ -243,13 +243,13 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 			case "detached":
 				return false, "the element was removed from the page", nil
 			case "hidden":
-				return false, l.one(o, h) + " is not visible", nil
+				return false, "element is not visible: " + l.one(o, h), nil
 			case "disabled":
-				return false, l.one(o, h) + " is disabled", nil
+				return false, "element is not enabled: " + l.one(o, h) + " is disabled", nil
 			case "readonly":
-				return false, l.one(o, h) + " is not editable (readonly)", nil
+				return false, "element is not editable: " + l.one(o, h) + " is readonly", nil
 			case "unstable":
-				return false, l.one(o, h) + " is still moving (animating)", nil
+				return false, "element is not stable: " + l.one(o, h) + " is still moving (animating)", nil
 			default:
 				return false, "unexpected state " + st.State, nil
 			}
@@ -260,13 +260,17 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 		if err := l.p.callValue(o, h.ec, "scrollIntoView", nil, objArg(h.obj)); err != nil {
 			return false, "", err
 		}
-		p, b, err := l.p.clickPoint(o, h, a.position)
+		p, b, origin, err := l.p.clickPointOrigin(o, h, a.position)
 		if err != nil {
 			return false, "", err
 		}
 		box = b
+		if box == nil && a.force {
+			// Nothing to wait for: a forced action does not wait to be visible.
+			return false, "", newErr(ErrBrowser, "Element is not visible: %s has no box on the page (zero size or not rendered)", l.one(o, h))
+		}
 		if box == nil {
-			return false, l.one(o, h) + " has no box on the page (zero size or not rendered)", nil
+			return false, "element is not visible: " + l.one(o, h) + " has no box on the page (zero size or not rendered)", nil
 		}
 		pt = p
 		if a.force || !a.pointer {
@@ -276,7 +280,7 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 			OK    bool   `json:"ok"`
 			Other string `json:"other"`
 		}
-		if err := l.p.callValue(o, h.ec, "hitTargetAt", &hit, objArg(h.obj), valArg(pt.X), valArg(pt.Y), valArg(box.X), valArg(box.Y)); err != nil {
+		if err := l.p.callValue(o, h.ec, "hitTargetAt", &hit, objArg(h.obj), valArg(pt.X), valArg(pt.Y), valArg(origin.X), valArg(origin.Y)); err != nil {
 			return false, "", err
 		}
 		if !hit.OK {
@@ -291,12 +295,27 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 // visible part, or position from its top-left) and its box, both in page
 // coordinates; box is nil when the element has no layout.
 func (p *Page) clickPoint(o *op, h handle, position *Point) (Point, *Box, error) {
+	pt, box, _, err := p.clickPointOrigin(o, h, position)
+	return pt, box, err
+}
+
+// clickPointOrigin is clickPoint that also returns the top-left of all the
+// element's boxes together (its bounding client rect in page coordinates),
+// which maps page points into the element's frame: an inline element that
+// wraps has one box per line, and the first one's corner is not its rect's.
+func (p *Page) clickPointOrigin(o *op, h handle, position *Point) (Point, *Box, Point, error) {
 	q, err := proto.DOMGetContentQuads{ObjectID: h.obj}.Call(o.rodPage())
 	if err != nil {
 		if strings.Contains(err.Error(), "Could not compute content quads") {
-			return Point{}, nil, nil
+			return Point{}, nil, Point{}, nil
 		}
-		return Point{}, nil, p.jsErr(err)
+		return Point{}, nil, Point{}, p.jsErr(err)
+	}
+	origin := Point{X: math.Inf(1), Y: math.Inf(1)}
+	for _, quad := range q.Quads {
+		for i := 0; i+1 < len(quad); i += 2 {
+			origin.X, origin.Y = math.Min(origin.X, quad[i]), math.Min(origin.Y, quad[i+1])
+		}
 	}
 	var box *Box
 	for _, quad := range q.Quads {
@@ -314,10 +333,10 @@ func (p *Page) clickPoint(o *op, h handle, position *Point) (Point, *Box, error)
 		}
 	}
 	if box == nil {
-		return Point{}, nil, nil
+		return Point{}, nil, Point{}, nil
 	}
 	if position != nil {
-		return Point{X: box.X + position.X, Y: box.Y + position.Y}, box, nil
+		return Point{X: box.X + position.X, Y: box.Y + position.Y}, box, origin, nil
 	}
 	// The centre of the part inside the viewport, so elements larger than
 	// the viewport are clicked where they can be seen.
@@ -330,7 +349,7 @@ func (p *Page) clickPoint(o *op, h handle, position *Point) (Point, *Box, error)
 			x0, y0, x1, y1 = box.X, box.Y, box.X+box.Width, box.Y+box.Height
 		}
 	}
-	return Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, box, nil
+	return Point{X: (x0 + x1) / 2, Y: (y0 + y1) / 2}, box, origin, nil
 }
 
 // ClickOptions shape a click.

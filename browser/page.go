@@ -80,6 +80,9 @@ type Page struct {
 	inputMu sync.Mutex // one input sequence at a time
 	mouseX  float64
 	mouseY  float64
+	routing atomic.Bool // a client decides this page's requests (intercept.go)
+	held    int         // modifier bits of keys held down by KeyDown
+	buttons int         // mouse buttons held down by MouseDown
 }
 
 type blockedNav struct {
@@ -122,10 +125,8 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 		vp := p.b.opts.viewport()
 		calls = append(calls, proto.EmulationSetDeviceMetricsOverride{Width: vp.Width, Height: vp.Height, DeviceScaleFactor: 1})
 	}
-	if p.b.opts.URLPolicy != nil {
-		calls = append(calls, proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{{
-			URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest,
-		}}})
+	if pats := p.interceptPatterns(); pats != nil {
+		calls = append(calls, proto.FetchEnable{Patterns: pats})
 	}
 	for _, c := range calls {
 		if err := callCDP(r, c); err != nil {
@@ -205,6 +206,7 @@ func (p *Page) broadcastLocked() {
 // and dialogs. It ends when the page's session ends.
 func (p *Page) pump(events <-chan *rod.Message) {
 	for msg := range events {
+		p.observe(msg)
 		switch msg.Method {
 		case "Page.lifecycleEvent":
 			var e proto.PageLifecycleEvent
@@ -267,9 +269,11 @@ func (p *Page) pump(events <-chan *rod.Message) {
 				p.dialogs = appendCapped(p.dialogs, Dialog{Type: string(e.Type), Message: e.Message, DefaultValue: e.DefaultPrompt})
 				p.broadcastLocked()
 				p.mu.Unlock()
-				ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-				_ = proto.PageHandleJavaScriptDialog{Accept: true, PromptText: e.DefaultPrompt}.Call(p.rod.Context(ctx))
-				cancel()
+				if !p.b.clientDialogs() { // else a client answers it (page.dialog_answer)
+					ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+					_ = proto.PageHandleJavaScriptDialog{Accept: true, PromptText: e.DefaultPrompt}.Call(p.rod.Context(ctx))
+					cancel()
+				}
 			}
 		case "Runtime.executionContextsCleared", "Runtime.executionContextDestroyed":
 			p.mu.Lock()
@@ -395,20 +399,6 @@ func formatPreview(pv *proto.RuntimeObjectPreview) string {
 	return b.String()
 }
 
-// decideRequest applies the URL policy to a document request.
-func (p *Page) decideRequest(e *proto.FetchRequestPaused) {
-	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-	defer cancel()
-	r := p.rod.Context(ctx)
-	if err := p.b.opts.URLPolicy(e.Request.URL); err != nil {
-		p.recordBlocked(e.Request.URL, err)
-		p.addConsole("error", "wright: blocked a navigation to "+e.Request.URL+" by the URL policy: "+err.Error(), "", 0)
-		_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonBlockedByClient}.Call(r)
-		return
-	}
-	_ = proto.FetchContinueRequest{RequestID: e.RequestID}.Call(r)
-}
-
 func (p *Page) recordBlocked(url string, err error) {
 	p.mu.Lock()
 	p.blocked = appendCapped(p.blocked, blockedNav{url: url, err: err, at: time.Now()})
@@ -431,12 +421,16 @@ func (p *Page) blockedSince(t time.Time) *blockedNav {
 
 func (p *Page) markClosed(reason string) {
 	p.mu.Lock()
-	if p.closed == "" {
+	first := p.closed == ""
+	if first {
 		p.closed = reason
 		p.broadcastLocked()
 	}
 	p.mu.Unlock()
 	p.cancel()
+	if first {
+		p.emit("page.close", map[string]any{"reason": reason})
+	}
 }
 
 func (p *Page) isClosed() bool {
@@ -537,7 +531,7 @@ func (o *op) fail(err error, waitingFor string) error {
 		return e
 	}
 	if o.ctx.Err() != nil && errors.Is(context.Cause(o.ctx), context.DeadlineExceeded) {
-		return newErr(ErrTimeout, "timeout %dms exceeded %s", o.timeout.Milliseconds(), waitingFor)
+		return newErr(ErrTimeout, "Timeout %dms exceeded.\n%s", o.timeout.Milliseconds(), waitingFor)
 	}
 	if err == nil {
 		err = o.ctx.Err()

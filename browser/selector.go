@@ -2,6 +2,7 @@ package browser
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -13,19 +14,28 @@ import (
 type part struct {
 	Engine        string     `json:"engine"`
 	CSS           string     `json:"css,omitempty"`
+	Sel           *cssSel    `json:"sel,omitempty"`   // CSS with Playwright's pseudo-classes
+	Light         bool       `json:"light,omitempty"` // the :light engines do not pierce shadow roots
 	XPath         string     `json:"xpath,omitempty"`
+	Attr          string     `json:"attr,omitempty"` // attribute name of the attr engine
 	Match         *textMatch `json:"match,omitempty"`
 	Role          string     `json:"role,omitempty"`
 	Name          *textMatch `json:"name,omitempty"`
+	Description   *textMatch `json:"description,omitempty"`
 	Attrs         []roleAttr `json:"attrs,omitempty"`
 	IncludeHidden bool       `json:"includeHidden,omitempty"`
 	Value         string     `json:"value,omitempty"`
 	N             int        `json:"n"`
 	Visible       bool       `json:"visible"`
 	Ref           string     `json:"ref,omitempty"`
+	Inner         []part     `json:"inner,omitempty"` // has, has-not, and, or: a nested chain
 }
 
-// textMatch is a parsed BODY (see PROTOCOL.md): kind exact, ci, cs or re.
+// textMatch is a parsed BODY (see PROTOCOL.md). Kinds: exact (whole
+// normalised text, case-sensitive), eqi (whole text, any case), ci and cs
+// (substring, any case / case-sensitive), re (JavaScript regex), node (one of
+// the element's own text nodes equals the text: Playwright's quoted text=),
+// raw and rawci (attribute values as they are: equal / substring in any case).
 type textMatch struct {
 	Kind  string `json:"kind"`
 	Value string `json:"value"`
@@ -39,7 +49,13 @@ type roleAttr struct {
 	Value any    `json:"value"`
 }
 
-var engines = []string{"css", "xpath", "text", "role", "label", "placeholder", "alt", "title", "testid", "aria-ref", "nth", "has-text", "visible"}
+// engines are the names a part may start with (NAME=BODY). wright's own
+// come first, then Playwright's public and internal ones.
+var engines = []string{"css", "xpath", "text", "role", "label", "placeholder", "alt", "title", "testid", "aria-ref", "handle", "nth", "has-text", "visible",
+	"css:light", "xpath:light", "text:light", "id", "id:light", "data-testid", "data-testid:light", "data-test-id", "data-test-id:light",
+	"data-test", "data-test:light", "internal:text", "internal:has-text", "internal:has-not-text", "internal:has", "internal:has-not",
+	"internal:and", "internal:or", "internal:chain", "internal:role", "internal:label", "internal:attr", "internal:testid",
+	"internal:describe", "internal:control"}
 
 var ariaRoles = strings.Fields(`alert alertdialog application article banner blockquote button caption cell checkbox code
 	columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed
@@ -49,7 +65,11 @@ var ariaRoles = strings.Fields(`alert alertdialog application article banner blo
 	slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer
 	toolbar tooltip tree treegrid treeitem`)
 
-var enginePrefix = regexp.MustCompile(`^([a-z][a-z-]*)\s*=`)
+var enginePrefix = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_:-]*)\s*=`)
+
+// filterEngines keep or drop the matches of the parts before them instead
+// of searching inside them.
+var filterEngines = []string{"nth", "has-text", "visible", "has-not-text", "has", "has-not", "and", "or"}
 
 // parseSelector splits a selector into its parts and validates each one, so
 // a malformed selector fails at once with InvalidSelector instead of timing
@@ -58,28 +78,92 @@ func parseSelector(sel string) ([]part, error) {
 	if strings.TrimSpace(sel) == "" {
 		return nil, newErr(ErrInvalidSelector, "empty selector: pass CSS, or an engine such as role=button[name=\"Save\"] or text=\"Save\"")
 	}
+	parts, err := parseChain(sel, 0)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return nil, err
+		}
+		var u unknownEngine
+		if errors.As(err, &u) {
+			// Playwright's wording, which scripts match on, then ours.
+			return nil, wrapErr(ErrInvalidSelector, err, "Unknown engine %q while parsing selector %s (known engines: %s)", string(u), sel, strings.Join(engines, ", "))
+		}
+		return nil, wrapErr(ErrInvalidSelector, err, "invalid selector %q: %s", sel, err.Error())
+	}
+	for i, p := range parts {
+		if (p.Engine == "aria-ref" || p.Engine == "handle") && i != 0 {
+			return nil, newErr(ErrInvalidSelector, "invalid selector %q: %s= must be the first part of a chain", sel, p.Engine)
+		}
+		if i == 0 && (p.Engine == "nth" || p.Engine == "has-text" || p.Engine == "visible") {
+			return nil, newErr(ErrInvalidSelector, "invalid selector %q: %s= filters the matches of the parts before it, so it cannot come first", sel, p.Engine)
+		}
+	}
+	return parts, nil
+}
+
+// unknownEngine is the error for NAME= with a NAME no engine has.
+type unknownEngine string
+
+func (u unknownEngine) Error() string { return fmt.Sprintf("unknown selector engine %q", string(u)) }
+
+// parseChain parses a chain; depth bounds the nesting of internal:has=
+// and friends.
+func parseChain(sel string, depth int) ([]part, error) {
+	if depth > 16 {
+		return nil, fmt.Errorf("selectors nested more than 16 deep")
+	}
 	raw, err := splitChain(sel)
 	if err != nil {
 		return nil, err
 	}
 	parts := make([]part, 0, len(raw))
 	for i, r := range raw {
-		p, err := parsePart(r)
+		if strings.HasPrefix(r, "*") && len(r) > 1 {
+			return parseCapture(raw[:i], r[1:], raw[i+1:], depth)
+		}
+		ps, err := parsePart(r, depth)
 		if err != nil {
-			return nil, wrapErr(ErrInvalidSelector, err, "invalid selector %q: %s", sel, err.Error())
+			return nil, err
 		}
-		if p.Engine == "aria-ref" && i != 0 {
-			return nil, newErr(ErrInvalidSelector, "invalid selector %q: aria-ref= must be the first part of a chain", sel)
-		}
-		if i == 0 && (p.Engine == "nth" || p.Engine == "has-text" || p.Engine == "visible") {
-			return nil, newErr(ErrInvalidSelector, "invalid selector %q: %s= filters the matches of the parts before it, so it cannot come first", sel, p.Engine)
-		}
-		parts = append(parts, p)
+		parts = append(parts, ps...)
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("the selector has no part that matches anything")
 	}
 	return parts, nil
 }
 
-// splitChain splits at " >> " outside quotes, brackets and parentheses.
+// parseCapture reads Playwright's older capture form before >> *css=div >>
+// rest: the chain matches the captured part's elements that have rest
+// inside them.
+func parseCapture(before []string, captured string, rest []string, depth int) ([]part, error) {
+	var parts []part
+	for _, r := range append(append([]string{}, before...), strings.TrimSpace(captured)) {
+		ps, err := parsePart(r, depth)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, ps...)
+	}
+	if len(rest) == 0 {
+		return parts, nil
+	}
+	inner, err := parseChain(strings.Join(rest, " >> "), depth+1)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range inner {
+		if p.Engine == "nth" {
+			return nil, fmt.Errorf("Can't query n-th element in a request with the capture (a part marked with *)")
+		}
+	}
+	return append(parts, part{Engine: "has", Inner: inner}), nil
+}
+
+// splitChain splits at >> outside quotes, brackets and parentheses. As in
+// Playwright, a quote inside the body of text= (not at its start) is text,
+// so text=/let's/ and text=a"b stay one part.
 func splitChain(sel string) ([]string, error) {
 	var out []string
 	var quote byte
@@ -96,8 +180,10 @@ func splitChain(sel string) ([]string, error) {
 			continue
 		}
 		switch c {
-		case '"', '\'':
-			quote = c
+		case '"', '\'', '`':
+			if !quoteIsText(sel[start:i]) {
+				quote = c
+			}
 		case '\\':
 			i++
 		case '[', '(':
@@ -105,16 +191,16 @@ func splitChain(sel string) ([]string, error) {
 		case ']', ')':
 			depth--
 		case '>':
-			if depth == 0 && i+1 < len(sel) && sel[i+1] == '>' {
+			if depth <= 0 && i+1 < len(sel) && sel[i+1] == '>' {
 				out = append(out, sel[start:i])
 				i++
 				start = i + 1
+				depth = 0
 			}
 		}
 	}
-	if quote != 0 {
-		return nil, newErr(ErrInvalidSelector, "invalid selector %q: unterminated %c quote", sel, quote)
-	}
+	// An unterminated quote runs to the end, as in Playwright: text=" is
+	// the text ", and a lone " fails as a part below.
 	out = append(out, sel[start:])
 	for i, p := range out {
 		out[i] = strings.TrimSpace(p)
@@ -125,38 +211,162 @@ func splitChain(sel string) ([]string, error) {
 	return out, nil
 }
 
-func parsePart(s string) (part, error) {
+var textPrefix = regexp.MustCompile(`^\s*text(:light)?\s*=\s*(\S.*)$`)
+
+// quoteIsText says whether a quote that follows prefix (the part so far)
+// is inside a text= body rather than opening a string.
+func quoteIsText(prefix string) bool {
+	m := textPrefix.FindStringSubmatch(prefix)
+	return m != nil && m[2] != ""
+}
+
+// parsePart parses one part of a chain. It returns several parts for
+// internal:chain (flattened) and none for parts that only annotate.
+func parsePart(s string, depth int) ([]part, error) {
 	if m := enginePrefix.FindStringSubmatch(s); m != nil {
-		name := m[1]
+		name := strings.ToLower(m[1])
 		body := strings.TrimSpace(s[len(m[0]):])
+		if layoutPseudos[name] {
+			// Playwright's wording; wright has the pseudo-class form only.
+			return nil, fmt.Errorf("%q selector cannot be first; wright takes layout selectors as CSS pseudo-classes, as in button:%s(#name)", name, name)
+		}
 		if !slices.Contains(engines, name) {
-			return part{}, fmt.Errorf("unknown selector engine %q (known: %s)", name, strings.Join(engines, ", "))
+			return nil, unknownEngine(name)
 		}
 		if body == "" {
-			return part{}, fmt.Errorf("%s= needs a value", name)
+			return nil, fmt.Errorf("%s= needs a value", name)
 		}
-		return parseEngine(name, body)
+		return parseEngine(name, body, depth)
 	}
 	if strings.HasPrefix(s, "//") || strings.HasPrefix(s, "..") {
-		return part{Engine: "xpath", XPath: s}, nil
+		return []part{{Engine: "xpath", XPath: s}}, nil
 	}
 	if strings.HasPrefix(s, `"`) || strings.HasPrefix(s, `'`) {
-		m, err := parseBody(s)
+		if len(s) < 2 || closingQuote(s) < 0 {
+			return nil, fmt.Errorf("unterminated string %s", s)
+		}
+		return []part{{Engine: "text", Match: parsePublicText(s)}}, nil
+	}
+	return one(parseCSSPart(s, false))
+}
+
+func one(p part, err error) ([]part, error) {
+	if err != nil {
+		return nil, err
+	}
+	return []part{p}, nil
+}
+
+func parseCSSPart(css string, light bool) (part, error) {
+	sel, err := parseCSS(css)
+	if err != nil {
+		return part{}, err
+	}
+	if sel.Native != "" {
+		return part{Engine: "css", CSS: sel.Native, Light: light}, nil
+	}
+	return part{Engine: "css", Sel: sel, Light: light}, nil
+}
+
+func parseEngine(name, body string, depth int) ([]part, error) {
+	base, light := strings.CutSuffix(name, ":light")
+	switch base {
+	case "css":
+		return one(parseCSSPart(body, light))
+	case "xpath":
+		return []part{{Engine: "xpath", XPath: body}}, nil
+	case "text":
+		return []part{{Engine: "text", Match: parsePublicText(body), Light: light}}, nil
+	case "id", "data-testid", "data-test-id", "data-test":
+		v := body
+		if len(body) > 1 && (body[0] == '"' || body[0] == '\'') && closingQuote(body) == len(body)-1 {
+			v = unescapeQuoted(body)
+		}
+		return []part{{Engine: "attr", Attr: base, Match: &textMatch{Kind: "raw", Value: v}, Light: light}}, nil
+	case "internal:text", "internal:label", "internal:has-text", "internal:has-not-text":
+		m, err := parseInternalText(body)
+		if err != nil {
+			return nil, err
+		}
+		return []part{{Engine: strings.TrimPrefix(base, "internal:"), Match: m}}, nil
+	case "internal:has", "internal:has-not", "internal:and", "internal:or", "internal:chain":
+		inner, err := parseNested(base, body, depth)
+		if err != nil {
+			return nil, err
+		}
+		if base == "internal:chain" {
+			return inner, nil
+		}
+		return []part{{Engine: strings.TrimPrefix(base, "internal:"), Inner: inner}}, nil
+	case "internal:attr", "internal:testid":
+		return one(parseAttrPart(base, body))
+	case "internal:role":
+		return one(parseRole(body, true))
+	case "internal:describe":
+		return nil, nil // a description for messages and traces; matches like the chain before it
+	case "internal:control":
+		if body == "enter-frame" {
+			// The driver searches an <iframe>'s document with the part after it.
+			return nil, nil
+		}
+		return nil, fmt.Errorf("internal:control=%s is not supported", body)
+	}
+	return one(parseWrightEngine(name, body))
+}
+
+// parseNested decodes the JSON string body of internal:has= and friends
+// and parses the selector inside it.
+func parseNested(name, body string, depth int) ([]part, error) {
+	var inner string
+	if err := json.Unmarshal([]byte(body), &inner); err != nil {
+		return nil, fmt.Errorf("%s= takes a selector as a JSON string, got %s", name, body)
+	}
+	parts, err := parseChain(inner, depth+1)
+	if err != nil {
+		return nil, fmt.Errorf("%s=%s: %v", name, body, err)
+	}
+	return parts, nil
+}
+
+var attrBody = regexp.MustCompile(`^\[\s*([A-Za-z_][\w:.-]*)\s*=\s*(.+?)\s*\]$`)
+
+// parseAttrPart parses internal:attr=[name="value"i] (and internal:testid):
+// "v"s is equality, "v"i (or no flag) a substring in any case, /re/ a regex;
+// attribute values are not normalised.
+func parseAttrPart(name, body string) (part, error) {
+	m := attrBody.FindStringSubmatch(body)
+	if m == nil {
+		return part{}, fmt.Errorf(`%s= takes [attribute="value"], got %s`, name, body)
+	}
+	val := m[2]
+	if val[0] == '/' {
+		tm, err := parseRegex(val)
 		if err != nil {
 			return part{}, err
 		}
-		return part{Engine: "text", Match: m}, nil
+		return part{Engine: "attr", Attr: m[1], Match: tm}, nil
 	}
-	return part{Engine: "css", CSS: s}, nil
+	end := -1
+	if val[0] == '"' || val[0] == '\'' {
+		end = closingQuote(val)
+	}
+	if end < 0 {
+		return part{Engine: "attr", Attr: m[1], Match: &textMatch{Kind: "raw", Value: val}}, nil
+	}
+	v := unescapeQuoted(val[:end+1])
+	switch strings.ToLower(strings.TrimSpace(val[end+1:])) {
+	case "s":
+		return part{Engine: "attr", Attr: m[1], Match: &textMatch{Kind: "raw", Value: v}}, nil
+	case "i", "":
+		return part{Engine: "attr", Attr: m[1], Match: &textMatch{Kind: "rawci", Value: v}}, nil
+	}
+	return part{}, fmt.Errorf("unexpected %q after the quoted value in %s", val[end+1:], body)
 }
 
-func parseEngine(name, body string) (part, error) {
+// parseWrightEngine parses wright's own engines (see PROTOCOL.md).
+func parseWrightEngine(name, body string) (part, error) {
 	switch name {
-	case "css":
-		return part{Engine: "css", CSS: body}, nil
-	case "xpath":
-		return part{Engine: "xpath", XPath: body}, nil
-	case "text", "label", "placeholder", "alt", "title":
+	case "label", "placeholder", "alt", "title":
 		m, err := parseBody(body)
 		if err != nil {
 			return part{}, err
@@ -195,15 +405,111 @@ func parseEngine(name, body string) (part, error) {
 			return part{Engine: name, Visible: false}, nil
 		}
 		return part{}, fmt.Errorf("visible= takes true or false, got %q", body)
+	case "handle":
+		// An element handle's id (a client's ElementHandle): the chain starts at that element.
+		if body == "" {
+			return part{}, fmt.Errorf("handle= takes an element handle id")
+		}
+		return part{Engine: name, Ref: body}, nil
 	case "aria-ref":
 		if !regexp.MustCompile(`^[A-Za-z0-9_-]+$`).MatchString(body) {
 			return part{}, fmt.Errorf("aria-ref= takes a ref such as e12 from an aria snapshot, got %q", body)
 		}
 		return part{Engine: name, Ref: body}, nil
 	case "role":
-		return parseRole(body)
+		return parseRole(body, false)
 	}
 	return part{}, fmt.Errorf("unknown selector engine %q", name)
+}
+
+// parsePublicText parses the body of Playwright's text= engine: /re/flags;
+// a quoted string ("..." or '...', backslash escapes any character) matches
+// an element with a text node of exactly that text; wright also reads
+// "..."i as a substring in any case and "..."s as the whole text; anything
+// else is a substring in any case.
+func parsePublicText(s string) *textMatch {
+	if m, err := parseRegex(s); err == nil {
+		return m
+	}
+	if len(s) > 1 && (s[0] == '"' || s[0] == '\'') {
+		if end := closingQuote(s); end > 0 {
+			v := unescapeQuoted(s[:end+1])
+			switch s[end+1:] {
+			case "":
+				return &textMatch{Kind: "node", Value: v}
+			case "i", "I":
+				return &textMatch{Kind: "ci", Value: v}
+			case "s", "S":
+				return &textMatch{Kind: "exact", Value: v}
+			}
+		}
+	}
+	return &textMatch{Kind: "ci", Value: s}
+}
+
+// parseInternalText parses the text the Python client's get_by_* and
+// filter() send: "json"s (whole text), "json"i (substring, any case), "json"
+// (whole text), /re/flags, or anything else as a substring in any case.
+func parseInternalText(s string) (*textMatch, error) {
+	if s[0] == '/' {
+		return parseRegex(s)
+	}
+	if s[0] == '"' {
+		end := closingQuote(s)
+		if end < 0 {
+			return nil, fmt.Errorf("unterminated string %s", s)
+		}
+		var v string
+		if err := json.Unmarshal([]byte(s[:end+1]), &v); err != nil {
+			return nil, fmt.Errorf("bad string %s: %v", s[:end+1], err)
+		}
+		switch s[end+1:] {
+		case "", "s", "S":
+			return &textMatch{Kind: "exact", Value: v}, nil
+		case "i", "I":
+			return &textMatch{Kind: "ci", Value: v}, nil
+		}
+		return nil, fmt.Errorf("unexpected %q after the quoted text %s (only i or s may follow it)", s[end+1:], s[:end+1])
+	}
+	return &textMatch{Kind: "ci", Value: s}, nil
+}
+
+// parseRegex parses /source/flags.
+func parseRegex(s string) (*textMatch, error) {
+	end := strings.LastIndexByte(s, '/')
+	if len(s) == 0 || s[0] != '/' || end <= 0 {
+		return nil, fmt.Errorf("unterminated regular expression %s", s)
+	}
+	flags := s[end+1:]
+	if strings.Trim(flags, "dgimsuvy") != "" {
+		return nil, fmt.Errorf("bad regular expression flags %q in %s", flags, s)
+	}
+	if end == 1 {
+		return nil, fmt.Errorf("empty regular expression %s", s)
+	}
+	return &textMatch{Kind: "re", Value: s[1:end], Flags: flags}, nil
+}
+
+// unescapeQuoted strips the quotes of "..." or '...' and the backslash of
+// every escaped character, as Playwright does for text= and id= bodies. A
+// double-quoted body that is a valid JSON string is read as JSON, so the
+// \u003e escapes wright's clients write for ">>" decode.
+func unescapeQuoted(s string) string {
+	if s[0] == '"' {
+		var v string
+		if json.Unmarshal([]byte(s), &v) == nil {
+			return v
+		}
+	}
+	var b strings.Builder
+	inner := s[1 : len(s)-1]
+	for i := 0; i < len(inner); i++ {
+		if inner[i] == '\\' && i+1 < len(inner) {
+			i++
+		}
+		b.WriteByte(inner[i])
+	}
+	return b.String()
 }
 
 // parseBody parses a BODY: "json string" (exact), "json string"i (case
@@ -235,18 +541,7 @@ func parseBody(s string) (*textMatch, error) {
 			return nil, fmt.Errorf("unexpected %q after the quoted text %s (only i or s may follow it)", suffix, s[:end+1])
 		}
 	case '/':
-		end := strings.LastIndexByte(s, '/')
-		if end == 0 {
-			return nil, fmt.Errorf("unterminated regular expression %s", s)
-		}
-		flags := s[end+1:]
-		if strings.Trim(flags, "dgimsuvy") != "" {
-			return nil, fmt.Errorf("bad regular expression flags %q in %s", flags, s)
-		}
-		if end == 1 {
-			return nil, fmt.Errorf("empty regular expression %s", s)
-		}
-		return &textMatch{Kind: "re", Value: s[1:end], Flags: flags}, nil
+		return parseRegex(s)
 	}
 	return &textMatch{Kind: "ci", Value: s}, nil
 }
@@ -281,7 +576,10 @@ func unquote(s string) (string, error) {
 
 var roleName = regexp.MustCompile(`^[A-Za-z]+`)
 
-func parseRole(body string) (part, error) {
+// parseRole parses ROLE[attr]...; internal (internal:role=, from the Python
+// client's get_by_role) reads a name "v" with no flag as a substring in any
+// case and unescapes quoted values the way that client escapes them.
+func parseRole(body string, internal bool) (part, error) {
 	name := roleName.FindString(body)
 	role := strings.ToLower(name)
 	if role == "" {
@@ -304,7 +602,7 @@ func parseRole(body string) (part, error) {
 		if end < 0 {
 			return part{}, fmt.Errorf("unterminated [ in %q", rest)
 		}
-		if err := p.addRoleAttr(strings.TrimSpace(rest[1:end])); err != nil {
+		if err := p.addRoleAttr(strings.TrimSpace(rest[1:end]), internal); err != nil {
 			return part{}, err
 		}
 		rest = rest[end+1:]
@@ -340,7 +638,7 @@ func attrEnd(s string) int {
 	return -1
 }
 
-func (p *part) addRoleAttr(a string) error {
+func (p *part) addRoleAttr(a string, internal bool) error {
 	name, val, hasVal := strings.Cut(a, "=")
 	name = strings.TrimSpace(name)
 	val = strings.TrimSpace(val)
@@ -361,11 +659,21 @@ func (p *part) addRoleAttr(a string) error {
 		if !hasVal {
 			return fmt.Errorf(`[name] needs a value, as in [name="Save"]`)
 		}
-		m, err := parseBody(val)
+		m, err := roleNameBody(val, internal)
 		if err != nil {
 			return fmt.Errorf("[name=...]: %v", err)
 		}
 		p.Name = m
+		return nil
+	case "description":
+		if !hasVal {
+			return fmt.Errorf(`[description] needs a value, as in [description="Opens a dialog"]`)
+		}
+		m, err := roleNameBody(val, internal)
+		if err != nil {
+			return fmt.Errorf("[description=...]: %v", err)
+		}
+		p.Description = m
 		return nil
 	case "include-hidden":
 		v, err := boolVal()
@@ -400,5 +708,26 @@ func (p *part) addRoleAttr(a string) error {
 		p.Attrs = append(p.Attrs, roleAttr{Name: name, Value: n})
 		return nil
 	}
-	return fmt.Errorf("unknown role attribute [%s] (known: name, checked, disabled, expanded, level, pressed, selected, include-hidden)", name)
+	return fmt.Errorf("unknown role attribute [%s] (known: name, description, checked, disabled, expanded, level, pressed, selected, include-hidden)", name)
+}
+
+// roleNameBody parses the value of [name=...]. Playwright's client escapes
+// names with backslashes only ("a\"b"), so internal names are unescaped
+// that way; "v" (no flag) is then a substring in any case.
+func roleNameBody(val string, internal bool) (*textMatch, error) {
+	if !internal || val == "" || val[0] != '"' && val[0] != '\'' {
+		return parseBody(val)
+	}
+	end := closingQuote(val)
+	if end < 0 {
+		return nil, fmt.Errorf("unterminated string %s", val)
+	}
+	v := unescapeQuoted(val[:end+1])
+	switch strings.TrimSpace(val[end+1:]) {
+	case "s", "S":
+		return &textMatch{Kind: "exact", Value: v}, nil
+	case "i", "I", "":
+		return &textMatch{Kind: "ci", Value: v}, nil
+	}
+	return nil, fmt.Errorf("unexpected %q after the quoted name %s (only i or s may follow it)", val[end+1:], val[:end+1])
 }

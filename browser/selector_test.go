@@ -19,17 +19,25 @@ func TestParseSelector(t *testing.T) {
 		{"#a .b", []part{{Engine: "css", CSS: "#a .b"}}},
 		{"css=div > p", []part{{Engine: "css", CSS: "div > p"}}},
 		{"//div[@id='x']", []part{{Engine: "xpath", XPath: "//div[@id='x']"}}},
-		{`text="Save"`, []part{{Engine: "text", Match: &textMatch{Kind: "exact", Value: "Save"}}}},
+		{`text="Save"`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "Save"}}}},
+		{`text="`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `"`}}}},
+		{`text='`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `'`}}}},
+		{`text="Save"s`, []part{{Engine: "text", Match: &textMatch{Kind: "exact", Value: "Save"}}}},
+		{`text='it\'s'`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "it's"}}}},
+		{`text="a"x`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `"a"x`}}}},
+		{`text=/`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `/`}}}},
+		{`text=/let's/i >> span`, []part{{Engine: "text", Match: &textMatch{Kind: "re", Value: "let's", Flags: "i"}}, {Engine: "css", CSS: "span"}}},
+		{`text="Hi>>">>span`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "Hi>>"}}, {Engine: "css", CSS: "span"}}},
 		{`text="Save"i`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: "Save"}}}},
 		{`text=/sa+ve/i`, []part{{Engine: "text", Match: &textMatch{Kind: "re", Value: "sa+ve", Flags: "i"}}}},
 		{`text=Save now`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: "Save now"}}}},
-		{`"a >> b"`, []part{{Engine: "text", Match: &textMatch{Kind: "exact", Value: "a >> b"}}}},
+		{`"a >> b"`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "a >> b"}}}},
 		{`role=button[name="Save"i][pressed]`, []part{{Engine: "role", Role: "button", Name: &textMatch{Kind: "ci", Value: "Save"}, Attrs: []roleAttr{{Name: "pressed"}}}}},
 		{`role=checkbox[checked=false]`, []part{{Engine: "role", Role: "checkbox", Attrs: []roleAttr{{Name: "checked", Value: false}}}}},
 		{`role=checkbox[checked="mixed"]`, []part{{Engine: "role", Role: "checkbox", Attrs: []roleAttr{{Name: "checked", Value: "mixed"}}}}},
 		{`role=button[pressed="mixed"]`, []part{{Engine: "role", Role: "button", Attrs: []roleAttr{{Name: "pressed", Value: "mixed"}}}}},
 		{`role=Button`, []part{{Engine: "role", Role: "button"}}},
-		{`text="a \u003e\u003e b"`, []part{{Engine: "text", Match: &textMatch{Kind: "exact", Value: "a >> b"}}}},
+		{`text="a \u003e\u003e b"`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "a >> b"}}}},
 		{`role=heading[level=2]`, []part{{Engine: "role", Role: "heading", Attrs: []roleAttr{{Name: "level", Value: 2}}}}},
 		{`role=link[name=/a]b/][include-hidden]`, []part{{Engine: "role", Role: "link", Name: &textMatch{Kind: "re", Value: "a]b"}, IncludeHidden: true}}},
 		{`ul >> li >> nth=-1`, []part{{Engine: "css", CSS: "ul"}, {Engine: "css", CSS: "li"}, {Engine: "nth", N: -1}}},
@@ -64,9 +72,10 @@ func TestParseSelector(t *testing.T) {
 
 func TestInvalidSelectors(t *testing.T) {
 	for _, sel := range []string{
-		"", "   ", `text="unterminated`, "div >> ", ">> div", "nth=first", "nth=0", "foo=bar",
-		"role=buton", "role=button[nme=x]", "role=button[level=x]", "role=button[checked=maybe]",
-		"visible=yes", `text="a"x`, "text=/", "div >> aria-ref=e1", "aria-ref=e 1",
+		"", "   ", "div >> ", ">> div", "nth=first", "nth=0", "foo=bar",
+		"role=buton", "role=button[nme=x]", "role=button[level=x]", "role=button[checked=maybe]", "div[", "a >", "div:has-text()", ":nth-match(li)",
+		":nth-match(li, 0)", `internal:has="div`, `internal:has=div`, `internal:attr=placeholder`, "internal:control=foo", `"`, "'",
+		"visible=yes", "div >> aria-ref=e1", "aria-ref=e 1",
 	} {
 		_, err := parseSelector(sel)
 		if err == nil {
@@ -79,12 +88,12 @@ func TestInvalidSelectors(t *testing.T) {
 	}
 	// Errors only the browser can find: CSS, XPath and JavaScript regex syntax.
 	p := open(t, "/buttons.html")
-	for _, sel := range []string{"div[", "//div[", "text=/(/", "li >> has-text=/[/"} {
+	for _, sel := range []string{"div:visible:bogus", "//div[", "text=/(/", "li >> has-text=/[/", "div:has-text('a'):bogus"} {
 		_, err := loc(t, p, sel).Count(bg)
 		wantType(t, err, ErrInvalidSelector)
 	}
-	err := loc(t, p, "div[").Click(bg, ClickOptions{Timeout: 5 * time.Second})
-	wantType(t, err, ErrInvalidSelector, "div[")
+	err := loc(t, p, "div:bogus").Click(bg, ClickOptions{Timeout: 5 * time.Second})
+	wantType(t, err, ErrInvalidSelector, "div:bogus")
 }
 
 // TestSelectorEngines checks what each engine matches on the fixtures.
@@ -103,12 +112,12 @@ func TestSelectorEngines(t *testing.T) {
 		{buttons, "css=li.card >> button", 7, nil},
 		{buttons, "//li/h2", 7, nil},
 		{buttons, "li >> xpath=.//button", 7, nil},
-		{buttons, `text="Add to cart"`, 6, nil}, // the hidden card does not match
-		{buttons, `text=add TO cart`, 6, nil},
-		{buttons, `text=/^add to/i`, 6, nil},
+		{buttons, `text="Add to cart"`, 7, nil}, // hidden elements match, as in Playwright
+		{buttons, `text=add TO cart`, 7, nil},
+		{buttons, `text=/^add to/i`, 7, nil},
 		{buttons, `text="Add to"`, 0, nil}, // quoted is a whole-text match
 		{buttons, `"Red mug"`, 1, []string{"Red mug"}},
-		{buttons, `text=mug`, 5, nil},
+		{buttons, `text=mug`, 6, nil},
 		{buttons, `li >> has-text="Blue" >> button`, 1, nil},
 		{buttons, `li >> has-text=/^green/i >> h2`, 1, []string{"Green mug"}},
 		{buttons, `li >> has-text="blue"`, 0, nil}, // quoted has-text is case-sensitive

@@ -128,31 +128,35 @@ var Script = []Action{
 	{Thought: "First I look at the start page: its title and an outline of what can be clicked or typed into.",
 		BashCommand: `cat > explore_1.py <<'EOF'
 import json, os
-from wright_browser import launch
+from playwright.sync_api import sync_playwright
 
 task = json.load(open(os.environ["TASK_JSON"]))
-with launch() as browser:
+with sync_playwright() as p:
+    browser = p.chromium.launch()
     page = browser.new_page()
     page.goto(task["start_url"])
     print("title:", page.title())
-    print(page.aria_snapshot())
+    print(page.aria_snapshot())  # wright's extra: the page as an outline, for exploring
     page.screenshot(path="screenshots/explore_home.png")
+    browser.close()
 EOF
 python3 explore_1.py`},
 	{Thought: "There is a search box labelled 'Search books' and a Search button. I try a search and look at the results; they may load late, so I wait for the list.",
 		BashCommand: `cat > explore_2.py <<'EOF'
 import json, os
-from wright_browser import launch
+from playwright.sync_api import sync_playwright, expect
 
 task = json.load(open(os.environ["TASK_JSON"]))
-with launch() as browser:
+with sync_playwright() as p:
+    browser = p.chromium.launch()
     page = browser.new_page()
     page.goto(task["start_url"])
     page.get_by_label("Search books").fill("Go Programming")
     page.get_by_role("button", name="Search").click()
-    page.locator("#results li").first.wait_for()
+    expect(page.locator("#results li").first).to_be_visible()
     print("url:", page.url)
     print(page.locator("#results li").all_inner_texts())
+    browser.close()
 EOF
 python3 explore_2.py`},
 	{Thought: "The search finds the book and links to its page. I write the plan with its critical points, and the judge's prompts.",
@@ -174,13 +178,13 @@ EOF
 ls`},
 	{Thought: "Now the reusable script: it redoes the task from scratch, logs each step and saves a screenshot at each critical point into a new run folder.",
 		BashCommand: `cat > final_script.py <<'EOF'
-"""Find a book on the Quire Books shop and return its title, author and price, recording the run."""
+"""Find a book on the Quire Books shop and return its title, author and price, recording the run (plain Playwright)."""
 import json
 import os
+import re
 import sys
 
-import wright_browser
-from wright_browser import launch
+from playwright.sync_api import expect, sync_playwright
 
 BOOK = "The Go Programming Language"
 
@@ -190,10 +194,39 @@ def start_url():
         return json.load(f)["start_url"]
 
 
+def next_run_dir(base="final_runs"):
+    if os.environ.get("WRIGHT_RUN_DIR"):
+        run_dir = os.environ["WRIGHT_RUN_DIR"]
+    else:
+        os.makedirs(base, exist_ok=True)
+        taken = [int(m.group(1)) for d in os.listdir(base) if (m := re.fullmatch(r"run_(\d+)", d))]
+        run_dir = os.path.join(base, "run_%d" % (max(taken, default=0) + 1))
+    os.makedirs(os.path.join(run_dir, "screenshots"), exist_ok=True)
+    return run_dir
+
+
+class Record:
+    """step <n> action: ... lines in final_script_log.txt, one screenshot per critical point."""
+
+    def __init__(self, run_dir):
+        self.run_dir, self.shots = run_dir, 0
+
+    def step(self, n, text):
+        line = "step %d action: %s" % (n, text)
+        print(line, flush=True)
+        with open(os.path.join(self.run_dir, "final_script_log.txt"), "a") as f:
+            f.write(line + "\n")
+
+    def screenshot(self, page, name):
+        self.shots += 1
+        page.screenshot(path=os.path.join(self.run_dir, "screenshots", "final_execution_%d_%s.png" % (self.shots, name)))
+
+
 def main():
-    run_dir = wright_browser.next_run_dir("final_runs")
-    log = wright_browser.ActionLog(run_dir)
-    with launch() as browser:
+    run_dir = next_run_dir()
+    log = Record(run_dir)
+    with sync_playwright() as p:
+        browser = p.chromium.launch()
         page = browser.new_page()
         page.goto(start_url())
         log.step(1, "open the shop's home page")
@@ -202,13 +235,13 @@ def main():
         page.get_by_label("Search books").fill("Go Programming")
         page.get_by_role("button", name="Search").click()
         results = page.locator("#results li")
-        results.first.wait_for()
+        expect(results.first).to_be_visible()
         log.step(2, "search for 'Go Programming': %d result(s)" % results.count())
         log.screenshot(page, "results")
 
         page.get_by_role("link", name=BOOK).click()
         price = page.get_by_test_id("price")
-        price.wait_for()
+        expect(price).to_be_visible()
         log.step(3, "open the page of %s" % BOOK)
         log.screenshot(page, "book")
         byline = page.locator("#book p").first.inner_text()  # "by <author> · <year>"
@@ -217,6 +250,7 @@ def main():
             "author": byline.removeprefix("by ").split(" · ")[0].strip(),
             "price": float(price.inner_text().strip().lstrip("$")),
         }
+        browser.close()
     with open(os.path.join(run_dir, "result.json"), "w") as f:
         json.dump(result, f, indent=2)
     log.step(4, "final result: " + json.dumps(result))

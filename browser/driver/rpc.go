@@ -51,6 +51,9 @@ type conn struct {
 
 	wmu sync.Mutex
 	w   io.Writer
+
+	subMu       sync.Mutex
+	unsubscribe func() // the connection's event subscription, if any
 }
 
 func (c *conn) write(resp rpcResponse) {
@@ -77,6 +80,7 @@ func (s *Server) serve(ctx context.Context, r io.Reader, w io.Writer, closeEnds 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c := &conn{s: s, closeEnds: closeEnds, end: cancel, w: w}
+	defer endSubscription(c)
 
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)

@@ -196,7 +196,7 @@ func TestProtocolOverPipe(t *testing.T) {
 	if nav["status"] != float64(200) || nav["url"] != site.URL+"/buttons.html" {
 		t.Errorf("goto: %v", nav)
 	}
-	c.fail("locator.click", map[string]any{"page": page, "selector": "text=Add to cart"}, codeServer, browser.ErrStrictMode, "matches 6 elements")
+	c.fail("locator.click", map[string]any{"page": page, "selector": "text=Add to cart"}, codeServer, browser.ErrStrictMode, "matches 7 elements")
 	c.call("locator.click", map[string]any{"page": page, "selector": `role=listitem >> has-text="Tea pot" >> role=button[name="Add to cart"i]`, "timeout": 5000})
 	if v := c.call("locator.inner_text", map[string]any{"page": page, "selector": "#cart"})["value"]; v != "1 Tea pot" {
 		t.Errorf("cart after click: %v", v)

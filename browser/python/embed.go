@@ -1,51 +1,116 @@
-// Package python carries wright_browser.py, the Python client of `wright
-// driver`, inside the wright binary, so every run can put it on its scripts'
-// PYTHONPATH without installing anything.
+// Package python carries wright's Python client inside the wright binary:
+// wright_browser.py (the client of `wright driver`) and the `playwright`
+// package (Playwright's sync API, implemented by wright_browser), so every run
+// can put them on its scripts' PYTHONPATH without installing anything.
 package python
 
 import (
-	_ "embed"
+	"embed"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // FileName is the module's file name; scripts `import wright_browser`.
 const FileName = "wright_browser.py"
+
+// PackageName is the directory of the Playwright-compatible package.
+const PackageName = "playwright"
 
 // Client is the source of wright_browser.py.
 //
 //go:embed wright_browser.py
 var Client string
 
-// Install writes wright_browser.py into dir (created if missing) and returns
-// the file's path. An existing copy is replaced, so a run always gets the
-// client that matches its driver.
+// pkg holds playwright/ (all: keeps its _impl directory).
+//
+//go:embed all:playwright
+var pkg embed.FS
+
+// Install writes wright_browser.py and the playwright package into dir
+// (created if missing) and returns the module's path. Existing copies are
+// replaced, so a run always gets the client that matches its driver.
 func Install(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
 	path := filepath.Join(dir, FileName)
-	// Write beside the target and rename: a script importing the module at
-	// the same moment never sees half a file.
-	tmp, err := os.CreateTemp(dir, ".wright_browser-*.py")
-	if err != nil {
+	if err := writeAtomic(dir, path, Client); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.WriteString(Client); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("install python client: write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("install python client: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("install python client: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := installPackage(dir); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
 	return path, nil
+}
+
+// writeAtomic writes beside the target and renames: a script importing the
+// module at the same moment never sees half a file.
+func writeAtomic(dir, path, content string) error {
+	tmp, err := os.CreateTemp(dir, ".wright-*.py")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.WriteString(content); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// installPackage writes playwright/ into a fresh directory beside the
+// target and swaps it in, so no run sees a package half old, half new.
+func installPackage(dir string) error {
+	fresh, err := os.MkdirTemp(dir, ".playwright-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(fresh)
+	err = fs.WalkDir(pkg, PackageName, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "__pycache__" {
+			return fs.SkipDir
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(name, PackageName), "/")
+		target := filepath.Join(fresh, filepath.FromSlash(rel))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !strings.HasSuffix(name, ".py") {
+			return nil
+		}
+		data, err := pkg.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		return fmt.Errorf("write the playwright package: %w", err)
+	}
+	if err := os.Chmod(fresh, 0o755); err != nil {
+		return err
+	}
+	final := filepath.Join(dir, PackageName)
+	old := final + ".old"
+	_ = os.RemoveAll(old)
+	if err := os.Rename(final, old); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if err := os.Rename(fresh, final); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
 }

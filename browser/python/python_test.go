@@ -280,8 +280,13 @@ func TestInstall(t *testing.T) {
 		t.Fatal("Install did not replace a stale copy")
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
+	if len(entries) != 2 {
 		t.Fatalf("Install left temporary files: %v", entries)
+	}
+	for _, f := range []string{"__init__.py", "sync_api/__init__.py", "_impl/_path_utils.py"} {
+		if _, err := os.Stat(filepath.Join(dir, PackageName, f)); err != nil {
+			t.Fatalf("Install did not write the playwright package: %v", err)
+		}
 	}
 
 	// A file where the directory should be: an error that says so.
@@ -304,6 +309,15 @@ func TestClientCommand(t *testing.T) {
 	if string(out) != Client {
 		t.Fatal("wright client python does not print the embedded client")
 	}
+	out2 := t.TempDir()
+	if err := exec.Command(wrightBin, "client", "python", "--out", out2).Run(); err != nil {
+		t.Fatalf("wright client python --out: %v", err)
+	}
+	for _, f := range []string{FileName, "playwright/sync_api/__init__.py"} {
+		if _, err := os.Stat(filepath.Join(out2, f)); err != nil {
+			t.Fatalf("--out did not write %s: %v", f, err)
+		}
+	}
 	cmd := exec.Command(wrightBin, "client", "ruby")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -324,6 +338,7 @@ func TestBrowserScenarios(t *testing.T) {
 	base := fixtureServer(t)
 	for _, name := range []string{
 		"form", "strict", "dialog", "popup", "overlay", "lazy", "shadow", "getby", "aria", "slow", "screenshot",
+		"pw_content", "pw_events", "pw_context",
 	} {
 		t.Run(name, func(t *testing.T) {
 			stdout, stderr, tmp, err := script{name: name + ".py", fixture: base}.run(t)

@@ -22,8 +22,11 @@ import atexit
 import base64
 import builtins
 import collections
+import datetime
+import inspect
 import itertools
 import json
+import math
 import os
 import queue
 import re
@@ -34,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 
 __all__ = [
     "launch",
@@ -301,6 +305,52 @@ def _test_id_part(test_id):
     return "testid=" + _json_body(test_id)
 
 
+def _glob_regex(glob):
+    """Playwright's URL glob: ** any characters, * any but "/", ? one character, {a,b} alternatives."""
+    out, i, in_group = ["^"], 0, False
+    while i < len(glob):
+        c = glob[i]
+        if c == "*" and glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append(".")
+        elif c == "{":
+            out.append("(")
+            in_group = True
+        elif c == "}" and in_group:
+            out.append(")")
+            in_group = False
+        elif c == "," and in_group:
+            out.append("|")
+        elif c == "\\" and i + 1 < len(glob):
+            out.append(re.escape(glob[i + 1]))
+            i += 1
+        else:
+            out.append(re.escape(c))
+        i += 1
+    out.append("$")
+    return "".join(out)
+
+
+def _url_matches(pattern, url, base=None):
+    """Whether url matches a Playwright URL pattern: str (exact or glob), re.Pattern or a predicate."""
+    if pattern is None:
+        return True
+    if callable(pattern) and not isinstance(pattern, re.Pattern):
+        return bool(pattern(url))
+    if isinstance(pattern, re.Pattern):
+        return pattern.search(url) is not None
+    if base and not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", pattern) and not pattern.startswith("*"):
+        pattern = urllib.parse.urljoin(base, pattern)
+    if not any(ch in pattern for ch in "*?{"):
+        return pattern == url or pattern == url.split("#", 1)[0]
+    return re.match(_glob_regex(pattern), url) is not None
+
+
 def _join(chain, part):
     return part if not chain else chain + " >> " + part
 
@@ -326,12 +376,16 @@ def _encode_request(rid, method, params):
 
 class _Transport:
     def __init__(self):
-        self._call_lock = threading.Lock()
+        # Re-entrant: an event handler run while a call waits may make calls of its own.
+        self._call_lock = threading.RLock()
         self._state_lock = threading.Lock()
         self._inbox = queue.Queue()
         self._ids = itertools.count(1)
         self._gone = None  # why the channel can no longer be used
         self._shut = False
+        self._stash = {}  # answers that arrived while a nested call waited, by id
+        self._waiting = set()  # ids of calls in flight on this thread's stack
+        self.on_notify = None  # called with (method, params) for each driver event
 
     # subclasses: _send(bytes), _peer_exited() -> bool, _wait_reader(), _death_message(method), shutdown()
 
@@ -345,11 +399,58 @@ class _Transport:
                 self._send(data)
             except (OSError, ValueError):
                 raise self._died(method) from None
-            return self._await(rid, method, guard_s)
+            self._waiting.add(rid)
+            try:
+                return self._await(rid, method, guard_s)
+            finally:
+                self._waiting.discard(rid)
+                self._stash.pop(rid, None)
+
+    def pump(self, seconds, until=None):
+        """Run driver events for up to seconds (or until until() holds); returns until()'s last value."""
+        deadline = time.monotonic() + max(0.0, seconds)
+        with self._call_lock:
+            while True:
+                if until is not None and until():
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0 or self._gone:
+                    return bool(until and until())
+                try:
+                    kind, msg = self._inbox.get(timeout=min(left, 0.1))
+                except queue.Empty:
+                    if self._peer_exited():
+                        return bool(until and until())
+                    continue
+                if kind == "eof":
+                    self._inbox.put(("eof", None))
+                    return bool(until and until())
+                self._route(msg)
+
+    def _route(self, msg):
+        """An event is dispatched; an answer to a call further up the stack is kept for it."""
+        if msg.get("id") is None and "method" in msg:
+            self._dispatch(msg)
+        elif msg.get("id") in self._waiting:
+            self._stash[msg["id"]] = msg
+
+    def _dispatch(self, msg):
+        handler = self.on_notify
+        if handler is None:
+            return
+        params = msg.get("params")
+        try:
+            handler(msg["method"], params if isinstance(params, dict) else {})
+        except Exception:  # noqa: BLE001 - a listener's error must not break the call that ran it
+            import traceback
+
+            traceback.print_exc()
 
     def _await(self, rid, method, guard_s):
         deadline = None if guard_s is None else time.monotonic() + guard_s
         while True:
+            if rid in self._stash:
+                return _result(self._stash.pop(rid), method)
             try:
                 kind, msg = self._inbox.get(timeout=0.2)
             except queue.Empty:
@@ -369,10 +470,11 @@ class _Transport:
                         "and launch a new one." % (method, guard_s), method=method)
                 continue
             if kind == "eof":
+                self._inbox.put(("eof", None))  # for calls further up the stack
                 raise self._died(method)
             if msg.get("id") == rid:
                 return _result(msg, method)
-            # Anything else is an answer to a call we gave up on, or a notification.
+            self._route(msg)
 
     def _died(self, method):
         message = self._death_message(method)
@@ -768,7 +870,10 @@ def launch(headless=True, viewport=(1280, 1800), slow_mo=0, timeout=10000, execu
     except BaseException:
         transport.shutdown(grace=2.0)
         raise
-    return Browser(transport, result, timeout or 10000, owns_driver=True)
+    browser = Browser(transport, result, timeout or 10000, owns_driver=True)
+    browser._viewport = size
+    browser._subscribe()
+    return browser
 
 
 def connect(socket_path=None):
@@ -786,7 +891,9 @@ def connect(socket_path=None):
     except BaseException:
         transport.shutdown()
         raise
-    return Browser(transport, result, 10000, owns_driver=False)
+    browser = Browser(transport, result, 10000, owns_driver=False)
+    browser._subscribe()
+    return browser
 
 
 def _viewport(value, who):
@@ -816,6 +923,13 @@ class Browser:
         self._owns_driver = owns_driver
         self._pages = {}
         self._closed = False
+        self._contexts = []
+        self._default_ctx = None
+        self._viewport = None
+        self._version = launched.get("version")
+        self._browser_type = None
+        self._dialogs_ours = False
+        self._isolated_pages = False  # Playwright's rule: browser.new_page() makes a context
         for pid in launched.get("pages") or []:
             self._page(pid)
 
@@ -848,14 +962,80 @@ class Browser:
         """Open pages (popups included), in the order they were created."""
         return [self._page(info["page"]) for info in self._page_infos()]
 
-    def new_page(self):
+    def _subscribe(self, dialogs=False):
+        """Ask the driver for events (page.on(...), expect_*); with dialogs, this client answers dialogs."""
+        self._transport.on_notify = self._on_notify
+        self._dialogs_ours = dialogs
+        self._call("events.subscribe", {"browser": self.id, "dialogs": dialogs})
+
+    def _answer_dialogs(self):
+        if not self._dialogs_ours:
+            self._subscribe(dialogs=True)
+
+    def _on_notify(self, method, params):
+        pid = params.get("page")
+        if not pid or self._closed:
+            return
+        page = self._page(pid)
+        if method == "browser.page":
+            opener = params.get("opener")
+            if opener:
+                op = self._page(opener)
+                if page._context is None and op._context is not None:
+                    op._context._adopt(page, popup=True)
+                op._emit("popup", page)
+            return
+        page._on_driver_event(method, params)
+
+    def _new_page_raw(self):
         result = self._call("browser.new_page", {"browser": self.id})
         return self._page(result["page"])
+
+    def new_page(self, **options):
+        """A new page.
+
+        Under Playwright's API (sync_playwright()) it gets a new context of its own, as in Playwright
+        (options: as new_context(); closing the page closes it). A browser from launch() or connect()
+        opens the page in the browser's default context instead, sharing its cookies and storage.
+        """
+        if not self._isolated_pages and not options:
+            page = self._new_page_raw()
+            self._default_context()._adopt(page)
+            return page
+        context = self.new_context(**options)
+        page = context.new_page()
+        page._owned_context = context
+        return page
+
+    def new_context(self, **options):
+        """A new BrowserContext (Playwright's options: viewport, base_url, ...)."""
+        if self._closed:
+            raise TargetClosed("new_context: the browser has been closed", method="new_context")
+        context = BrowserContext(self, options)
+        self._contexts.append(context)
+        return context
+
+    @property
+    def contexts(self):
+        return list(self._contexts)
+
+    @property
+    def browser_type(self):
+        return self._browser_type
+
+    def _default_context(self):
+        if self._default_ctx is None:
+            self._default_ctx = BrowserContext(self, isolated=False)
+        return self._default_ctx
+
+    @property
+    def version(self):
+        return self._version or ""
 
     def is_connected(self):
         return not self._closed and not self._transport._gone
 
-    def close(self):
+    def close(self, reason=None):
         """Close the browser and end the driver (for connect(): only disconnect). Never raises."""
         if self._closed:
             return
@@ -873,19 +1053,794 @@ class Browser:
         self._transport.shutdown(grace=grace)
 
 
-class Response:
-    """What a navigation returned: the final url and the HTTP status (None when unknown)."""
+# ---------------------------------------------------------------------------
+# Events: page.on(...), context.on(...), expect_* waiters
+#
+# The driver sends events as JSON-RPC notifications; they run here, on the
+# script's thread, while a call waits for its answer or a waiter pumps, as
+# Playwright's sync API runs its listeners.
 
-    def __init__(self, url, status):
+
+class _Emitter:
+    """on / once / remove_listener, as Playwright's objects have them."""
+
+    def _listeners_for(self, event):
+        table = self.__dict__.setdefault("_listeners", {})
+        return table.setdefault(event, [])
+
+    def on(self, event, f):
+        self._listeners_for(event).append((f, False))
+        self._listener_added(event)
+        return self
+
+    def once(self, event, f):
+        self._listeners_for(event).append((f, True))
+        self._listener_added(event)
+        return self
+
+    def remove_listener(self, event, f):
+        entries = self._listeners_for(event)
+        for i, (g, _) in enumerate(entries):
+            if g is f or g == f:
+                del entries[i]
+                break
+        return self
+
+    off = remove_listener
+
+    def _listener_added(self, event):
+        pass
+
+    def _has_listeners(self, event):
+        return bool(self.__dict__.get("_listeners", {}).get(event))
+
+    def _emit(self, event, *args):
+        entries = list(self.__dict__.get("_listeners", {}).get(event, ()))
+        for f, once in entries:
+            if once:
+                self.remove_listener(event, f)
+            f(*args)
+
+    def _waiter(self, event, predicate, timeout, what=None):
+        return _EventWaiter(self, event, predicate, timeout, what)
+
+    def expect_event(self, event, predicate=None, timeout=None):
+        return self._waiter(event, predicate, timeout)
+
+    def wait_for_event(self, event, predicate=None, timeout=None):
+        waiter = self._waiter(event, predicate, timeout)
+        with waiter:
+            pass
+        return waiter.value
+
+
+class _EventWaiter:
+    """The value of expect_*(): set by the first matching event; waited for when the with block ends."""
+
+    def __init__(self, target, event, predicate, timeout, what=None):
+        self._target = target
+        self._event = event
+        self._predicate = predicate
+        self._timeout = timeout
+        self._what = what or 'event "%s"' % event
+        self._done = False
+        self._value = None
+        self._error = None
+
+    def _listener(self, *args):
+        if self._done:
+            return
+        value = args[0] if args else None
+        try:
+            if self._predicate is not None and not self._predicate(value):
+                return
+        except Exception as exc:  # noqa: BLE001 - the predicate's error is the waiter's
+            self._error = exc
+        self._done = True
+        self._value = value
+
+    def _closed(self, *args):
+        if not self._done and self._event != "close":
+            self._error = TargetClosed("Target page, context or browser has been closed", method="expect_event")
+            self._done = True
+
+    def __enter__(self):
+        self._target.on(self._event, self._listener)
+        if hasattr(self._target, "_closed") and self._event != "close":
+            self._target.on("close", self._closed)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            if exc_type is not None:
+                return False
+            self._wait()
+        finally:
+            self._target.remove_listener(self._event, self._listener)
+            self._target.remove_listener("close", self._closed)
+        return False
+
+    def _wait(self):
+        limit = self._timeout
+        if limit is None:
+            limit = self._target._timeout_ms()
+        transport = self._target._transport_of()
+        transport.pump(limit / 1000.0 if limit else 1e9, lambda: self._done)
+        if self._error is not None:
+            raise self._error
+        if not self._done:
+            raise TimeoutError("Timeout %dms exceeded.\nwaiting for %s" % (limit, self._what),
+                               method="expect_event")
+
+    def is_done(self):
+        return self._done
+
+    @property
+    def value(self):
+        if not self._done:
+            raise Error("the event is known only after the with block has ended", type="InvalidParams")
+        return self._value
+
+
+class ConsoleMessage:
+    """A console.* call of a page (page.on("console"), expect_console_message())."""
+
+    def __init__(self, page, params):
+        self._page = page
+        self.type = params.get("type") or "log"
+        self.text = params.get("text") or ""
+        self._args = params.get("args") or []
+        line, column = params.get("line") or 0, params.get("column") or 0
+        self.location = {"url": params.get("url") or "", "lineNumber": line, "columnNumber": column,
+                         "line": line, "column": column}
+
+    def __repr__(self):
+        return "<ConsoleMessage type=%s text=%r>" % (self.type, self.text)
+
+    def __str__(self):
+        return self.text
+
+    @property
+    def page(self):
+        return self._page
+
+    @property
+    def args(self):
+        out = []
+        for a in self._args:
+            if a.get("handle"):
+                out.append(_handle_for(self._page, a))
+            else:
+                out.append(JSHandle(self._page, None, {"value": _prim_encoded(a.get("value")), "type": a.get("type")}))
+        return out
+
+
+def _prim_encoded(value):
+    if value is None:
+        return {"u": 1}
+    if isinstance(value, str) and value in ("NaN", "Infinity", "-Infinity", "-0"):
+        return {"n": value}
+    return value
+
+
+class Dialog:
+    """An alert, confirm, prompt or beforeunload dialog; answer it with accept() or dismiss()."""
+
+    def __init__(self, page, params):
+        self._page = page
+        self.type = params.get("type") or "alert"
+        self.message = params.get("message") or ""
+        self.default_value = params.get("default_value") or ""
+        self._handled = False
+
+    def __repr__(self):
+        return "<Dialog type=%s message=%r>" % (self.type, self.message)
+
+    @property
+    def page(self):
+        return self._page
+
+    def accept(self, prompt_text=None):
+        self._answer(True, prompt_text)
+
+    def dismiss(self):
+        self._answer(False, None)
+
+    def _answer(self, accept, prompt_text):
+        if self._handled:
+            raise Error("Cannot accept dialog which is already handled!", type="Error")
+        self._handled = True
+        self._page._call("page.dialog_answer", accept=accept, prompt_text=prompt_text)
+
+
+class Request:
+    """A request a page made (page.on("request"), expect_request(), response.request)."""
+
+    def __init__(self, page, params, redirected_from=None):
+        self._page = page
+        self._id = params.get("request")
+        self.url = params.get("url") or ""
+        self.method = params.get("method") or "GET"
+        self._headers = {k.lower(): v for k, v in (params.get("headers") or {}).items()}
+        self.post_data = params.get("post_data")
+        self.resource_type = params.get("resource_type") or "other"
+        self._navigation = bool(params.get("navigation"))
+        self._main_frame = params.get("main_frame", True)
+        self.redirected_from = redirected_from
+        self.redirected_to = None
+        self._response = None
+        self._finished = False
+        self.failure = None
+        self.timing = {"startTime": time.time() * 1000}
+
+    def __repr__(self):
+        return "<Request url=%r method=%r>" % (self.url, self.method)
+
+    @property
+    def headers(self):
+        return dict(self._headers)
+
+    def all_headers(self):
+        return dict(self._headers)
+
+    def header_value(self, name):
+        return self._headers.get(name.lower())
+
+    def headers_array(self):
+        return [{"name": k, "value": v} for k, v in self._headers.items()]
+
+    @property
+    def post_data_buffer(self):
+        return None if self.post_data is None else self.post_data.encode("utf-8")
+
+    @property
+    def post_data_json(self):
+        if self.post_data is None:
+            return None
+        if self._headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+            return dict(urllib.parse.parse_qsl(self.post_data))
+        try:
+            return json.loads(self.post_data)
+        except ValueError:
+            raise Error("POST data is not a valid JSON object: " + self.post_data) from None
+
+    @property
+    def frame(self):
+        return self._page.main_frame
+
+    def is_navigation_request(self):
+        return self._navigation
+
+    def response(self):
+        if self._response is None and not self._finished and self.failure is None:
+            self._page._transport_of().pump(self._page._timeout_ms() / 1000.0,
+                                            lambda: self._response is not None or self._finished or
+                                            self.failure is not None)
+        return self._response
+
+    def sizes(self):
+        return {"requestBodySize": len(self.post_data or ""), "requestHeadersSize": 0,
+                "responseBodySize": 0, "responseHeadersSize": 0}
+
+    @property
+    def service_worker(self):
+        return None
+
+
+class Response:
+    """A response: what goto() returned, or page.on("response") / expect_response()."""
+
+    def __init__(self, url, status, page=None, request=None, headers=None, status_text="", from_cache=False):
         self.url = url
         self.status = status
+        self.status_text = status_text or ""
+        self._page = page
+        self._request = request
+        self._headers = {k.lower(): v for k, v in (headers or {}).items()}
+        self._from_cache = from_cache
 
     @property
     def ok(self):
-        return self.status is None or 200 <= self.status < 300
+        return self.status is None or self.status == 0 or 200 <= self.status < 300
 
     def __repr__(self):
-        return "<Response %s %s>" % (self.status, self.url)
+        return "<Response url=%r request=%r>" % (self.url, self._request)
+
+    @property
+    def request(self):
+        return self._request
+
+    @property
+    def frame(self):
+        return self._page.main_frame if self._page else None
+
+    @property
+    def headers(self):
+        return dict(self._headers)
+
+    def all_headers(self):
+        return dict(self._headers)
+
+    def header_value(self, name):
+        return self._headers.get(name.lower())
+
+    def header_values(self, name):
+        v = self._headers.get(name.lower())
+        return [] if v is None else v.split("\n")
+
+    def headers_array(self):
+        out = []
+        for k, v in self._headers.items():
+            out.extend({"name": k, "value": item} for item in v.split("\n"))
+        return out
+
+    def finished(self):
+        req = self._request
+        if req is not None and not req._finished and req.failure is None:
+            self._page._transport_of().pump(self._page._timeout_ms() / 1000.0,
+                                            lambda: req._finished or req.failure is not None)
+        return None if req is None or req.failure is None else req.failure
+
+    def body(self):
+        if self._request is None or self._page is None:
+            raise Error("Response.body: this response has no recorded request (the page was not observed)")
+        self.finished()
+        data = self._page._call("network.response_body", request=self._request._id).get("data") or ""
+        return base64.b64decode(data)
+
+    def text(self):
+        return self.body().decode("utf-8", "replace")
+
+    def json(self):
+        return json.loads(self.text())
+
+    def server_addr(self):
+        return None
+
+    def security_details(self):
+        return None
+
+
+class WebError:
+    """context.on("weberror"): an uncaught error of one of the context's pages."""
+
+    def __init__(self, page, error):
+        self.page = page
+        self.error = error
+
+
+class Route:
+    """A paused request that a route handler decides: fulfill(), abort(), continue_() or fallback()."""
+
+    def __init__(self, page, params, request):
+        self._page = page
+        self._id = params.get("route")
+        self.request = request
+        self._handled = False
+        self._fell_back = False
+        self._overrides = {}
+
+    def __repr__(self):
+        return "<Route request=%r>" % self.request
+
+    def _settle(self, _rpc, **params):
+        if self._handled:
+            raise Error("Route is already handled!", type="Error")
+        self._handled = True
+        body = {"page": self._page.id, "route": self._id}
+        body.update({k: v for k, v in params.items() if v is not None})
+        self._page._browser._call(_rpc, body)
+
+    def abort(self, error_code=None):
+        self._settle("route.abort", error_code=error_code or "failed")
+
+    def fulfill(self, status=None, headers=None, body=None, json=None, path=None, content_type=None,
+                response=None):
+        import json as _json
+        import mimetypes
+
+        if response is not None:
+            status = status if status is not None else response.status
+            headers = headers if headers is not None else response.headers
+            if body is None and json is None and path is None:
+                body = response.body()
+        hdrs = {k.lower(): str(v) for k, v in (headers or {}).items()}
+        if json is not None:
+            body = _json.dumps(json)
+            hdrs.setdefault("content-type", "application/json")
+        if path is not None:
+            with open(path, "rb") as f:
+                body = f.read()
+            guessed = mimetypes.guess_type(os.fspath(path))[0]
+            if guessed:
+                hdrs.setdefault("content-type", guessed)
+        if content_type:
+            hdrs["content-type"] = content_type
+        data = body.encode("utf-8") if isinstance(body, str) else (body or b"")
+        if isinstance(body, str):
+            hdrs.setdefault("content-type", "text/plain")
+        hdrs.setdefault("content-length", str(len(data)))
+        self._settle("route.fulfill", status=status or 200, headers=hdrs,
+                     body=base64.b64encode(data).decode("ascii"))
+
+    def _merged(self, url, method, headers, post_data):
+        ov = dict(self._overrides)
+        for k, v in (("url", url), ("method", method), ("headers", headers), ("post_data", post_data)):
+            if v is not None:
+                ov[k] = v
+        return ov
+
+    def continue_(self, url=None, method=None, headers=None, post_data=None):
+        ov = self._merged(url, method, headers, post_data)
+        pd = ov.get("post_data")
+        if pd is not None:
+            if isinstance(pd, (dict, list)):
+                pd = json.dumps(pd)
+            pd = base64.b64encode(pd.encode("utf-8") if isinstance(pd, str) else pd).decode("ascii")
+        self._settle("route.continue", url=ov.get("url"), method=ov.get("method"),
+                     headers={k: str(v) for k, v in ov["headers"].items()} if ov.get("headers") is not None else None,
+                     post_data=pd)
+
+    def fallback(self, url=None, method=None, headers=None, post_data=None):
+        if self._handled:
+            raise Error("Route is already handled!", type="Error")
+        self._overrides = self._merged(url, method, headers, post_data)
+        self._fell_back = True
+
+    def fetch(self, *args, **kwargs):
+        raise Error("route.fetch is not supported by wright (it needs APIRequestContext); use route.continue_()")
+
+
+class _RouteEntry:
+    def __init__(self, url, handler, times, base):
+        self.url = url
+        self.handler = handler
+        self.times = times
+        self.base = base
+        self.count = 0
+
+    def matches(self, url):
+        return _url_matches(self.url, url, self.base)
+
+    def run(self, route, request):
+        self.count += 1
+        try:
+            nargs = len(inspect.signature(self.handler).parameters)
+        except (TypeError, ValueError):
+            nargs = 2
+        if nargs == 1:
+            self.handler(route)
+        else:
+            self.handler(route, request)
+
+    def expired(self):
+        return self.times is not None and self.count >= self.times
+
+
+def _route_through(route, request, entries):
+    """Run the matching handlers, newest first, until one does not fall back; else continue."""
+    for owner, entry in entries:
+        if not entry.matches(request.url) or entry.expired():
+            continue
+        route._fell_back = False
+        entry.run(route, request)
+        if entry.expired():
+            owner._routes.remove(entry)
+            owner._routes_changed()
+        if not route._fell_back:
+            return
+    if not route._handled:
+        route.continue_()
+
+
+class _Routing:
+    """page.route / context.route: shared by Page and BrowserContext."""
+
+    def _base_url(self):
+        ctx = self if isinstance(self, BrowserContext) else self._context
+        return ctx._options.get("base_url") if ctx is not None else None
+
+    def route(self, url, handler, times=None):
+        routes = self.__dict__.setdefault("_routes", [])
+        routes.append(_RouteEntry(url, handler, times, self._base_url()))
+        self._routes_changed()
+
+    def unroute(self, url, handler=None):
+        routes = self.__dict__.setdefault("_routes", [])
+        routes[:] = [e for e in routes if not (e.url == url and (handler is None or e.handler == handler))]
+        self._routes_changed()
+
+    def unroute_all(self, behavior=None):
+        self.__dict__["_routes"] = []
+        self._routes_changed()
+
+    def route_from_har(self, *args, **kwargs):
+        raise Error("route_from_har is not supported by wright (HAR is out of its scope)")
+
+    def route_web_socket(self, *args, **kwargs):
+        raise Error("route_web_socket is not supported by wright")
+
+
+class BrowserContext(_Routing, _Emitter):
+    """A group of pages with shared options (browser.new_context()).
+
+    Options wright applies: viewport / no_viewport, base_url, default timeouts
+    and init scripts. Options it does not support yet raise an Error naming
+    them, rather than being silently ignored.
+    """
+
+    # Options applied to each page through the driver's page.emulate.
+    _EMULATED = ("user_agent", "locale", "timezone_id", "extra_http_headers", "java_script_enabled", "bypass_csp",
+                 "color_scheme", "reduced_motion", "forced_colors", "offline", "geolocation", "is_mobile",
+                 "has_touch", "device_scale_factor")
+    _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
+                                        "strict_selectors", "service_workers", "permissions", "storage_state"))
+
+    def __init__(self, browser, options=None, isolated=True):
+        options = {k: v for k, v in (options or {}).items() if v is not None}
+        unsupported = sorted(set(options) - self._SUPPORTED)
+        if unsupported:
+            raise Error("new_context: wright does not support the option(s) %s yet" % ", ".join(unsupported),
+                        type="InvalidParams")
+        self._browser = browser
+        self._options = options
+        self._pages = []
+        self._closed = False
+        self._default_timeout = None
+        self._default_navigation_timeout = None
+        self._init_scripts = []
+        self._closes_browser = False
+        self._bindings = {}
+        self._emulation = {k: options[k] for k in self._EMULATED if k in options}
+        self._id = ""
+        if isolated:
+            self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
+        if options.get("permissions"):
+            self.grant_permissions(options["permissions"])
+        state = options.get("storage_state")
+        if state is not None:
+            self._load_storage_state(state)
+
+    def _ccall(self, method, **params):
+        body = {"browser": self._browser.id, "context": self._id}
+        body.update({k: v for k, v in params.items() if v is not None})
+        return self._browser._call(method, body)
+
+    # cookies, permissions, storage
+
+    def cookies(self, urls=None):
+        cookies = self._ccall("context.cookies").get("cookies") or []
+        if urls is None:
+            return cookies
+        if isinstance(urls, str):
+            urls = [urls]
+        parsed = [urllib.parse.urlparse(u) for u in urls]
+
+        def matches(c):
+            for u in parsed:
+                host = u.hostname or ""
+                dom = c["domain"].lstrip(".")
+                if not (host == dom or (c["domain"].startswith(".") and host.endswith("." + dom))):
+                    continue
+                if not (u.path or "/").startswith(c["path"]):
+                    continue
+                if c["secure"] and u.scheme != "https" and host not in ("localhost", "127.0.0.1"):
+                    continue
+                return True
+            return False
+        return [c for c in cookies if matches(c)]
+
+    def add_cookies(self, cookies):
+        for c in cookies:
+            if "url" not in c and not ("domain" in c and "path" in c):
+                raise Error("Cookie should have a url or a domain/path pair", type="InvalidParams")
+        self._ccall("context.add_cookies", cookies=list(cookies))
+
+    def clear_cookies(self, name=None, domain=None, path=None):
+        if name is None and domain is None and path is None:
+            self._ccall("context.clear_cookies")
+            return
+        keep = []
+        for c in self.cookies():
+            hit = all(_url_matches(v, c[k]) if isinstance(v, re.Pattern) else v == c[k]
+                      for k, v in (("name", name), ("domain", domain), ("path", path)) if v is not None)
+            if not hit:
+                keep.append(c)
+        self._ccall("context.clear_cookies")
+        if keep:
+            self.add_cookies([{k: v for k, v in c.items() if not (k == "expires" and v == -1)} for c in keep])
+
+    def grant_permissions(self, permissions, origin=None):
+        self._ccall("context.grant_permissions", permissions=list(permissions), origin=origin)
+
+    def clear_permissions(self):
+        self._ccall("context.grant_permissions", permissions=[])
+
+    def set_geolocation(self, geolocation):
+        self._emulation["geolocation"] = geolocation
+        for page in self.pages:
+            page._call("page.emulate", geolocation=geolocation)
+
+    def set_extra_http_headers(self, headers):
+        self._emulation["extra_http_headers"] = dict(headers)
+        for page in self.pages:
+            page._call("page.emulate", extra_http_headers=dict(headers))
+
+    def set_offline(self, offline):
+        self._emulation["offline"] = bool(offline)
+        for page in self.pages:
+            page._call("page.emulate", offline=bool(offline))
+
+    def storage_state(self, path=None, indexed_db=None):
+        """Cookies and each open origin's localStorage, as Playwright's storage state; written to path if given."""
+        origins = {}
+        for page in self.pages:
+            try:
+                item = page.evaluate("() => ({origin: location.origin, localStorage: Object.keys(localStorage)"
+                                     ".map(name => ({name, value: localStorage.getItem(name)}))})")
+            except Error:
+                continue
+            if item["origin"] and item["origin"] != "null" and item["localStorage"]:
+                origins[item["origin"]] = item
+        state = {"cookies": self.cookies(), "origins": list(origins.values())}
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(state, f)
+        return state
+
+    def _load_storage_state(self, state):
+        if not isinstance(state, dict):
+            with open(state, "r", encoding="utf-8") as f:
+                state = json.load(f)
+        if state.get("cookies"):
+            self.add_cookies([{k: v for k, v in c.items() if not (k == "expires" and v == -1)}
+                              for c in state["cookies"]])
+        for origin in state.get("origins") or []:
+            items = {i["name"]: i["value"] for i in origin.get("localStorage") or []}
+            self._init_scripts.append(
+                "(() => { if (location.origin !== %s) return; const items = %s; for (const k in items) "
+                "if (localStorage.getItem(k) === null) localStorage.setItem(k, items[k]); })()"
+                % (json.dumps(origin.get("origin")), json.dumps(items)))
+
+    def __repr__(self):
+        return "<BrowserContext%s>" % (" closed" if self._closed else "")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    @property
+    def browser(self):
+        return self._browser
+
+    @property
+    def pages(self):
+        open_ids = {info["page"]: info for info in self._browser._page_infos()}
+        for info in open_ids.values():
+            page = self._browser._page(info["page"])
+            if page._context is None and info.get("opener"):
+                opener = self._browser._page(info["opener"])
+                if opener._context is self:
+                    page._context = self
+                    self._pages.append(page)
+        self._pages = [p for p in self._pages if p.id in open_ids]
+        return list(self._pages)
+
+    def new_page(self):
+        if self._closed:
+            raise TargetClosed("new_page: the context is closed", method="new_page")
+        result = self._ccall("context.new_page")
+        page = self._browser._page(result["page"])
+        self._adopt(page)
+        return page
+
+    def _timeout_ms(self):
+        return self._default_timeout or self._browser._default_timeout
+
+    def _transport_of(self):
+        return self._browser._transport
+
+    def _listener_added(self, event):
+        if event == "dialog":
+            self._browser._answer_dialogs()
+
+    def expose_binding(self, name, callback, handle=None):
+        """As page.expose_binding, for every page of the context, present and future."""
+        if name in self._bindings:
+            raise Error('Function "%s" has been already registered' % name)
+        for page in self.pages:
+            if name in page._bindings:
+                raise Error('Function "%s" has been already registered in one of the pages' % name)
+        self._bindings[name] = callback
+        for page in self.pages:
+            page._call("page.expose_binding", name=name)
+
+    def expose_function(self, name, callback):
+        self.expose_binding(name, lambda source, *args: callback(*args))
+
+    def _routes_changed(self):
+        for page in self.pages:
+            page._routes_changed()
+
+    def expect_page(self, predicate=None, timeout=None):
+        return self._waiter("page", predicate, timeout)
+
+    def expect_console_message(self, predicate=None, timeout=None):
+        return self._waiter("console", predicate, timeout)
+
+    def _adopt(self, page, popup=False):
+        page._context = self
+        self._pages.append(page)
+        metrics = any(k in self._emulation for k in ("is_mobile", "has_touch", "device_scale_factor"))
+        if self._emulation:
+            extra = {}
+            if metrics:
+                vp = self._options.get("viewport") or self._browser._viewport
+                extra["viewport"] = _viewport(vp, "new_context") if vp else None
+            page._call("page.emulate", **dict(self._emulation, **extra))
+        self._emit("page", page)
+        if popup:
+            return
+        if self._default_timeout is not None:
+            page._default_timeout = self._default_timeout
+        viewport = self._options.get("viewport", _UNSET)
+        if self._options.get("no_viewport"):
+            viewport = None
+        if viewport is not _UNSET and viewport is not None and not metrics:
+            page.set_viewport_size(viewport)
+        elif viewport is not _UNSET and viewport is not None:
+            page._viewport = _viewport(viewport, "new_context")
+        elif viewport is _UNSET:
+            page._viewport = self._browser._viewport
+        for script in self._init_scripts:
+            page.add_init_script(script)
+        for name in self._bindings:
+            page._call("page.expose_binding", name=name)
+        if self.__dict__.get("_routes"):
+            page._routes_changed()
+
+    def set_default_timeout(self, timeout):
+        self._default_timeout = timeout
+        for page in self._pages:
+            page._default_timeout = timeout
+
+    def set_default_navigation_timeout(self, timeout):
+        self._default_navigation_timeout = timeout
+
+    def add_init_script(self, script=None, path=None):
+        if path is not None:
+            with open(path, "r", encoding="utf-8") as f:
+                script = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
+        if script is None:
+            raise Error("Either path or script parameter must be specified", type="InvalidParams")
+        self._init_scripts.append(script)
+        for page in self.pages:
+            page.add_init_script(script)
+
+    def close(self, reason=None):
+        if self._closed:
+            return
+        self._closed = True
+        if not self._browser.is_connected():
+            return
+        for page in self.pages:
+            try:
+                page.close()
+            except Error:
+                pass
+        if self._id:
+            try:
+                self._ccall("context.close")
+            except Error:
+                pass
+        if self in self._browser._contexts:
+            self._browser._contexts.remove(self)
+        self._emit("close", self)
+        if self._closes_browser:
+            self._browser.close()
 
 
 _UNSET = object()
@@ -917,7 +1872,12 @@ class _Locating:
                                     pressed=pressed, selected=selected))
 
     def get_by_text(self, text, exact=False):
-        return self._sub("text=" + _text_body(text, exact))
+        # internal:text= as Playwright sends it: "t"s is the element's whole
+        # text, where text="t" would match one of its own text runs.
+        body = _text_body(text, exact)
+        if exact and not isinstance(text, re.Pattern):
+            body += "s"
+        return self._sub("internal:text=" + body)
 
     def get_by_label(self, text, exact=False):
         return self._sub("label=" + _text_body(text, exact))
@@ -941,13 +1901,24 @@ class Keyboard:
     def __init__(self, page):
         self._page = page
 
-    def press(self, key):
+    def press(self, key, delay=None):
         """Press a key or chord by Playwright's names: "Enter", "Tab", "Control+A", "Shift+ArrowDown"."""
         self._page._call("page.keyboard.press", key=key)
 
     def type(self, text, delay=None):
         """Type text character by character (delay ms between keys)."""
         self._page._call("page.keyboard.type", text=text, delay=delay)
+
+    def down(self, key):
+        """Hold a key down (a held Shift/Control/Alt/Meta applies to what follows until up())."""
+        self._page._call("page.keyboard.down", key=key)
+
+    def up(self, key):
+        self._page._call("page.keyboard.up", key=key)
+
+    def insert_text(self, text):
+        """Insert text without key events, as an input method does."""
+        self._page._call("page.keyboard.insert_text", text=text)
 
 
 class Mouse:
@@ -956,14 +1927,20 @@ class Mouse:
     def __init__(self, page):
         self._page = page
 
-    def click(self, x, y, button=None, click_count=None):
+    def click(self, x, y, button=None, click_count=None, delay=None):
         self._page._call("page.mouse.click", x=x, y=y, button=button, click_count=click_count)
 
-    def dblclick(self, x, y, button=None):
+    def dblclick(self, x, y, button=None, delay=None):
         self._page._call("page.mouse.click", x=x, y=y, button=button, click_count=2)
 
-    def move(self, x, y):
-        self._page._call("page.mouse.move", x=x, y=y)
+    def move(self, x, y, steps=None):
+        self._page._call("page.mouse.move_steps", x=x, y=y, steps=steps or 1)
+
+    def down(self, button=None, click_count=None):
+        self._page._call("page.mouse.down", button=button, click_count=click_count)
+
+    def up(self, button=None, click_count=None):
+        self._page._call("page.mouse.up", button=button, click_count=click_count)
 
     def wheel(self, delta_x, delta_y):
         self._page._call("page.mouse.wheel", delta_x=delta_x, delta_y=delta_y)
@@ -988,48 +1965,515 @@ def _screenshot_bytes(result, path):
     return base64.b64decode(data) if data else b""
 
 
-class _PopupWaiter:
-    """The value of page.expect_popup(): the popup opened inside the with block."""
+class _PageEvents(_Emitter):
+    """page.on(...) and the expect_* waiters; mixed into Page."""
 
-    def __init__(self, page, timeout):
+    def _timeout_ms(self):
+        return self._default_timeout or self._browser._default_timeout
+
+    def _transport_of(self):
+        return self._browser._transport
+
+    def _listener_added(self, event):
+        if event == "dialog":
+            self._browser._answer_dialogs()
+
+    def _on_driver_event(self, method, params):
+        ctx = self._context
+        kind = method[len("page."):]
+        if kind == "console":
+            msg = ConsoleMessage(self, params)
+            self._emit("console", msg)
+            if ctx is not None:
+                ctx._emit("console", msg)
+        elif kind == "pageerror":
+            err = Error(params.get("message") or "", type=params.get("name") or "Error")
+            err.stack = params.get("stack") or ""
+            self._emit("pageerror", err)
+            if ctx is not None:
+                ctx._emit("weberror", WebError(self, err))
+        elif kind == "dialog":
+            dialog = Dialog(self, params)
+            if self._has_listeners("dialog") or (ctx is not None and ctx._has_listeners("dialog")):
+                self._emit("dialog", dialog)
+                if ctx is not None:
+                    ctx._emit("dialog", dialog)
+            elif self._browser._dialogs_ours:
+                dialog.dismiss()  # Playwright's rule: a dialog nobody listens to is dismissed
+        elif kind in ("load", "domcontentloaded"):
+            self._emit(kind, self)
+        elif kind == "binding":
+            self._on_binding(params)
+        elif kind == "route":
+            self._on_route(params)
+        elif kind == "framenavigated":
+            if params.get("main"):
+                self._emit("framenavigated", self.main_frame)
+        elif kind == "request":
+            self._on_request(params)
+        elif kind == "response":
+            req = self._requests.get(params.get("request"))
+            if req is None:
+                return
+            resp = Response(params.get("url"), params.get("status"), self, req, params.get("headers"),
+                            params.get("status_text"), params.get("from_cache"))
+            req._response = resp
+            if req._navigation and req._main_frame:
+                self._nav_response = resp
+            self._emit("response", resp)
+            if ctx is not None:
+                ctx._emit("response", resp)
+        elif kind in ("requestfinished", "requestfailed"):
+            req = self._requests.pop(params.get("request"), None)
+            if req is None:
+                return
+            if kind == "requestfailed":
+                req.failure = params.get("error") or "failed"
+            else:
+                req._finished = True
+            self._emit(kind, req)
+            if ctx is not None:
+                ctx._emit(kind, req)
+        elif kind == "close":
+            self._closed = True
+            self._emit("close", self)
+            if ctx is not None:
+                ctx._emit("close_page", self)
+
+    def _routes_changed(self):
+        want = bool(self.__dict__.get("_routes")) or (self._context is not None and
+                                                        bool(self._context.__dict__.get("_routes")))
+        if want != self._routing_on:
+            self._routing_on = want
+            self._call("page.set_routing", enabled=want)
+
+    def _on_route(self, params):
+        req = self._requests.get(params.get("request"))
+        if req is None:
+            req = Request(self, params)
+            self._requests[params.get("request")] = req
+        route = Route(self, params, req)
+        entries = [(self, e) for e in reversed(self.__dict__.get("_routes", []))]
+        if self._context is not None:
+            entries += [(self._context, e) for e in reversed(self._context.__dict__.get("_routes", []))]
+        _route_through(route, req, entries)
+
+    def _on_binding(self, params):
+        name = params.get("name")
+        callback = self._bindings.get(name)
+        if callback is None and self._context is not None:
+            callback = self._context._bindings.get(name)
+        try:
+            payload = json.loads(params.get("payload") or "{}")
+        except ValueError:
+            return
+        ok, value = True, None
+        try:
+            if callback is None:
+                raise Error('no function "%s" is exposed' % name)
+            args = _decode(payload.get("args")) or []
+            source = {"page": self, "context": self.context, "frame": self.main_frame}
+            value = _encode(callback(source, *args), [])
+        except Exception as exc:  # noqa: BLE001 - the page's promise rejects with the error
+            ok, value = False, str(exc)
+        self._call("page.binding_result", name=name, context=params.get("context"), id=payload.get("id"),
+                   ok=ok, value=value)
+
+    def expose_binding(self, name, callback, handle=None):
+        """window[name](...) in the page calls callback(source, *args); its result resolves the page's promise."""
+        if name in self._bindings or (self._context is not None and name in self._context._bindings):
+            raise Error('Function "%s" has been already registered' % name)
+        self._bindings[name] = callback
+        self._call("page.expose_binding", name=name)
+
+    def expose_function(self, name, callback):
+        """window[name](...) in the page calls callback(*args)."""
+        self.expose_binding(name, lambda source, *args: callback(*args))
+
+    def _on_request(self, params):
+        rid = params.get("request")
+        prev = self._requests.get(rid)
+        redirected_from = None
+        if prev is not None and params.get("redirect_status") is not None:
+            prev._response = Response(prev.url, params.get("redirect_status"), self, prev,
+                                      params.get("redirect_headers"), params.get("redirect_status_text"))
+            prev._finished = True
+            redirected_from = prev
+        req = Request(self, params, redirected_from)
+        if prev is not None and redirected_from is None:
+            req = prev  # made when its route was paused; the request event completes it
+            req._navigation = bool(params.get("navigation"))
+            req._main_frame = params.get("main_frame", True)
+        if redirected_from is not None:
+            redirected_from.redirected_to = req
+            self._emit("response", redirected_from._response)
+            self._emit("requestfinished", redirected_from)
+        if len(self._requests) > 2000:
+            self._requests.clear()
+        self._requests[rid] = req
+        self._emit("request", req)
+        if self._context is not None:
+            self._context._emit("request", req)
+
+    # waiters
+
+    def expect_popup(self, predicate=None, timeout=None):
+        """with page.expect_popup() as info: <action that opens a tab>; then info.value is the new Page."""
+        return self._waiter("popup", predicate, timeout)
+
+    def expect_console_message(self, predicate=None, timeout=None):
+        return self._waiter("console", predicate, timeout)
+
+    def expect_download(self, predicate=None, timeout=None):
+        return self._waiter("download", predicate, timeout)
+
+    def expect_file_chooser(self, predicate=None, timeout=None):
+        return self._waiter("filechooser", predicate, timeout)
+
+    def expect_websocket(self, predicate=None, timeout=None):
+        return self._waiter("websocket", predicate, timeout)
+
+    def expect_worker(self, predicate=None, timeout=None):
+        return self._waiter("worker", predicate, timeout)
+
+    def expect_request(self, url_or_predicate, timeout=None):
+        return self._waiter("request", _url_predicate(url_or_predicate, self), timeout,
+                            "request %s" % _describe_pattern(url_or_predicate))
+
+    def expect_response(self, url_or_predicate, timeout=None):
+        return self._waiter("response", _url_predicate(url_or_predicate, self), timeout,
+                            "response %s" % _describe_pattern(url_or_predicate))
+
+    def expect_request_finished(self, predicate=None, timeout=None):
+        return self._waiter("requestfinished", predicate, timeout)
+
+    def expect_navigation(self, url=None, wait_until=None, timeout=None):
+        return _NavigationWaiter(self, url, wait_until, timeout)
+
+    def wait_for_timeout(self, timeout):
+        """Wait timeout milliseconds, running the page's events meanwhile."""
+        self._transport_of().pump(max(0, timeout) / 1000.0)
+
+
+def _describe_pattern(p):
+    if isinstance(p, re.Pattern):
+        return "matching /%s/" % p.pattern
+    if callable(p):
+        return "matching the predicate"
+    return '"%s"' % p
+
+
+def _url_predicate(url_or_predicate, page):
+    if url_or_predicate is None:
+        return None
+    if callable(url_or_predicate) and not isinstance(url_or_predicate, re.Pattern):
+        return url_or_predicate
+    base = page._context._options.get("base_url") if page._context is not None else None
+    return lambda r: _url_matches(url_or_predicate, r.url, base)
+
+
+class _NavigationWaiter(_EventWaiter):
+    def __init__(self, page, url, wait_until, timeout):
+        base = page._context._options.get("base_url") if page._context is not None else None
+        pred = None if url is None else (lambda frame: _url_matches(url, frame.url, base))
+        super().__init__(page, "framenavigated", pred, timeout, "navigation")
         self._page = page
-        self._timeout = timeout
-        self._value = None
-        self._before = set()
+        self._wait_until = wait_until
 
     def __enter__(self):
-        self._before = {info["page"] for info in self._page._browser._page_infos()}
-        return self
+        self._page._nav_response = None
+        return super().__enter__()
 
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None:
-            return False
-        browser = self._page._browser
-        limit = self._timeout or self._page._default_timeout or browser._default_timeout
-        deadline = time.monotonic() + limit / 1000.0
-        while True:
-            infos = browser._page_infos()
-            new = [i for i in infos if i["page"] not in self._before]
-            mine = [i for i in new if i.get("opener") == self._page.id] or \
-                [i for i in new if i.get("opener") is None]
-            if mine:
-                self._value = browser._page(mine[0]["page"])
-                return False
-            if time.monotonic() >= deadline:
-                raise TimeoutError("expect_popup: no popup opened from page %s within %d ms; check that the "
-                                   "action inside the with block really opens a new tab or window"
-                                   % (self._page.id, limit), method="expect_popup")
-            time.sleep(0.05)
+    def _wait(self):
+        started = time.monotonic()
+        super()._wait()
+        limit = self._timeout if self._timeout is not None else self._page._timeout_ms()
+        left = max(1, int(limit - (time.monotonic() - started) * 1000)) if limit else None
+        self._page.wait_for_load_state(self._wait_until or "load", timeout=left)
+        self._frame_value = self._value
+        self._value = self._page._nav_response
 
-    def is_done(self):
-        return self._value is not None
+
+class _PageExtras:
+    """Playwright's page API beyond wright's core (content, scripts, handles); mixed into Page."""
+
+    def set_content(self, html, timeout=None, wait_until=None):
+        """Replace the document with html and wait for its load (or wait_until) event."""
+        limit = timeout if timeout is not None else (self._default_timeout or self._browser._default_timeout)
+        state = wait_until or "load"
+        if state not in ("load", "domcontentloaded", "networkidle", "commit"):
+            raise Error("set_content: wait_until must be load, domcontentloaded, networkidle or commit",
+                        type="InvalidParams")
+        ok = _js_call(self, _SET_CONTENT_JS, {"html": html, "state": state, "timeout": limit or 0})
+        if ok == "timeout":
+            raise TimeoutError("Timeout %dms exceeded waiting for the %s event of the new content" % (limit, state),
+                               method="set_content")
+        if state == "networkidle":
+            self.wait_for_load_state("networkidle", timeout=timeout)
+
+    def evaluate(self, expression, arg=_UNSET):
+        """Run JavaScript: a function source is called with arg; anything else is evaluated."""
+        return _js_call(self, expression, arg)
+
+    def evaluate_handle(self, expression, arg=_UNSET):
+        return _js_call(self, expression, arg, return_handle=True)
+
+    def _query(self, selector, timeout=None):
+        result = self._call("locator.element_handles", timeout, selector=selector)
+        return [ElementHandle(self, hid) for hid in result.get("handles") or []]
+
+    def query_selector(self, selector, strict=None):
+        found = self._query(selector)
+        if strict and len(found) > 1:
+            raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
+        return found[0] if found else None
+
+    def query_selector_all(self, selector):
+        return self._query(selector)
+
+    def eval_on_selector(self, selector, expression, arg=_UNSET, strict=None):
+        el = self.query_selector(selector, strict)
+        if el is None:
+            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
+        return el.evaluate(expression, arg)
+
+    def eval_on_selector_all(self, selector, expression, arg=_UNSET):
+        return self.locator(selector).evaluate_all(expression, arg)
+
+    def wait_for_selector(self, selector, state=None, timeout=None, strict=None):
+        """Wait for selector to reach state (default visible); returns an ElementHandle (None for detached/hidden)."""
+        return self._wait_selector(self.locator(selector), state, timeout)
+
+    def _wait_selector(self, loc, state, timeout):
+        self._call("page.wait_for_selector", timeout, selector=loc.selector, state=state)
+        if state in ("detached", "hidden"):
+            return None
+        found = self._query(loc.selector)
+        return found[0] if found else None
+
+    def add_script_tag(self, url=None, path=None, content=None, type=None):
+        if path is not None:
+            with open(path, "r", encoding="utf-8") as f:
+                content = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
+        if url is None and content is None:
+            raise Error("Provide an object with a `url`, `path` or `content` property", type="InvalidParams")
+        return _js_call(self, _ADD_TAG_JS, {"tag": "script", "url": url, "content": content, "type": type or ""},
+                        return_handle=True)
+
+    def add_style_tag(self, url=None, path=None, content=None):
+        if path is not None:
+            with open(path, "r", encoding="utf-8") as f:
+                content = f.read() + "\n/*# sourceURL=" + os.fspath(path).replace("\n", "") + "*/"
+        if url is None and content is None:
+            raise Error("Provide an object with a `url`, `path` or `content` property", type="InvalidParams")
+        return _js_call(self, _ADD_TAG_JS, {"tag": "style", "url": url, "content": content, "type": ""},
+                        return_handle=True)
+
+    def add_init_script(self, script=None, path=None):
+        if path is not None:
+            with open(path, "r", encoding="utf-8") as f:
+                script = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
+        if script is None:
+            raise Error("Either path or script parameter must be specified", type="InvalidParams")
+        self._call("page.add_init_script", source=script)
+
+    def dispatch_event(self, selector, type, event_init=None, strict=None, timeout=None):
+        self._first(selector, bool(strict)).dispatch_event(type, event_init, timeout=timeout)
 
     @property
-    def value(self):
-        if self._value is None:
-            raise Error("expect_popup: the popup is known only after the with block has ended",
-                        type="InvalidParams")
-        return self._value
+    def main_frame(self):
+        return Frame(self)
+
+    @property
+    def frames(self):
+        out = [self.main_frame]
+        i = 0
+        while i < len(out):
+            out.extend(out[i].child_frames)
+            i += 1
+        return out
+
+    def frame(self, name=None, url=None):
+        for fr in self.frames:
+            if name is not None and fr.name == name:
+                return fr
+            if url is not None and _url_matches(url, fr.url):
+                return fr
+        return None
+
+    def frame_locator(self, selector):
+        return FrameLocator(self, selector)
+
+    @property
+    def context(self):
+        if self._context is None:
+            opener = self.opener()
+            if opener is not None:
+                self._context = opener.context
+                self._context._pages.append(self)
+            else:
+                self._context = self._browser._default_context()
+        return self._context
+
+    def set_default_navigation_timeout(self, timeout):
+        self._default_navigation_timeout = timeout
+
+    @property
+    def viewport_size(self):
+        return getattr(self, "_viewport", None)
+
+
+# set_content: replace the document and settle when the wanted event fired.
+_SET_CONTENT_JS = """async ({html, state, timeout}) => {
+  const done = new Promise(resolve => {
+    const ready = () => state === 'commit' ||
+      (state === 'domcontentloaded' ? document.readyState !== 'loading' : document.readyState === 'complete');
+    const check = () => { if (ready()) resolve('ok'); else setTimeout(check, 10); };
+    document.open();
+    document.write(html);
+    document.close();
+    check();
+  });
+  if (!timeout) return done;
+  return Promise.race([done, new Promise(r => setTimeout(() => r('timeout'), timeout))]);
+}"""
+
+# add_script_tag / add_style_tag: insert the tag, settle on its load (or error).
+_ADD_TAG_JS = """({tag, url, content, type}) => {
+  let el;
+  if (tag === 'script') {
+    el = document.createElement('script');
+    if (type) el.type = type;
+    if (url !== null && url !== undefined) el.src = url; else el.text = content;
+  } else if (url !== null && url !== undefined) {
+    el = document.createElement('link');
+    el.rel = 'stylesheet';
+    el.href = url;
+  } else {
+    el = document.createElement('style');
+    el.appendChild(document.createTextNode(content));
+  }
+  const external = url !== null && url !== undefined;
+  const settled = new Promise((resolve, reject) => {
+    el.onload = () => resolve(el);
+    el.onerror = () => reject(new Error(tag === 'script' ? 'Failed to load script at ' + url : 'Error loading style ' + url));
+    if (!external && tag === 'script') resolve(el);
+  });
+  (document.head || document.documentElement).appendChild(el);
+  if (!external && tag === 'style') return el;
+  return settled;
+}"""
+
+
+class _LocatorExtras:
+    """Playwright's locator API on handles and value transfer; mixed into Locator."""
+
+    def element_handle(self, timeout=None):
+        self.wait_for(state="attached", timeout=timeout)
+        found = self.page._query(self.selector)
+        if len(found) > 1:
+            raise StrictModeViolation("strict mode violation: %s resolved to %d elements" % (self._describe(), len(found)))
+        if not found:
+            raise TimeoutError("element_handle: the element went away after it appeared", method="element_handle")
+        return found[0]
+
+    def element_handles(self):
+        return self.page._query(self.selector)
+
+    def _describe(self):
+        return "locator(%r)" % self.selector
+
+    def evaluate(self, expression, arg=_UNSET, timeout=None):
+        """Call a JavaScript function with the element (and arg); returns its value."""
+        el = self.element_handle(timeout=timeout)
+        try:
+            return el.evaluate(expression, arg)
+        finally:
+            el.dispose()
+
+    def evaluate_handle(self, expression, arg=_UNSET, timeout=None):
+        el = self.element_handle(timeout=timeout)
+        return el.evaluate_handle(expression, arg)
+
+    def evaluate_all(self, expression, arg=_UNSET):
+        """Call a JavaScript function with every current match (a list) and arg; no waiting."""
+        params = {"selector": self.selector, "source": expression}
+        if arg is not _UNSET:
+            handles = []
+            params["arg"] = _encode(arg, handles)
+            if handles:
+                params["handles"] = handles
+        return _decode(self.page._call("locator.evaluate_all", None, False, **params).get("value"))
+
+    def _accessible(self, kind):
+        return self.evaluate(_ACCESSIBLE_JS, kind)
+
+    def dispatch_event(self, type, event_init=None, timeout=None):
+        self.evaluate(_DISPATCH_JS, {"type": type, "init": event_init or {}}, timeout=timeout)
+
+    def frame_locator(self, selector):
+        """Locators inside the frame(s) that selector finds within this locator."""
+        return FrameLocator(self.page, _join(self.selector, selector))
+
+    @property
+    def content_frame(self):
+        """This locator's <iframe> as a FrameLocator."""
+        return FrameLocator(self.page, self.selector)
+
+    def blur(self, timeout=None):
+        self.evaluate("e => e.blur()", timeout=timeout)
+
+    def highlight(self):
+        pass
+
+    def select_text(self, force=None, timeout=None):
+        el = self.element_handle(timeout=timeout)
+        try:
+            el.select_text()
+        finally:
+            el.dispose()
+
+
+# An approximation of the accessible name / description computation.
+_ACCESSIBLE_JS = """(e, kind) => {
+  const byIds = ids => ids.split(/\\s+/).map(id => document.getElementById(id)).filter(Boolean)
+    .map(n => (n.textContent || '').trim()).join(' ');
+  const norm = s => (s || '').replace(/\\s+/g, ' ').trim();
+  if (kind === 'description') {
+    if (e.getAttribute('aria-describedby')) return norm(byIds(e.getAttribute('aria-describedby')));
+    return norm(e.getAttribute('aria-description') || e.getAttribute('title') || '');
+  }
+  if (e.getAttribute('aria-labelledby')) return norm(byIds(e.getAttribute('aria-labelledby')));
+  if (e.getAttribute('aria-label')) return norm(e.getAttribute('aria-label'));
+  if (e.labels && e.labels.length) return norm(Array.from(e.labels).map(l => l.textContent).join(' '));
+  if (e.tagName === 'IMG' || (e.tagName === 'INPUT' && e.type === 'image')) return norm(e.getAttribute('alt') || e.title);
+  if (e.tagName === 'INPUT' && ['submit', 'button', 'reset'].includes(e.type)) return norm(e.value);
+  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(e.tagName)) return norm(e.title || e.placeholder || '');
+  return norm(e.textContent || e.title || '');
+}"""
+
+
+_DISPATCH_JS = """(el, {type, init}) => {
+  const kinds = {
+    click: MouseEvent, dblclick: MouseEvent, mousedown: MouseEvent, mouseup: MouseEvent, mouseenter: MouseEvent,
+    mouseleave: MouseEvent, mousemove: MouseEvent, mouseover: MouseEvent, mouseout: MouseEvent, contextmenu: MouseEvent,
+    auxclick: MouseEvent,
+    keydown: KeyboardEvent, keyup: KeyboardEvent, keypress: KeyboardEvent,
+    pointerdown: PointerEvent, pointerup: PointerEvent, pointermove: PointerEvent, pointerover: PointerEvent,
+    pointerout: PointerEvent, pointerenter: PointerEvent, pointerleave: PointerEvent, pointercancel: PointerEvent,
+    focus: FocusEvent, blur: FocusEvent, focusin: FocusEvent, focusout: FocusEvent,
+    drag: DragEvent, dragstart: DragEvent, dragend: DragEvent, dragenter: DragEvent, dragleave: DragEvent,
+    dragover: DragEvent, drop: DragEvent,
+    wheel: WheelEvent, input: InputEvent, beforeinput: InputEvent,
+    touchstart: typeof TouchEvent === 'function' ? TouchEvent : Event,
+    touchend: typeof TouchEvent === 'function' ? TouchEvent : Event,
+    touchmove: typeof TouchEvent === 'function' ? TouchEvent : Event,
+    touchcancel: typeof TouchEvent === 'function' ? TouchEvent : Event,
+  };
+  const Kind = kinds[type] || Event;
+  const opts = Object.assign({bubbles: true, cancelable: true, composed: true}, init || {});
+  el.dispatchEvent(new Kind(type, opts));
+}"""
 
 
 # The page methods that wait and so take a timeout (every locator method does).
@@ -1037,7 +2481,7 @@ _PAGE_WAITS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_fo
                          "page.wait_for_url", "page.wait_for_selector", "page.screenshot", "page.aria_snapshot"))
 
 
-class Page(_Locating):
+class Page(_Routing, _PageEvents, _PageExtras, _Locating):
     """One tab. Get it from browser.new_page(), browser.pages or page.expect_popup()."""
 
     def __init__(self, browser, page_id):
@@ -1047,6 +2491,14 @@ class Page(_Locating):
         self._closed = False
         self.keyboard = Keyboard(self)
         self.mouse = Mouse(self)
+        self._context = None
+        self._owned_context = None
+        self._viewport = getattr(browser, "_viewport", None)
+        self._default_navigation_timeout = None
+        self._requests = {}
+        self._nav_response = None
+        self._bindings = {}
+        self._routing_on = False
 
     def __repr__(self):
         return "<Page %s%s>" % (self.id, " closed" if self._closed else "")
@@ -1079,9 +2531,19 @@ class Page(_Locating):
 
     # navigation
 
-    def goto(self, url, wait_until=None, timeout=None):
+    def goto(self, url, wait_until=None, timeout=None, referer=None):
+        """Navigate; returns the main document's Response (None for about: and data: URLs, which have none)."""
+        if self._context is not None and self._context._options.get("base_url"):
+            url = urllib.parse.urljoin(self._context._options["base_url"], url)
+        self._nav_response = None
         result = self._call("page.goto", timeout, url=url, wait_until=wait_until)
-        return Response(result.get("url", url), result.get("status"))
+        final = result.get("url", url)
+        if re.match(r"(?i)^(about|data):", url):
+            return None
+        nav = self._nav_response
+        if nav is not None:
+            return nav
+        return Response(final, result.get("status"), self)
 
     def reload(self, wait_until=None, timeout=None):
         result = self._call("page.reload", timeout, wait_until=wait_until)
@@ -1121,17 +2583,6 @@ class Page(_Locating):
             return
         target = _regex_body(url) if isinstance(url, re.Pattern) else url
         self._call("page.wait_for_url", timeout, url=target, wait_until=wait_until)
-
-    def wait_for_timeout(self, timeout):
-        """Sleep timeout milliseconds (prefer waiting for something visible)."""
-        time.sleep(max(0, timeout) / 1000.0)
-
-    def wait_for_selector(self, selector, state=None, timeout=None):
-        """Wait for selector to reach state (default visible); returns its Locator (None for detached/hidden)."""
-        self._call("page.wait_for_selector", timeout, selector=selector, state=state)
-        if state in ("detached", "hidden"):
-            return None
-        return self.locator(selector)
 
     def wait_for_function(self, expression, arg=_UNSET, timeout=None, polling=100):
         """Evaluate expression every `polling` ms until it returns something truthy; returns that value."""
@@ -1177,29 +2628,26 @@ class Page(_Locating):
                             max_depth=max_depth or None, max_chars=max_chars or None, ref=ref)
         return result.get("snapshot", "")
 
-    def evaluate(self, expression, arg=_UNSET):
-        """Run JavaScript: a function source is called with arg; anything else is evaluated. Returns JSON."""
-        params = {"expression": expression}
-        if arg is not _UNSET:
-            params["arg"] = arg
-        body = {"page": self.id}
-        body.update(params)
-        return self._browser._call("page.evaluate", body, timeout_ms=False).get("value")
-
     # page-wide state
 
     def set_viewport_size(self, viewport_size=None, width=None, height=None):
         size = _viewport(viewport_size if viewport_size is not None else (width, height), "set_viewport_size")
         self._call("page.set_viewport_size", width=size["width"], height=size["height"])
+        self._viewport = size
 
     def bring_to_front(self):
         self._call("page.bring_to_front")
 
-    def close(self):
+    def close(self, run_before_unload=None, reason=None):
         if self._closed:
             return
-        self._call("page.close")
+        try:
+            self._call("page.close")
+        except TargetClosed:
+            pass
         self._closed = True
+        if self._owned_context is not None:
+            self._owned_context.close()
 
     def is_closed(self):
         if self._closed:
@@ -1227,15 +2675,6 @@ class Page(_Locating):
     def dialogs(self, clear=False):
         """Dialogs seen so far (all accepted as they opened): [{type, message, default_value}]."""
         return self._call("page.dialogs", clear=clear or None).get("dialogs") or []
-
-    def expect_popup(self, timeout=None):
-        """with page.expect_popup() as info: <action that opens a tab>; then info.value is the new Page."""
-        return _PopupWaiter(self, timeout)
-
-    def on(self, event, handler):
-        raise Error("page.on(%r): wright has no event handlers. Dialogs are accepted as they open and listed by "
-                    "page.dialogs(); console output is in page.console_messages(), errors in page.page_errors(); "
-                    "for a new tab use `with page.expect_popup() as info:`." % (event,), type="InvalidParams")
 
     # Playwright's page-level shortcuts: page.click(selector) acts on the first
     # match (strict=True makes several matches an error, as locators do).
@@ -1302,7 +2741,7 @@ class Page(_Locating):
         return self.locator(selector).is_checked()
 
 
-class Locator(_Locating):
+class Locator(_LocatorExtras, _Locating):
     """A page and a selector chain, resolved again on every call (nothing is held in the browser)."""
 
     def __init__(self, page, selector):
@@ -1337,17 +2776,32 @@ class Locator(_Locating):
         return self._sub("nth=%d" % index)
 
     def filter(self, has_text=None, has_not_text=None, has=None, has_not=None, visible=None):
-        """Keep the matches whose text contains has_text (str, case-insensitive, or re.Pattern) / that are visible."""
-        for name, value in (("has_not_text", has_not_text), ("has", has), ("has_not", has_not)):
-            if value is not None:
-                raise Error("filter(%s=...) is not supported by wright; use has_text=, visible=, or a narrower "
-                            "locator chain" % name, type="InvalidParams")
+        """Keep the matches whose text contains has_text (str, case-insensitive, or re.Pattern) or not
+        (has_not_text), that hold a match of the locator has (or not: has_not), that are visible."""
         loc = self
         if has_text is not None:
             loc = loc._sub("has-text=" + _text_body(has_text, exact=False, what="has_text"))
+        if has_not_text is not None:
+            loc = loc._sub("internal:has-not-text=" + _text_body(has_not_text, exact=False, what="has_not_text"))
+        for name, inner in (("has", has), ("has-not", has_not)):
+            if inner is not None:
+                loc = loc._sub("internal:%s=%s" % (name, json.dumps(self._inner_selector(name, inner))))
         if visible is not None:
             loc = loc._sub("visible=" + ("true" if visible else "false"))
         return loc
+
+    def _inner_selector(self, name, inner):
+        """The selector of a locator given to filter(has=/has_not=): same page, searched inside each match."""
+        if not isinstance(inner, Locator):
+            raise TypeError("filter(%s=...) takes a Locator, not %s" % (name.replace("-", "_"), type(inner).__name__))
+        if inner.page is not self.page:
+            raise Error("filter(%s=...): the inner locator belongs to another page" % name.replace("-", "_"),
+                        type="InvalidParams")
+        first = inner.selector.split(">>")[0].strip()
+        if first.startswith(("handle=", "aria-ref=")):
+            raise Error("filter(%s=...): the inner locator starts at a fixed element (%s); use a selector that "
+                        "searches" % (name.replace("-", "_"), first), type="InvalidParams")
+        return inner.selector
 
     def all(self):
         """A locator for each current match (no waiting)."""
@@ -1484,13 +2938,904 @@ class Locator(_Locating):
                             max_depth=max_depth or None, max_chars=max_chars or None)
         return result.get("snapshot", "")
 
-    def evaluate(self, expression, arg=_UNSET, timeout=None):
-        """Call a JavaScript function with the element (and arg); returns its JSON value."""
-        params = {"expression": expression}
-        if arg is not _UNSET:
-            params["arg"] = arg
-        # No client-side guard: like Playwright, evaluate() may run as long as the script does.
-        return self._call("locator.evaluate", timeout, False, **params).get("value")
+
+# ---------------------------------------------------------------------------
+# Value transfer and handles (Playwright's evaluate semantics)
+#
+# Values cross js.call in a tagged JSON form (PROTOCOL.md, "Value transfer"),
+# so what JSON alone loses survives the trip: undefined, NaN, ±Infinity, -0,
+# BigInt, Date, RegExp, URL, typed arrays, cycles, and handles in arguments.
+
+
+def _encode(value, handles, seen=None):
+    if seen is None:
+        seen = {}
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) < 2 ** 53 else {"bi": str(value)}
+    if isinstance(value, float):
+        if math.isnan(value):
+            return {"n": "NaN"}
+        if math.isinf(value):
+            return {"n": "Infinity" if value > 0 else "-Infinity"}
+        if value == 0 and math.copysign(1.0, value) < 0:
+            return {"n": "-0"}
+        return value
+    if isinstance(value, JSHandle):
+        if value._disposed:
+            raise Error("JSHandle is disposed", type="TargetClosed")
+        if value._id is None:
+            return value._value_encoded
+        handles.append(value._id)
+        return {"h": len(handles) - 1}
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=datetime.timezone.utc)
+        return {"d": value.astimezone(datetime.timezone.utc).isoformat().replace("+00:00", "Z")}
+    if isinstance(value, re.Pattern):
+        return {"r": {"p": _regex_body(value)[1:].rsplit("/", 1)[0], "f": _regex_body(value).rsplit("/", 1)[1]}}
+    if isinstance(value, urllib.parse.ParseResult):
+        return {"url": value.geturl()}
+    if isinstance(value, Exception) and not isinstance(value, Error):
+        return {"e": {"n": type(value).__name__, "m": str(value), "s": ""}}
+    key = id(value)
+    if key in seen:
+        return {"ref": seen[key]}
+    if isinstance(value, (list, tuple)):
+        seen[key] = len(seen)
+        return {"a": [_encode(v, handles, seen) for v in value], "id": seen[key]}
+    if isinstance(value, dict):
+        seen[key] = len(seen)
+        return {"o": [[str(k), _encode(v, handles, seen)] for k, v in value.items()], "id": seen[key]}
+    raise InvalidParams("cannot pass a %s to the browser: use None, bool, int, float, str, list, dict, datetime, "
+                        "re.Pattern, a urlparse() result or a JSHandle" % type(value).__name__)
+
+
+def _decode(value, refs=None):
+    if refs is None:
+        refs = {}
+    if not isinstance(value, dict):
+        return value
+    if "u" in value or "node" in value or "win" in value:
+        return {} if "node" in value or "win" in value else None
+    if "n" in value:
+        return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}[value["n"]]
+    if "bi" in value:
+        return int(value["bi"])
+    if "d" in value:
+        if value["d"] is None:
+            return None
+        return datetime.datetime.fromisoformat(value["d"].replace("Z", "+00:00"))
+    if "r" in value:
+        flags = 0
+        for ch, bit in (("i", re.IGNORECASE), ("m", re.MULTILINE), ("s", re.DOTALL)):
+            if ch in value["r"]["f"]:
+                flags |= bit
+        return re.compile(value["r"]["p"], flags)
+    if "url" in value:
+        return urllib.parse.urlparse(value["url"])
+    if "e" in value:
+        err = Error(value["e"]["m"], type=value["e"]["n"])
+        err.stack = value["e"]["s"]
+        return err
+    if "ta" in value:
+        return list(value["ta"])
+    if "ref" in value:
+        return refs.get(value["ref"])
+    if "a" in value:
+        out = []
+        refs[value.get("id")] = out
+        out.extend(_decode(v, refs) for v in value["a"])
+        return out
+    if "o" in value:
+        out = {}
+        refs[value.get("id")] = out
+        for k, v in value["o"]:
+            out[k] = _decode(v, refs)
+        return out
+    return value
+
+
+def _js_call(page, source, arg=_UNSET, element=None, return_handle=False, timeout=None, context=None):
+    """One js.call: source with arg (transferred), optionally on an element handle id."""
+    if not isinstance(source, str):
+        raise TypeError("expression must be a str of JavaScript, not %s" % type(source).__name__)
+    params = {"page": page.id, "source": source}
+    handles = []
+    if arg is not _UNSET:
+        params["arg"] = _encode(arg, handles)
+        if handles:
+            params["handles"] = handles
+    if element:
+        params["element"] = element
+    if context:
+        params["context"] = context
+    if return_handle:
+        params["return_handle"] = True
+    if timeout is not None:
+        params["timeout"] = timeout
+    result = page._browser._call("js.call", params, timeout_ms=False)
+    if not return_handle:
+        return _decode(result.get("value"))
+    return _handle_for(page, result)
+
+
+def _handle_for(page, result):
+    hid = result.get("handle")
+    if hid and result.get("subtype") == "node":
+        return ElementHandle(page, hid, result.get("description") or "node")
+    handle = JSHandle(page, hid or None, result)
+    return handle
+
+
+class JSHandle:
+    """A reference to a JavaScript value that lives in the page (page.evaluate_handle())."""
+
+    def __init__(self, page, handle_id, info=None):
+        self._page = page
+        self._id = handle_id
+        self._disposed = False
+        info = info or {}
+        self._type = info.get("type") or "object"
+        self._subtype = info.get("subtype") or ""
+        self._description = info.get("description") or ""
+        self._value_encoded = info.get("value")
+
+    def __repr__(self):
+        return "<JSHandle preview=%s>" % self._preview()
+
+    def __str__(self):
+        return self._preview()
+
+    def _preview(self):
+        if self._id is None:
+            v = _decode(self._value_encoded)
+            if v is None:
+                return "JSHandle@%s" % ("undefined" if self._value_encoded == {"u": 1} else "null")
+            if isinstance(v, bool):
+                return "JSHandle@%s" % ("true" if v else "false")
+            return "JSHandle@%s" % v
+        if self._subtype == "node":
+            return "JSHandle@node"
+        if self._subtype in ("array", "date", "regexp", "error", "map", "set", "promise", "proxy"):
+            return "JSHandle@%s" % self._subtype
+        return "JSHandle@%s" % (self._type if self._type != "function" else "function")
+
+    def evaluate(self, expression, arg=_UNSET):
+        return self._jscall(expression, arg, False)
+
+    def evaluate_handle(self, expression, arg=_UNSET):
+        return self._jscall(expression, arg, True)
+
+    def _jscall(self, expression, arg, as_handle):
+        if self._disposed:
+            raise Error("JSHandle is disposed", type="TargetClosed")
+        if self._id is None:
+            # A primitive held by value: pass it first, before the argument.
+            return _js_call(self._page, "(__p) => (%s)(__p[0], __p[1])" % expression,
+                            [self, None if arg is _UNSET else arg], return_handle=as_handle)
+        return _js_call(self._page, expression, arg, element=self._id, return_handle=as_handle)
+
+    def json_value(self):
+        if self._id is None:
+            return _decode(self._value_encoded)
+        return self.evaluate("v => v")
+
+    def get_property(self, property_name):
+        return self.evaluate_handle("(o, name) => o[name]", property_name)
+
+    def get_properties(self):
+        names = self.evaluate("o => Object.keys(o)")
+        return {name: self.get_property(name) for name in names}
+
+    def as_element(self):
+        return None
+
+    def dispose(self):
+        if self._disposed:
+            return
+        self._disposed = True
+        if self._id is not None:
+            try:
+                self._page._browser._call("js.dispose", {"page": self._page.id, "handle": self._id})
+            except Error:
+                pass
+
+
+
+class ElementHandle(JSHandle, Locator):
+    """A handle on one element (query_selector(), wait_for_selector(), evaluate_handle()).
+
+    Its actions are a locator's (`handle=<id>` as the selector), so they wait for
+    the element to be actionable as locators do.
+    """
+
+    def __init__(self, page, handle_id, description="node"):
+        JSHandle.__init__(self, page, handle_id, {"type": "object", "subtype": "node", "description": description})
+        Locator.__init__(self, page, "handle=" + handle_id)
+
+    def __repr__(self):
+        return "<ElementHandle %s>" % self._description
+
+    def as_element(self):
+        return self
+
+    def owner_frame(self):
+        return self._page.main_frame
+
+    def content_frame(self):
+        is_frame = self.evaluate("e => e.tagName === 'IFRAME' || e.tagName === 'FRAME'")
+        if not is_frame:
+            return None
+        return Frame(self._page, self)
+
+    def query_selector(self, selector):
+        found = self._page._query(_join(self.selector, selector))
+        return found[0] if found else None
+
+    def query_selector_all(self, selector):
+        return self._page._query(_join(self.selector, selector))
+
+    def eval_on_selector(self, selector, expression, arg=_UNSET):
+        el = self.query_selector(selector)
+        if el is None:
+            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
+        return el.evaluate(expression, arg)
+
+    def eval_on_selector_all(self, selector, expression, arg=_UNSET):
+        return _evaluate_all(self._page, self.query_selector_all(selector), expression, arg)
+
+    def wait_for_selector(self, selector, state=None, timeout=None):
+        loc = Locator(self._page, _join(self.selector, selector))
+        return self._page._wait_selector(loc, state, timeout)
+
+    def wait_for_element_state(self, state, timeout=None):
+        checks = {"visible": "is_visible", "hidden": "is_hidden", "enabled": "is_enabled",
+                  "disabled": "is_disabled", "editable": "is_editable"}
+        if state == "stable":
+            return self.bounding_box(timeout=timeout) and None
+        if state not in checks:
+            raise Error("state: expected one of (visible|hidden|stable|enabled|disabled|editable)",
+                        type="InvalidParams")
+        self._page._poll(lambda: getattr(self, checks[state])(), timeout,
+                         "wait_for_element_state: element is not %s" % state)
+
+    def select_text(self, force=None, timeout=None):
+        self.evaluate("e => { if (e.select) { e.focus(); e.select(); return; } const r = document.createRange();"
+                      " r.selectNodeContents(e); const s = window.getSelection(); s.removeAllRanges();"
+                      " s.addRange(r); }")
+
+
+class Frame(_Locating):
+    """A frame of a page: page.main_frame, page.frames, element_handle.content_frame().
+
+    The main frame is the page itself; a child frame is reached through its
+    <iframe> element, so its locators are `<iframe> >> selector` chains.
+    """
+
+    def __init__(self, page, element=None):
+        self._page = page
+        self._element = element
+
+    def __repr__(self):
+        return "<Frame %s>" % ("main" if self._element is None else self._element.selector)
+
+    def __eq__(self, other):
+        if not isinstance(other, Frame) or other._page is not self._page:
+            return False
+        if self._element is None or other._element is None:
+            return self._element is other._element
+        return other._element.evaluate("(a, b) => a === b", self._element)
+
+    def __hash__(self):
+        return hash((id(self._page), self._element._id if self._element is not None else None))
+
+    def _owner_page(self):
+        return self._page
+
+    def _sub(self, part):
+        if self._element is None:
+            return Locator(self._page, part)
+        return Locator(self._page, _join(self._element.selector, part))
+
+    @property
+    def page(self):
+        return self._page
+
+    @property
+    def parent_frame(self):
+        return None if self._element is None else self._page.main_frame
+
+    @property
+    def child_frames(self):
+        if self._element is not None:
+            return [Frame(self._page, el) for el in self._page._query(_join(self._element.selector, "iframe, frame"))]
+        return [Frame(self._page, el) for el in self._page._query("iframe, frame")]
+
+    @property
+    def name(self):
+        if self._element is None:
+            return ""
+        return self._element.get_attribute("name") or self._element.get_attribute("id") or ""
+
+    @property
+    def url(self):
+        if self._element is None:
+            return self._page.url
+        return self.evaluate("() => location.href")
+
+    def is_detached(self):
+        if self._element is None:
+            return self._page.is_closed()
+        return not self._element.evaluate("e => e.isConnected")
+
+    def _doc(self):
+        found = self._page._query(_join(self._element.selector, ":root"))
+        if not found:
+            raise Error("Frame was detached", type="TargetClosed")
+        return found[0]
+
+    def evaluate(self, expression, arg=_UNSET):
+        if self._element is None:
+            return self._page.evaluate(expression, arg)
+        return _js_call(self._page, expression, arg, context=self._doc()._id)
+
+    def evaluate_handle(self, expression, arg=_UNSET):
+        if self._element is None:
+            return self._page.evaluate_handle(expression, arg)
+        return _js_call(self._page, expression, arg, context=self._doc()._id, return_handle=True)
+
+    def frame_element(self):
+        if self._element is None:
+            raise Error("Frame has been detached.", type="Error")
+        return self._element
+
+    def content(self):
+        return self.evaluate("() => { let s = ''; if (document.doctype) s = new XMLSerializer()"
+                             ".serializeToString(document.doctype); return s + document.documentElement.outerHTML; }")
+
+    def title(self):
+        return self.evaluate("() => document.title")
+
+    def set_content(self, html, timeout=None, wait_until=None):
+        if self._element is None:
+            return self._page.set_content(html, timeout=timeout, wait_until=wait_until)
+        _js_call(self._page, _SET_CONTENT_JS, {"html": html, "state": wait_until or "load", "timeout": 0},
+                 context=self._doc()._id)
+
+    def query_selector(self, selector):
+        found = self._page._query(self._sub(selector).selector)
+        return found[0] if found else None
+
+    def query_selector_all(self, selector):
+        return self._page._query(self._sub(selector).selector)
+
+    def wait_for_selector(self, selector, state=None, timeout=None):
+        return self._page._wait_selector(self._sub(selector), state, timeout)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._element is None:
+            return getattr(self._page, name)
+        if name in _SELECTOR_SHORTCUTS:
+            def shortcut(selector, *args, **kwargs):
+                strict = kwargs.pop("strict", False)
+                loc = self._sub(selector)
+                return getattr(loc if strict else loc.first, _SELECTOR_SHORTCUTS[name])(*args, **kwargs)
+            return shortcut
+        raise AttributeError("Frame.%s is only available on the main frame in wright" % name)
+
+
+_SELECTOR_SHORTCUTS = {
+    "click": "click", "dblclick": "dblclick", "fill": "fill", "type": "press_sequentially", "press": "press",
+    "check": "check", "uncheck": "uncheck", "select_option": "select_option", "hover": "hover", "focus": "focus",
+    "inner_text": "inner_text", "text_content": "text_content", "inner_html": "inner_html",
+    "input_value": "input_value", "get_attribute": "get_attribute", "is_visible": "is_visible",
+    "is_hidden": "is_hidden", "is_enabled": "is_enabled", "is_disabled": "is_disabled", "is_checked": "is_checked",
+    "is_editable": "is_editable", "dispatch_event": "dispatch_event", "set_checked": "set_checked",
+    "eval_on_selector": None, "tap": "click",
+}
+
+
+class FrameLocator:
+    """page.frame_locator(selector): locators inside the frame(s) the selector finds."""
+
+    def __init__(self, page, selector):
+        self._page = page
+        self._selector = selector
+
+    def locator(self, selector, **kwargs):
+        return Locator(self._page, self._selector).locator(selector, **kwargs)
+
+    def _loc(self):
+        return Locator(self._page, self._selector)
+
+    def get_by_role(self, *a, **k):
+        return self._loc().get_by_role(*a, **k)
+
+    def get_by_text(self, *a, **k):
+        return self._loc().get_by_text(*a, **k)
+
+    def get_by_label(self, *a, **k):
+        return self._loc().get_by_label(*a, **k)
+
+    def get_by_placeholder(self, *a, **k):
+        return self._loc().get_by_placeholder(*a, **k)
+
+    def get_by_alt_text(self, *a, **k):
+        return self._loc().get_by_alt_text(*a, **k)
+
+    def get_by_title(self, *a, **k):
+        return self._loc().get_by_title(*a, **k)
+
+    def get_by_test_id(self, *a, **k):
+        return self._loc().get_by_test_id(*a, **k)
+
+    def frame_locator(self, selector):
+        return FrameLocator(self._page, _join(self._selector, selector))
+
+    @property
+    def first(self):
+        return FrameLocator(self._page, _join(self._selector, "nth=0"))
+
+    @property
+    def last(self):
+        return FrameLocator(self._page, _join(self._selector, "nth=-1"))
+
+    def nth(self, index):
+        return FrameLocator(self._page, _join(self._selector, "nth=%d" % index))
+
+    @property
+    def owner(self):
+        return Locator(self._page, self._selector)
+
+
+def _evaluate_all(page, elements, expression, arg=_UNSET):
+    return _js_call(page, "(__p) => (%s)(__p[0], __p[1])" % expression,
+                    [list(elements), None if arg is _UNSET else arg])
+
+
+# ---------------------------------------------------------------------------
+# expect(): assertions that retry until they hold or their timeout runs out
+
+
+class _ExpectStrict(Exception):
+    pass
+
+
+_PROBE_JS = r"""(els, q) => {
+  const visible = e => {
+    if (!e.isConnected) return false;
+    const st = getComputedStyle(e);
+    if (st.visibility !== 'visible') return false;
+    if (st.display === 'contents') return Array.from(e.children).some(visible);
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const disabledNative = ['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP', 'FIELDSET'];
+  const disabled = e => {
+    if (disabledNative.includes(e.tagName) && e.disabled) return true;
+    if (disabledNative.includes(e.tagName) && e.closest('fieldset[disabled]')) {
+      const fs = e.closest('fieldset[disabled]');
+      const legend = fs.querySelector(':scope > legend');
+      if (!legend || !legend.contains(e)) return true;
+    }
+    for (let n = e; n; n = n.parentElement) if (n.getAttribute('aria-disabled') === 'true') return true;
+    return false;
+  };
+  const checked = e => {
+    if (e.tagName === 'INPUT' && (e.type === 'checkbox' || e.type === 'radio'))
+      return e.indeterminate ? 'mixed' : e.checked;
+    const a = e.getAttribute('aria-checked');
+    if (a === 'true') return true;
+    if (a === 'mixed') return 'mixed';
+    if (a === 'false') return false;
+    return 'error';
+  };
+  const editable = e => {
+    const tags = ['INPUT', 'TEXTAREA', 'SELECT'];
+    if (!tags.includes(e.tagName) && !e.isContentEditable && !['textbox', 'searchbox', 'combobox', 'spinbutton', 'checkbox', 'radio', 'gridcell', 'slider', 'switch', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'listbox', 'grid', 'columnheader', 'rowheader'].includes(e.getAttribute('role') || ''))
+      return 'error';
+    if (disabled(e)) return false;
+    if (e.readOnly) return false;
+    if (e.getAttribute('aria-readonly') === 'true') return false;
+    return true;
+  };
+  const text = e => q.inner ? e.innerText : (e.textContent || '');
+  const one = e => {
+    switch (q.what) {
+      case 'visible': return visible(e);
+      case 'enabled': return !disabled(e);
+      case 'checked': return checked(e);
+      case 'editable': return editable(e);
+      case 'focused': { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a === e; }
+      case 'empty': return ['INPUT', 'TEXTAREA'].includes(e.tagName) ? !e.value : !(e.textContent || '').trim();
+      case 'text': return text(e);
+      case 'attribute': return e.getAttribute(q.name);
+      case 'class': return e.getAttribute('class') || '';
+      case 'css': return getComputedStyle(e).getPropertyValue(q.name) || getComputedStyle(e)[q.name];
+      case 'id': return e.id;
+      case 'property': return e[q.name];
+      case 'value':
+        if (!['INPUT', 'TEXTAREA', 'SELECT'].includes(e.tagName)) return {error: 'Not an input element'};
+        return e.value;
+      case 'values':
+        if (e.tagName !== 'SELECT' || !e.multiple) return {error: 'Error: Not a select element with a multiple attribute'};
+        return Array.from(e.selectedOptions).map(o => o.value);
+      case 'viewport': {
+        const r = e.getBoundingClientRect();
+        const w = innerWidth, h = innerHeight;
+        if (r.width === 0 || r.height === 0) return false;
+        const iw = Math.max(0, Math.min(r.right, w) - Math.max(r.left, 0));
+        const ih = Math.max(0, Math.min(r.bottom, h) - Math.max(r.top, 0));
+        return (iw * ih) / (r.width * r.height) > (q.ratio || 0) || (q.ratio === 1 && iw * ih === r.width * r.height);
+      }
+      case 'role': return e.getAttribute('role') || q.implicit(e);
+      default: return null;
+    }
+  };
+  if (q.what === 'role') {
+    const implicit = {A: e => e.hasAttribute('href') ? 'link' : '', BUTTON: () => 'button', H1: () => 'heading', H2: () => 'heading',
+      H3: () => 'heading', H4: () => 'heading', H5: () => 'heading', H6: () => 'heading', UL: () => 'list', OL: () => 'list',
+      LI: () => 'listitem', NAV: () => 'navigation', MAIN: () => 'main', TEXTAREA: () => 'textbox', SELECT: e => e.multiple || e.size > 1 ? 'listbox' : 'combobox',
+      IMG: e => e.getAttribute('alt') === '' ? 'presentation' : 'img', TABLE: () => 'table', FORM: () => 'form', DIALOG: () => 'dialog',
+      INPUT: e => ({checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button', range: 'slider', number: 'spinbutton', search: 'searchbox'})[e.type] || 'textbox'};
+    q.implicit = e => (implicit[e.tagName] || (() => ''))(e);
+  }
+  if (q.what === 'count') return els.length;
+  if (q.all) return els.map(one);
+  return {count: els.length, value: els.length ? one(els[0]) : null};
+}"""
+
+
+# A short preview of an element for call logs: <input/>, <div id="a">Text</div>.
+_PREVIEW_JS = r"""els => els.map(e => {
+  const attrs = Array.from(e.attributes).slice(0, 5).map(a => a.value === '' ? ' ' + a.name : ' ' + a.name + '="' + a.value.slice(0, 50) + '"').join('');
+  const tag = e.tagName.toLowerCase();
+  const text = (e.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 50);
+  if (!text && !e.children.length) return '<' + tag + attrs + '/>';
+  return '<' + tag + attrs + '>' + (e.children.length && !text ? '…' : text) + '</' + tag + '>';
+})"""
+
+
+def _normalize_ws(text):
+    return " ".join(str(text).split())
+
+
+def _text_matches(expected, actual, ignore_case, substring, normalize=True):
+    if actual is None:
+        return False
+    if isinstance(expected, re.Pattern):
+        flags = expected.flags | (re.IGNORECASE if ignore_case else 0)
+        return re.search(expected.pattern, actual, flags) is not None
+    exp, act = str(expected), actual
+    if normalize:
+        exp, act = _normalize_ws(exp), _normalize_ws(act)
+    if ignore_case:
+        exp, act = exp.lower(), act.lower()
+    return exp in act if substring else exp == act
+
+
+def _fmt_expected(expected):
+    if isinstance(expected, re.Pattern):
+        return "pattern '%s'" % expected.pattern
+    if isinstance(expected, (list, tuple)):
+        return "'%s'" % [e.pattern if isinstance(e, re.Pattern) else e for e in expected]
+    return "'%s'" % (expected,)
+
+
+class _Assertions:
+    _default_timeout = 5000
+
+    def __init__(self, actual, message=None, negated=False):
+        self._actual = actual
+        self._message = message
+        self._negated = negated
+
+    @property
+    def _not(self):
+        return type(self)(self._actual, self._message, not self._negated)
+
+    def _retry(self, name, check, describe, expected=_UNSET, timeout=None, subject="Locator"):
+        """Poll check() -> (ok, actual) until ok != negated, else raise AssertionError."""
+        limit = timeout if timeout is not None else _Assertions._default_timeout
+        deadline = time.monotonic() + limit / 1000.0
+        actual = None
+        while True:
+            try:
+                ok, actual = check()
+            except _ExpectStrict as exc:
+                raise Error(str(exc), type="StrictModeViolation") from None
+            except Error as exc:
+                if isinstance(exc, (TargetClosed, TimeoutError)):
+                    raise
+                raise AssertionError(exc.message) from None
+            if bool(ok) != self._negated:
+                return
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.05 if limit > 200 else 0.01)
+        verb = ("not " if self._negated else "") + describe
+        if self._message:
+            text = self._message
+            if expected is not _UNSET:
+                text += "\nExpected value: %s" % _fmt_expected(expected)
+        else:
+            text = "%s expected %s" % (subject, verb)
+            if expected is not _UNSET:
+                text += " %s" % _fmt_expected(expected)
+        text += "\nActual value: %s" % (actual,)
+        text += "\nCall log:\n  - Expect \"%s\" with timeout %sms" % (name, limit)
+        if subject == "Locator":
+            text += "\n  - waiting for %s" % self._actual._describe()
+            try:
+                previews = self._actual.evaluate_all(_PREVIEW_JS)
+            except Error:
+                previews = []
+            if len(previews) == 1:
+                text += "\n  - locator resolved to %s" % previews[0]
+        raise AssertionError(text)
+
+
+class PageAssertions(_Assertions):
+    def to_have_title(self, title_or_reg_exp, timeout=None):
+        self._retry("to_have_title", lambda: (lambda t: (_text_matches(title_or_reg_exp, t, False, False), t))(
+            self._actual.title()), "to be", title_or_reg_exp, timeout, "Page title")
+
+    def not_to_have_title(self, title_or_reg_exp, timeout=None):
+        self._not.to_have_title(title_or_reg_exp, timeout)
+
+    def to_have_url(self, url_or_reg_exp, timeout=None, ignore_case=None):
+        page = self._actual
+        expected = url_or_reg_exp
+        base = page.context._options.get("base_url") if page._context is not None else None
+        if isinstance(expected, str) and base:
+            expected = urllib.parse.urljoin(base, expected)
+        self._retry("to_have_url", lambda: (lambda u: (_text_matches(expected, u, ignore_case, False, False), u))(
+            page.url), "to be", expected, timeout, "Page URL")
+
+    def not_to_have_url(self, url_or_reg_exp, timeout=None, ignore_case=None):
+        self._not.to_have_url(url_or_reg_exp, timeout, ignore_case)
+
+
+class APIResponseAssertions(_Assertions):
+    def to_be_ok(self):
+        resp = self._actual
+        if bool(resp.ok) == self._negated:
+            what = "not to be OK" if self._negated else "to be OK"
+            raise AssertionError("%s\nResponse status expected %s\nActual: %s %s" % (
+                self._message or "Response", what, resp.status, resp.url))
+
+    def not_to_be_ok(self):
+        self._not.to_be_ok()
+
+
+class LocatorAssertions(_Assertions):
+    def _probe(self, what, **q):
+        q["what"] = what
+        return self._actual.evaluate_all(_PROBE_JS, q)
+
+    def _single(self, what, **q):
+        r = self._probe(what, **q)
+        if r["count"] > 1:
+            raise _ExpectStrict("strict mode violation: %s resolved to %d elements" % (
+                self._actual._describe(), r["count"]))
+        return r
+
+    def _state(self, name, what, want, describe, timeout, absent=False):
+        def check():
+            r = self._single(what)
+            if r["count"] == 0:
+                return absent, "<element(s) not found>"
+            v = r["value"]
+            if v == "error":
+                raise Error("Not a checkbox or radio button", type="Error")
+            return v == want, v
+        self._retry(name, check, describe, timeout=timeout)
+
+    def to_be_attached(self, attached=None, timeout=None):
+        want = attached is None or attached
+
+        def check():
+            n = self._probe("count")
+            return (n >= 1) == want, "attached" if n else "detached"
+        self._retry("to_be_attached", check, "to be attached" if want else "to be detached", timeout=timeout)
+
+    def to_be_checked(self, timeout=None, checked=None, indeterminate=None):
+        if checked is not None and indeterminate:
+            raise Error("Can't assert indeterminate and checked at the same time", type="InvalidParams")
+        want = "mixed" if indeterminate else (checked is None or checked)
+        desc = "to be indeterminate" if indeterminate else ("to be checked" if want is True else "to be unchecked")
+        self._state("to_be_checked", "checked", want, desc, timeout)
+
+    def to_be_disabled(self, timeout=None):
+        self._state("to_be_disabled", "enabled", False, "to be disabled", timeout)
+
+    def to_be_enabled(self, enabled=None, timeout=None):
+        want = enabled is None or enabled
+        self._state("to_be_enabled", "enabled", want, "to be enabled" if want else "to be disabled", timeout)
+
+    def to_be_editable(self, editable=None, timeout=None):
+        want = editable is None or editable
+
+        def check():
+            r = self._single("editable")
+            if r["count"] == 0:
+                return False, "<element(s) not found>"
+            if r["value"] == "error":
+                raise Error("Element is not an <input>, <textarea>, <select> or [contenteditable] and does not "
+                            "have a role allowing [aria-readonly]", type="Error")
+            return r["value"] == want, r["value"]
+        self._retry("to_be_editable", check, "to be editable" if want else "to be readonly", timeout=timeout)
+
+    def to_be_empty(self, timeout=None):
+        self._state("to_be_empty", "empty", True, "to be empty", timeout)
+
+    def to_be_focused(self, timeout=None):
+        self._state("to_be_focused", "focused", True, "to be focused", timeout)
+
+    def to_be_visible(self, visible=None, timeout=None):
+        want = visible is None or visible
+
+        def check():
+            r = self._single("visible")
+            v = bool(r["count"]) and r["value"]
+            return v == want, "visible" if v else "hidden"
+        self._retry("to_be_visible", check, "to be visible" if want else "to be hidden", timeout=timeout)
+
+    def to_be_hidden(self, timeout=None):
+        def check():
+            r = self._single("visible")
+            v = bool(r["count"]) and r["value"]
+            return not v, "visible" if v else "hidden"
+        self._retry("to_be_hidden", check, "to be hidden", timeout=timeout)
+
+    def to_be_in_viewport(self, ratio=None, timeout=None):
+        self._state("to_be_in_viewport", "viewport", True, "to be in viewport", timeout)
+
+    def _texts(self, name, expected, substring, use_inner_text, ignore_case, timeout, describe):
+        if isinstance(expected, (list, tuple)):
+            def check():
+                texts = self._probe("text", all=True, inner=bool(use_inner_text))
+                if substring:
+                    # each expected item in order, in some element
+                    i = 0
+                    for t in texts:
+                        if i < len(expected) and _text_matches(expected[i], t, ignore_case, True):
+                            i += 1
+                    return i == len(expected), texts
+                ok = len(texts) == len(expected) and all(
+                    _text_matches(e, t, ignore_case, False) for e, t in zip(expected, texts))
+                return ok, texts
+        else:
+            def check():
+                r = self._single("text", inner=bool(use_inner_text))
+                if r["count"] == 0:
+                    return False, "<element(s) not found>"
+                return _text_matches(expected, r["value"], ignore_case, substring), r["value"]
+        self._retry(name, check, describe, expected, timeout)
+
+    def to_have_text(self, expected, use_inner_text=None, timeout=None, ignore_case=None):
+        self._texts("to_have_text", expected, False, use_inner_text, ignore_case, timeout, "to have text")
+
+    def to_contain_text(self, expected, use_inner_text=None, timeout=None, ignore_case=None):
+        self._texts("to_contain_text", expected, True, use_inner_text, ignore_case, timeout, "to contain text")
+
+    def _value(self, assertion, what, expected, describe, timeout, match, **q):
+        def check():
+            r = self._single(what, **q)
+            if r["count"] == 0:
+                return False, "<element(s) not found>"
+            v = r["value"]
+            if isinstance(v, dict) and "error" in v:
+                raise Error(v["error"], type="Error")
+            return match(v), v
+        self._retry(assertion, check, describe, expected, timeout)
+
+    def to_have_attribute(self, name, value=None, ignore_case=None, timeout=None):
+        if value is None:
+            self._value("to_have_attribute", "attribute", _UNSET, "to have attribute", timeout,
+                        lambda v: v is not None, name=name)
+            return
+        self._value("to_have_attribute", "attribute", value, "to have attribute", timeout,
+                    lambda v: _text_matches(value, v, ignore_case, False, False), name=name)
+
+    def to_have_class(self, expected, timeout=None):
+        if isinstance(expected, (list, tuple)):
+            def check():
+                classes = self._probe("class", all=True)
+                ok = len(classes) == len(expected) and all(
+                    _text_matches(e, c, False, False) for e, c in zip(expected, classes))
+                return ok, classes
+            self._retry("to_have_class", check, "to have class", expected, timeout)
+            return
+        self._value("to_have_class", "class", expected, "to have class", timeout,
+                    lambda v: _text_matches(expected, v, False, False))
+
+    def to_contain_class(self, expected, timeout=None):
+        want = expected.split() if isinstance(expected, str) else []
+        self._value("to_contain_class", "class", expected, "to contain class", timeout,
+                    lambda v: all(c in v.split() for c in want))
+
+    def to_have_count(self, count, timeout=None):
+        def check():
+            n = self._probe("count")
+            return n == count, n
+        self._retry("to_have_count", check, "to have count", count, timeout)
+
+    def to_have_css(self, name, value, timeout=None):
+        self._value("to_have_css", "css", value, "to have CSS", timeout,
+                    lambda v: _text_matches(value, v, False, False, False), name=name)
+
+    def to_have_id(self, id, timeout=None):
+        self._value("to_have_id", "id", id, "to have id", timeout, lambda v: _text_matches(id, v, False, False, False))
+
+    def to_have_js_property(self, name, value, timeout=None):
+        self._value("to_have_js_property", "property", value, "to have JS Property", timeout,
+                    lambda v: v == value, name=name)
+
+    def to_have_value(self, value, timeout=None):
+        self._value("to_have_value", "value", value, "to have Value", timeout,
+                    lambda v: _text_matches(value, v, False, False, False))
+
+    def to_have_values(self, values, timeout=None):
+        def match(v):
+            return len(v) == len(values) and all(_text_matches(e, a, False, False, False) for e, a in zip(values, v))
+        self._value("to_have_values", "values", list(values), "to have Values", timeout, match)
+
+    def to_have_role(self, role, timeout=None):
+        if not isinstance(role, str):
+            raise Error('"role" argument in to_have_role must be a string', type="InvalidParams")
+        self._value("to_have_role", "role", role, "to have role", timeout, lambda v: v == role)
+
+    def to_have_accessible_name(self, name, ignore_case=None, timeout=None):
+        def check():
+            actual = self._actual._accessible("name")
+            return _text_matches(name, actual, ignore_case, False), actual
+        self._retry("to_have_accessible_name", check, "to have accessible name", name, timeout)
+
+    def to_have_accessible_description(self, description, ignore_case=None, timeout=None):
+        def check():
+            actual = self._actual._accessible("description")
+            return _text_matches(description, actual, ignore_case, False), actual
+        self._retry("to_have_accessible_description", check, "to have accessible description", description, timeout)
+
+
+def _negations(cls):
+    for name in list(vars(cls)):
+        if name.startswith("to_") and not hasattr(cls, "not_" + name):
+            def make(n):
+                def negated(self, *args, **kwargs):
+                    return getattr(self._not, n)(*args, **kwargs)
+                negated.__name__ = "not_" + n
+                return negated
+            setattr(cls, "not_" + name, make(name))
+    return cls
+
+
+_negations(LocatorAssertions)
+
+
+class _Expect:
+    """expect(page | locator | response, message=None): Playwright's retrying assertions."""
+
+    def __call__(self, actual, message=None):
+        if isinstance(actual, Page):
+            return PageAssertions(actual, message)
+        if isinstance(actual, Locator):
+            return LocatorAssertions(actual, message)
+        if hasattr(actual, "status") and hasattr(actual, "ok"):
+            return APIResponseAssertions(actual, message)
+        raise ValueError("expect() takes a Page, a Locator or a Response, not %s" % type(actual).__name__)
+
+    def set_options(self, timeout=_UNSET):
+        if timeout is not _UNSET:
+            _Assertions._default_timeout = 5000 if timeout is None else timeout
+
+
+expect = _Expect()
 
 
 def _point(position):

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -20,12 +21,22 @@ var clientCmd = &cobra.Command{
 	Short: "Print the source of a browser client library (python: wright_browser.py)",
 	Long: "Print the source of a language client of `wright driver` to stdout, e.g.\n" +
 		"  wright client python > wright_browser.py\n" +
+		"  wright client python --out DIR   # wright_browser.py and the playwright package\n" +
 		"The client starts `wright driver` itself (WRIGHT_BIN, else wright on PATH).",
 	Args: cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		src, ok := clients[args[0]]
 		if !ok {
 			return usageError("unknown client language %q; available: %s", args[0], strings.Join(clientNames(), ", "))
+		}
+		if out, _ := cmd.Flags().GetString("out"); out != "" {
+			// python: wright_browser.py and the playwright package.
+			path, err := python.Install(out)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s and %s\n", path, filepath.Join(out, python.PackageName))
+			return nil
 		}
 		_, err := fmt.Fprint(cmd.OutOrStdout(), src)
 		return err
@@ -41,4 +52,7 @@ func clientNames() []string {
 	return names
 }
 
-func init() { rootCmd.AddCommand(clientCmd) }
+func init() {
+	clientCmd.Flags().String("out", "", "write the client into this directory instead (python: wright_browser.py and the playwright package, Playwright's sync API)")
+	rootCmd.AddCommand(clientCmd)
+}

@@ -89,8 +89,8 @@ class SelectorTest(unittest.TestCase):
 
     def test_engines(self):
         p = page()
-        self.assertEqual(p.get_by_text("Sign in").selector, 'text="Sign in"i')
-        self.assertEqual(p.get_by_text("Sign in", exact=True).selector, 'text="Sign in"')
+        self.assertEqual(p.get_by_text("Sign in").selector, 'internal:text="Sign in"i')
+        self.assertEqual(p.get_by_text("Sign in", exact=True).selector, 'internal:text="Sign in"s')
         self.assertEqual(p.get_by_label("Email").selector, 'label="Email"i')
         self.assertEqual(p.get_by_placeholder("Search", exact=True).selector, 'placeholder="Search"')
         self.assertEqual(p.get_by_alt_text("Logo").selector, 'alt="Logo"i')
@@ -111,10 +111,9 @@ class SelectorTest(unittest.TestCase):
                 sel = p.locator("#root").get_by_text(text, exact=exact).selector
                 parts = split_chain(sel)
                 self.assertEqual(len(parts), 2, sel)
-                body = parts[1][len("text="):]
-                if not exact:
-                    self.assertTrue(body.endswith('"i'), body)
-                    body = body[:-1]
+                body = parts[1][len("internal:text="):]
+                self.assertTrue(body.endswith('"i' if not exact else '"s'), body)
+                body = body[:-1]
                 self.assertEqual(json.loads(body), text)
                 self.assertNotIn("\n", sel)
 
@@ -134,7 +133,7 @@ class SelectorTest(unittest.TestCase):
         ]
         for pattern, want in cases:
             self.assertEqual(wb._regex_body(pattern), want)
-        self.assertEqual(page().get_by_text(re.compile("^Total: \\d+$")).selector, "text=/^Total: \\d+$/")
+        self.assertEqual(page().get_by_text(re.compile("^Total: \\d+$")).selector, "internal:text=/^Total: \\d+$/")
         with self.assertRaises(ValueError):
             wb._regex_body(re.compile("a b", re.X))
         with self.assertRaises(TypeError):
@@ -168,7 +167,7 @@ class SelectorTest(unittest.TestCase):
         self.assertEqual(p.locator("li", has_text="x").selector, 'li >> has-text="x"i')
         self.assertEqual(p.locator("aria-ref=e12").selector, "aria-ref=e12")
         inner = p.get_by_text("Go")
-        self.assertEqual(base.locator(inner).selector, '#list >> text="Go"i')
+        self.assertEqual(base.locator(inner).selector, '#list >> internal:text="Go"i')
         self.assertEqual(base.page, p)
         with self.assertRaises(TypeError):
             base.nth(True)
@@ -176,8 +175,13 @@ class SelectorTest(unittest.TestCase):
             base.nth("1")
         with self.assertRaises(ValueError):
             p.locator("  ")
+        self.assertEqual(base.filter(has=inner).selector, '#list >> internal:has="internal:text=\\"Go\\"i"')
+        self.assertEqual(base.filter(has_not=p.locator("li")).selector, '#list >> internal:has-not="li"')
+        self.assertEqual(base.filter(has_not_text="x").selector, '#list >> internal:has-not-text="x"i')
         with self.assertRaises(wb.Error):
-            base.filter(has=inner)
+            base.filter(has=page().locator("li"))  # a locator of another page
+        with self.assertRaises(TypeError):
+            base.filter(has="li")
         with self.assertRaises(wb.Error):
             page().locator(inner)  # a locator of another page
 

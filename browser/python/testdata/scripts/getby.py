@@ -38,12 +38,16 @@ with launch() as browser:
     page.get_by_text(re.compile(r"save DRAFT", re.I)).click()
     check(said.inner_text() == "saved draft", "regex text")
     check(page.locator("button").filter(has_text="draft").inner_text() == "Save draft", "filter")
+    about = page.get_by_role("link", name="About us")
+    check(page.locator("nav, p").filter(has=about).count() == 1, "filter(has=) keeps the nav")
+    check(page.locator("nav, p").filter(has_not=about).count() == 2, "filter(has_not=) keeps the paragraphs")
+    check(page.locator("nav a").filter(has_not_text="about").inner_text() == "Home", "filter(has_not_text=)")
 
     check(page.get_by_role("checkbox", checked=True).get_attribute("id") == "terms", "checked=True")
     check(page.get_by_role("checkbox", name="Show ads", checked=False).count() == 1, "checked=False")
     check(page.get_by_role("button", pressed=True).inner_text() == "Bold", "pressed")
 
-    check(page.get_by_text("Secret text").count() == 0, "hidden text never matches text=")
+    check(page.get_by_text("Secret text").count() == 1, "hidden text matches text=, as in Playwright")
     check(page.locator("#hidden-p").is_hidden() and not page.locator("#hidden-p").is_visible(), "hidden")
     check(page.locator("#hidden-p").text_content() == "Secret text", "text_content reads hidden text")
     check("Save draft" in page.locator("body").inner_html(), "inner_html")

@@ -1,0 +1,1 @@
+"""Internals kept under Playwright's module names for code that imports them."""

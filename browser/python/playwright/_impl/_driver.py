@@ -1,0 +1,8 @@
+"""wright has no Node.js Playwright driver: its driver is `wright driver`."""
+
+from wright_browser import Error
+
+
+def compute_driver_executable():
+    raise Error("wright has no Node.js Playwright driver (its driver is `wright driver`); tools that run "
+                "Playwright's own driver, such as the trace viewer or codegen, are not available")

@@ -1,0 +1,206 @@
+"""Playwright's sync API, implemented by wright_browser on wright's driver.
+
+    from playwright.sync_api import sync_playwright, expect
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch()
+        page = browser.new_page()          # 1280x720, 30 s timeouts, as in Playwright
+        page.goto("https://example.org")
+        expect(page.get_by_role("heading")).to_have_text("Example Domain")
+        browser.close()
+
+Features outside wright's scope (Playwright's own server protocol, raw CDP sessions, APIRequestContext,
+HAR, tracing, video, screencast, PDF, clock, touch, service workers, client certificates, extensions,
+Firefox and WebKit) raise an Error naming the feature.
+"""
+
+import os
+
+import wright_browser as _w
+from wright_browser import (  # noqa: F401 - the public names
+    Browser,
+    BrowserContext,
+    ElementHandle,
+    Error,
+    Frame,
+    FrameLocator,
+    JSHandle,
+    Keyboard,
+    Locator,
+    Mouse,
+    Page,
+    Response,
+    TimeoutError,
+    expect,
+)
+from wright_browser import APIResponseAssertions, LocatorAssertions, PageAssertions  # noqa: F401
+from wright_browser import ConsoleMessage, Dialog, Request, Route, WebError  # noqa: F401
+
+ChromiumBrowserContext = BrowserContext
+
+# Playwright's defaults for scripts: what a new page gets unless told otherwise.
+DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
+DEFAULT_TIMEOUT_MS = 30000
+
+_OUT_OF_SCOPE = {
+    "APIRequest": "APIRequestContext (playwright.request)",
+    "APIRequestContext": "APIRequestContext (playwright.request)",
+    "APIResponse": "APIRequestContext responses",
+    "CDPSession": "raw CDP sessions",
+    "Video": "video recording",
+    "Tracing": "tracing",
+    "WebSocketRoute": "WebSocket routing",
+    "Clock": "clock emulation",
+    "Touchscreen": "touch emulation",
+    "Worker": "web and service workers",
+    "FormData": "APIRequestContext (multipart forms)",
+    "Download": "downloads (not yet in wright)",
+    "FileChooser": "file choosers (not yet in wright)",
+    "WebSocket": "WebSocket events (not yet in wright)",
+    "BrowserBindResult": "Playwright's server protocol",
+}
+
+
+def _missing(name, feature):
+    def refuse(self, *args, **kwargs):
+        raise Error("%s is not supported by wright's Playwright client (%s)" % (name, feature))
+
+    return type(name, (), {"__init__": refuse, "__doc__": "Not available in wright: %s." % feature})
+
+
+for _name, _feature in _OUT_OF_SCOPE.items():
+    globals()[_name] = _missing(_name, _feature)
+
+# Names that are types in Playwright's typing only (dicts at run time).
+Cookie = StorageState = ViewportSize = Geolocation = HttpCredentials = ProxySettings = FloatRect = dict
+Position = FilePayload = PdfMargins = SourceLocation = ResourceTiming = ScreencastSize = dict
+StorageStateCookie = ScreencastFrame = VirtualCredential = DebuggerLocation = DebuggerPausedDetails = dict
+
+
+class BrowserType:
+    """playwright.chromium (firefox and webkit exist only to say they are not available)."""
+
+    def __init__(self, playwright, name):
+        self._playwright = playwright
+        self.name = name
+
+    def __repr__(self):
+        return "<BrowserType name=%s>" % self.name
+
+    @property
+    def executable_path(self):
+        return os.environ.get("WRIGHT_BROWSER") or "chromium"
+
+    def _check(self, what):
+        if self.name != "chromium":
+            raise Error("%s: wright drives Chromium only, not %s" % (what, self.name))
+
+    def launch(self, executable_path=None, channel=None, args=None, ignore_default_args=None, handle_sigint=None,
+               handle_sigterm=None, handle_sighup=None, timeout=None, env=None, headless=None, devtools=None,
+               proxy=None, downloads_path=None, slow_mo=None, traces_dir=None, chromium_sandbox=None,
+               firefox_user_prefs=None):
+        """Start Chromium through `wright driver`. timeout is Playwright's launch timeout (not an action timeout)."""
+        self._check("launch")
+        if proxy:
+            raise Error("launch(proxy=...) is not supported by wright: its URL policy decides what pages may reach")
+        browser = _w.launch(headless=True if headless is None else headless, viewport=DEFAULT_VIEWPORT,
+                            slow_mo=slow_mo or 0, timeout=DEFAULT_TIMEOUT_MS, executable=executable_path, args=args)
+        browser._browser_type = self
+        browser._isolated_pages = True
+        browser._subscribe(dialogs=True)  # Playwright's rule: dialogs nobody listens to are dismissed
+        self._playwright._browsers.append(browser)
+        return browser
+
+    def connect_over_cdp(self, endpoint_url, timeout=None, slow_mo=None, headers=None):
+        """Attach to a running Chromium's DevTools endpoint (http://host:port or ws://...)."""
+        self._check("connect_over_cdp")
+        browser = _w.launch(cdp_url=endpoint_url, viewport=DEFAULT_VIEWPORT, slow_mo=slow_mo or 0,
+                            timeout=DEFAULT_TIMEOUT_MS)
+        browser._browser_type = self
+        browser._isolated_pages = True
+        self._playwright._browsers.append(browser)
+        return browser
+
+    def connect(self, *args, **kwargs):
+        raise Error("BrowserType.connect speaks Playwright's own server protocol, which wright does not; use "
+                    "connect_over_cdp(endpoint_url) for a remote Chromium")
+
+    def launch_persistent_context(self, user_data_dir, channel=None, executable_path=None, args=None,
+                                  headless=None, slow_mo=None, timeout=None, **context_options):
+        """A browser on a profile directory, returned as its one context."""
+        self._check("launch_persistent_context")
+        user_data_dir = os.path.abspath(os.fspath(user_data_dir)) if user_data_dir else None
+        browser = _w.launch(headless=True if headless is None else headless, viewport=DEFAULT_VIEWPORT,
+                            slow_mo=slow_mo or 0, timeout=DEFAULT_TIMEOUT_MS, executable=executable_path,
+                            args=args, user_data_dir=user_data_dir)
+        browser._browser_type = self
+        browser._subscribe(dialogs=True)
+        self._playwright._browsers.append(browser)
+        context = BrowserContext(browser, context_options, isolated=False)  # the profile's own context
+        browser._contexts.append(context)
+        context._closes_browser = True
+        for page in browser.pages:
+            context._adopt(page)
+        return context
+
+
+class Selectors:
+    def register(self, name, script=None, path=None, content_script=None):
+        raise Error("selectors.register: custom selector engines are not supported by wright")
+
+    def set_test_id_attribute(self, attribute_name):
+        if attribute_name != "data-testid":
+            raise Error("selectors.set_test_id_attribute: wright's get_by_test_id uses data-testid only")
+
+
+class Playwright:
+    """What sync_playwright() yields: chromium (firefox, webkit), devices, selectors."""
+
+    def __init__(self):
+        self._browsers = []
+        self.chromium = BrowserType(self, "chromium")
+        self.firefox = BrowserType(self, "firefox")
+        self.webkit = BrowserType(self, "webkit")
+        self.selectors = Selectors()
+        self.devices = {}
+
+    def __getitem__(self, name):
+        return {"chromium": self.chromium, "firefox": self.firefox, "webkit": self.webkit}[name]
+
+    @property
+    def request(self):
+        raise Error("playwright.request (APIRequestContext) is not supported by wright")
+
+    def stop(self):
+        for browser in self._browsers:
+            browser.close()
+        self._browsers.clear()
+
+
+class PlaywrightContextManager:
+    def __init__(self):
+        self._playwright = None
+
+    def start(self):
+        self._playwright = Playwright()
+        return self._playwright
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        if self._playwright:
+            self._playwright.stop()
+        return False
+
+
+def sync_playwright():
+    """The entry point: `with sync_playwright() as p: browser = p.chromium.launch()`."""
+    return PlaywrightContextManager()
+
+
+__all__ = [
+    "sync_playwright", "expect", "Playwright", "BrowserType", "Browser", "BrowserContext", "Page", "Frame",
+    "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Response", "Error",
+    "TimeoutError", "Selectors",
+]
