@@ -3544,6 +3544,7 @@ class _Assertions:
         deadline = time.monotonic() + limit / 1000.0
         actual = None
         while True:
+            settled = True
             try:
                 ok, actual = check()
             except _ExpectStrict as exc:
@@ -3551,8 +3552,12 @@ class _Assertions:
             except Error as exc:
                 if isinstance(exc, (TargetClosed, TimeoutError)):
                     raise
-                raise AssertionError(exc.message) from None
-            if bool(ok) != self._negated:
+                # A navigation in progress (a click that loads the next page)
+                # is what assertions wait through, as Playwright's do.
+                if "the page navigated while" not in exc.message or time.monotonic() >= deadline:
+                    raise AssertionError(exc.message) from None
+                settled = False
+            if settled and bool(ok) != self._negated:
                 return
             if time.monotonic() >= deadline:
                 break
