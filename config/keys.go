@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"wright/spelling"
 )
 
 // freeMaps are settings whose keys are the user's own (variable names, the
@@ -103,7 +104,7 @@ func walkLeaves(tree map[string]any, prefix string, visit func(string)) {
 func closest(key string, names []string) string {
 	best, bestD := "", -1
 	for _, n := range names {
-		d := editDistance(key, n)
+		d := spelling.Distance(key, n)
 		// A key in the wrong section (step_limit under model) is as
 		// likely as a misspelling: compare the last parts too.
 		if last := key[strings.LastIndexByte(key, '.')+1:]; last == n[strings.LastIndexByte(n, '.')+1:] {
@@ -117,25 +118,4 @@ func closest(key string, names []string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"wright/spelling"
 
 	"wright/browser"
 )
@@ -184,31 +185,11 @@ func suggestMethod(m string) string {
 		names = append(names, name)
 	}
 	sort.Slice(names, func(i, j int) bool {
-		di, dj := editDistance(m, names[i]), editDistance(m, names[j])
+		di, dj := spelling.Distance(m, names[i]), spelling.Distance(m, names[j])
 		if di != dj {
 			return di < dj
 		}
 		return names[i] < names[j]
 	})
 	return strings.Join(names[:3], ", ")
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
