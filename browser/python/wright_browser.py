@@ -976,16 +976,27 @@ class Browser:
         pid = params.get("page")
         if not pid or self._closed:
             return
+        opener = params.get("opener")
+        if opener and pid not in self._pages:
+            # A popup's events can come before browser.page (its console
+            # replayed while the driver attaches): announce it at the first.
+            self._announce_popup(self._page(pid), opener)
         page = self._page(pid)
         if method == "browser.page":
-            opener = params.get("opener")
             if opener:
-                op = self._page(opener)
-                if page._context is None and op._context is not None:
-                    op._context._adopt(page, popup=True)
-                op._emit("popup", page)
+                self._announce_popup(page, opener)
             return
         page._on_driver_event(method, params)
+
+    def _announce_popup(self, page, opener):
+        announced = self.__dict__.setdefault("_announced", set())
+        if page.id in announced:
+            return
+        announced.add(page.id)
+        op = self._page(opener)
+        if page._context is None and op._context is not None:
+            op._context._adopt(page, popup=True)
+        op._emit("popup", page)
 
     def _new_page_raw(self):
         result = self._call("browser.new_page", {"browser": self.id})
@@ -1404,9 +1415,10 @@ class Response:
 class WebError:
     """context.on("weberror"): an uncaught error of one of the context's pages."""
 
-    def __init__(self, page, error):
+    def __init__(self, page, error, location=None):
         self.page = page
         self.error = error
+        self.location = location or {"url": "", "line": 0, "column": 0}
 
 
 class Route:
@@ -1991,7 +2003,9 @@ class _PageEvents(_Emitter):
             err.stack = params.get("stack") or ""
             self._emit("pageerror", err)
             if ctx is not None:
-                ctx._emit("weberror", WebError(self, err))
+                ctx._emit("weberror", WebError(self, err, {"url": params.get("url") or "",
+                                                         "line": params.get("line") or 0,
+                                                         "column": params.get("column") or 0}))
         elif kind == "dialog":
             dialog = Dialog(self, params)
             if self._has_listeners("dialog") or (ctx is not None and ctx._has_listeners("dialog")):
@@ -2002,13 +2016,24 @@ class _PageEvents(_Emitter):
                 dialog.dismiss()  # Playwright's rule: a dialog nobody listens to is dismissed
         elif kind in ("load", "domcontentloaded"):
             self._emit(kind, self)
+            if kind == "load" and ctx is not None:
+                ctx._emit("pageload", self)
         elif kind == "binding":
             self._on_binding(params)
         elif kind == "route":
             self._on_route(params)
         elif kind == "framenavigated":
             if params.get("main"):
-                self._emit("framenavigated", self.main_frame)
+                frame = self.main_frame
+            else:
+                frame = self._frames_by_id().get(params.get("frame"))
+                if frame is None:
+                    return
+            self._emit("framenavigated", frame)
+            if ctx is not None:
+                ctx._emit("framenavigated", frame)
+        elif kind in ("frameattached", "framedetached"):
+            self._on_frame_event(kind, params)
         elif kind == "request":
             self._on_request(params)
         elif kind == "response":
@@ -2039,6 +2064,26 @@ class _PageEvents(_Emitter):
             self._emit("close", self)
             if ctx is not None:
                 ctx._emit("close_page", self)
+                ctx._emit("pageclose", self)
+
+    def _frames_by_id(self):
+        return self.__dict__.setdefault("_child_frames", {})
+
+    def _on_frame_event(self, kind, params):
+        """frameattached / framedetached for the page and its context; the Frame is kept by its id."""
+        frames = self._frames_by_id()
+        fid = params.get("frame")
+        if kind == "frameattached":
+            frame = _EventFrame(self, fid, params.get("parent"), bool(params.get("parent_main")))
+            frames[fid] = frame
+        else:
+            frame = frames.pop(fid, None)
+            if frame is None:
+                return
+            frame._detached = True
+        self._emit(kind, frame)
+        if self._context is not None:
+            self._context._emit(kind, frame)
 
     def _routes_changed(self):
         want = bool(self.__dict__.get("_routes")) or (self._context is not None and
@@ -3337,6 +3382,51 @@ _SELECTOR_SHORTCUTS = {
     "is_editable": "is_editable", "dispatch_event": "dispatch_event", "set_checked": "set_checked",
     "eval_on_selector": None, "tap": "click",
 }
+
+
+class _EventFrame(Frame):
+    """A child frame known by its id from page.frameattached; its <iframe> is looked up when first needed."""
+
+    def __init__(self, page, frame_id, parent_id, parent_main):
+        self._frame_id = frame_id
+        self._parent_id = parent_id
+        self._parent_main = parent_main
+        self._detached = False
+        self._owner = None
+        super().__init__(page, None)
+
+    @property
+    def _element(self):
+        if self._owner is None:
+            if self._detached:
+                raise Error("Frame was detached", type="TargetClosed")
+            handle = self._page._call("page.frame_owner", frame=self._frame_id).get("handle")
+            self._owner = ElementHandle(self._page, handle)
+        return self._owner
+
+    @_element.setter
+    def _element(self, value):
+        self._owner = value
+
+    def __repr__(self):
+        return "<Frame %s>" % self._frame_id
+
+    def __eq__(self, other):
+        if isinstance(other, _EventFrame):
+            return other._frame_id == self._frame_id and other._page is self._page
+        return Frame.__eq__(self, other)
+
+    def __hash__(self):
+        return hash((id(self._page), self._frame_id))
+
+    @property
+    def parent_frame(self):
+        if self._parent_main:
+            return self._page.main_frame
+        return self._page._frames_by_id().get(self._parent_id)
+
+    def is_detached(self):
+        return self._detached or Frame.is_detached(self)
 
 
 class FrameLocator:

@@ -1,0 +1,45 @@
+package browser
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// observeFrames turns a page's frame tree changes into client events
+// (page.frameattached, page.framedetached), so that Playwright's frame and
+// context events can be delivered. A frame that is swapped for an
+// out-of-process one is not reported as detached: it goes on.
+func (p *Page) observeFrames(msg *rod.Message) {
+	switch msg.Method {
+	case "Page.frameAttached":
+		var e proto.PageFrameAttached
+		if msg.Load(&e) {
+			p.emit("page.frameattached", map[string]any{"frame": string(e.FrameID), "parent": string(e.ParentFrameID),
+				"parent_main": e.ParentFrameID == p.mainFrame()})
+		}
+	case "Page.frameDetached":
+		var e proto.PageFrameDetached
+		if msg.Load(&e) && e.Reason != proto.PageFrameDetachedReasonSwap {
+			p.emit("page.framedetached", map[string]any{"frame": string(e.FrameID)})
+		}
+	}
+}
+
+// FrameOwner keeps a handle on the <iframe> or <frame> element that holds
+// the frame with the given CDP frame id (as page.frameattached names it).
+func (p *Page) FrameOwner(ctx context.Context, frameID string) (string, error) {
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	owner, err := proto.DOMGetFrameOwner{FrameID: proto.PageFrameID(frameID)}.Call(o.rodPage())
+	if err != nil {
+		return "", newErr(ErrTargetClosed, "frame %s has no owner element (it was detached): %s", frameID, cdpMessage(err))
+	}
+	kept, err := proto.DOMResolveNode{BackendNodeID: owner.BackendNodeID, ObjectGroup: handleGroup}.Call(o.rodPage())
+	if err != nil {
+		return "", newErr(ErrTargetClosed, "frame %s: its owner element is gone: %s", frameID, cdpMessage(err))
+	}
+	return string(kept.Object.ObjectID), nil
+}
