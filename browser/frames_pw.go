@@ -43,3 +43,9 @@ func (p *Page) FrameOwner(ctx context.Context, frameID string) (string, error) {
 	}
 	return string(kept.Object.ObjectID), nil
 }
+
+// startsAtHandle reports whether the locator is an element handle's
+// (its chain starts with handle=).
+func (l *Locator) startsAtHandle() bool {
+	return len(l.parts) > 0 && l.parts[0].Engine == "handle"
+}

@@ -979,24 +979,25 @@ class Browser:
         opener = params.get("opener")
         if opener and pid not in self._pages:
             # A popup's events can come before browser.page (its console
-            # replayed while the driver attaches): announce it at the first.
-            self._announce_popup(self._page(pid), opener)
+            # replayed while the driver attaches): it joins its opener's
+            # context at the first, and is announced once it is ready.
+            self._place_popup(self._page(pid), opener, announce=False)
         page = self._page(pid)
         if method == "browser.page":
             if opener:
-                self._announce_popup(page, opener)
+                self._place_popup(page, opener, announce=True)
             return
         page._on_driver_event(method, params)
 
-    def _announce_popup(self, page, opener):
-        announced = self.__dict__.setdefault("_announced", set())
-        if page.id in announced:
-            return
-        announced.add(page.id)
+    def _place_popup(self, page, opener, announce):
         op = self._page(opener)
         if page._context is None and op._context is not None:
-            op._context._adopt(page, popup=True)
-        op._emit("popup", page)
+            op._context._adopt(page, popup=True, quiet=not announce)
+        elif announce and page._context is not None and page in page._context.__dict__.get("_quiet", ()):
+            page._context._quiet.discard(page)
+            page._context._emit("page", page)
+        if announce:
+            op._emit("popup", page)
 
     def _new_page_raw(self):
         result = self._call("browser.new_page", {"browser": self.id})
@@ -1783,7 +1784,7 @@ class BrowserContext(_Routing, _Emitter):
     def expect_console_message(self, predicate=None, timeout=None):
         return self._waiter("console", predicate, timeout)
 
-    def _adopt(self, page, popup=False):
+    def _adopt(self, page, popup=False, quiet=False):
         page._context = self
         self._pages.append(page)
         metrics = any(k in self._emulation for k in ("is_mobile", "has_touch", "device_scale_factor"))
@@ -1793,7 +1794,10 @@ class BrowserContext(_Routing, _Emitter):
                 vp = self._options.get("viewport") or self._browser._viewport
                 extra["viewport"] = _viewport(vp, "new_context") if vp else None
             page._call("page.emulate", **dict(self._emulation, **extra))
-        self._emit("page", page)
+        if quiet:
+            self.__dict__.setdefault("_quiet", set()).add(page)  # its "page" event waits for browser.page
+        else:
+            self._emit("page", page)
         if popup:
             return
         if self._default_timeout is not None:
@@ -2324,6 +2328,12 @@ class _PageExtras:
 
     def dispatch_event(self, selector, type, event_init=None, strict=None, timeout=None):
         self._first(selector, bool(strict)).dispatch_event(type, event_init, timeout=timeout)
+
+    def is_disabled(self, selector, strict=None, timeout=None):
+        return self._first(selector, bool(strict)).is_disabled()
+
+    def is_editable(self, selector, strict=None, timeout=None):
+        return self._first(selector, bool(strict)).is_editable()
 
     @property
     def main_frame(self):
@@ -3142,12 +3152,15 @@ class JSHandle:
                 return "JSHandle@%s" % ("true" if v else "false")
             return "JSHandle@%s" % v
         if self._subtype == "node":
-            return "JSHandle@node"
+            try:
+                return "JSHandle@" + self._jscall(_NODE_PREVIEW_JS, _UNSET, False)
+            except Error:
+                return "JSHandle@node"
         if self._subtype in ("array", "date", "regexp", "error", "map", "set", "promise", "proxy"):
             return "JSHandle@%s" % self._subtype
         return "JSHandle@%s" % (self._type if self._type != "function" else "function")
 
-    def evaluate(self, expression, arg=_UNSET):
+    def evaluate(self, expression, arg=_UNSET, timeout=None):
         return self._jscall(expression, arg, False)
 
     def evaluate_handle(self, expression, arg=_UNSET):
@@ -3207,7 +3220,12 @@ class ElementHandle(JSHandle, Locator):
         return self
 
     def owner_frame(self):
-        return self._page.main_frame
+        """The frame whose document holds the element: its <iframe>, found from inside the frame."""
+        found = _js_call(self._page, _OWNER_FRAME_JS, element=self._id, return_handle=True)
+        if not isinstance(found, ElementHandle):
+            return self._page.main_frame
+        owners = self._page._query("handle=" + found._id)  # the <iframe> again, in its own frame's world
+        return Frame(self._page, owners[0]) if owners else self._page.main_frame
 
     def content_frame(self):
         is_frame = self.evaluate("e => e.tagName === 'IFRAME' || e.tagName === 'FRAME'")
@@ -3243,10 +3261,21 @@ class ElementHandle(JSHandle, Locator):
         if state not in checks:
             raise Error("state: expected one of (visible|hidden|stable|enabled|disabled|editable)",
                         type="InvalidParams")
-        self._page._poll(lambda: getattr(self, checks[state])(), timeout,
-                         "wait_for_element_state: element is not %s" % state)
+        def check():
+            if state != "hidden" and not self.evaluate("e => e.isConnected"):
+                raise Error("Element is not attached to the DOM: the handle's element was removed", type="Error")
+            return getattr(self, checks[state])()
+
+        limit = timeout if timeout is not None else self._page._timeout_ms()
+        try:
+            self._page._poll(check, limit, "wait_for_element_state: element is not %s" % state)
+        except TimeoutError:
+            raise TimeoutError("Timeout %dms exceeded.\nwaiting for the element to be %s" % (limit, state),
+                               method="wait_for_element_state") from None
 
     def select_text(self, force=None, timeout=None):
+        if not force:
+            self.scroll_into_view_if_needed(timeout=timeout)  # waits for it to be visible and stable
         self.evaluate("e => { if (e.select) { e.focus(); e.select(); return; } const r = document.createRange();"
                       " r.selectNodeContents(e); const s = window.getSelection(); s.removeAllRanges();"
                       " s.addRange(r); }")
@@ -3382,6 +3411,35 @@ _SELECTOR_SHORTCUTS = {
     "is_editable": "is_editable", "dispatch_event": "dispatch_event", "set_checked": "set_checked",
     "eval_on_selector": None, "tap": "click",
 }
+
+
+# How a node handle prints (str(handle)): its tag and attributes (shortest first), its text when
+# short and alone, "…" for element children; a text node as #text=...; line breaks as ↵.
+_NODE_PREVIEW_JS = r"""n => {
+  const flat = s => s.replace(/\n/g, '\u21b5');
+  if (n.nodeType === 3) return '#text=' + flat(n.nodeValue || '');
+  if (n.nodeType !== 1) return n.nodeName;
+  const tag = n.localName;
+  const attrs = Array.from(n.attributes, a => a.value === '' ? ' ' + a.name : ' ' + a.name + '="' + a.value + '"');
+  attrs.sort((x, y) => x.length - y.length);
+  const open = '<' + tag + attrs.join('');
+  if (/^(area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)$/.test(tag)) return open + '/>';
+  let inner = '\u2026';
+  if (!n.firstElementChild) {
+    const t = n.textContent || '';
+    inner = t.length <= 50 ? flat(t) : flat(t.slice(0, 49)) + '\u2026';
+  }
+  return open + '>' + inner + '</' + tag + '>';
+}"""
+
+# The <iframe> holding a node's document, seen from inside it (null: the main frame, or one the
+# node's frame may not look out of, such as a cross-origin parent).
+_OWNER_FRAME_JS = """n => {
+  const doc = n.nodeType === 9 ? n : n.ownerDocument;
+  const win = doc && doc.defaultView;
+  if (!win || win === win.top) return null;
+  try { return win.frameElement; } catch (e) { return null; }
+}"""
 
 
 class _EventFrame(Frame):
