@@ -1500,8 +1500,15 @@ class Route:
         self._overrides = self._merged(url, method, headers, post_data)
         self._fell_back = True
 
-    def fetch(self, *args, **kwargs):
-        raise Error("route.fetch is not supported by wright (it needs APIRequestContext); use route.continue_()")
+    def fetch(self, url=None, method=None, headers=None, post_data=None, max_redirects=None, max_retries=None,
+              timeout=None):
+        """Make the paused request (or its changed form) from the driver and return the APIResponse,
+        to be passed to fulfill(response=...)."""
+        req = self.request
+        data = post_data if post_data is not None else req.post_data_buffer
+        return self._page.context.request.fetch(url or req.url, method=method or req.method,
+                                                headers=headers if headers is not None else req.headers,
+                                                data=data, max_redirects=max_redirects, timeout=timeout)
 
 
 class _RouteEntry:
@@ -1780,6 +1787,14 @@ class BrowserContext(_Routing, _Emitter):
 
     def expect_page(self, predicate=None, timeout=None):
         return self._waiter("page", predicate, timeout)
+
+    @property
+    def request(self):
+        """HTTP requests outside any page, with this context's cookies (APIRequestContext)."""
+        api = self.__dict__.get("_api_request")
+        if api is None:
+            api = self.__dict__["_api_request"] = APIRequestContext(self)
+        return api
 
     def expect_console_message(self, predicate=None, timeout=None):
         return self._waiter("console", predicate, timeout)
@@ -2331,6 +2346,11 @@ class _PageExtras:
 
     def is_disabled(self, selector, strict=None, timeout=None):
         return self._first(selector, bool(strict)).is_disabled()
+
+    @property
+    def request(self):
+        """HTTP requests with the page's context's cookies (APIRequestContext)."""
+        return self.context.request
 
     def is_editable(self, selector, strict=None, timeout=None):
         return self._first(selector, bool(strict)).is_editable()
@@ -3758,8 +3778,18 @@ class APIResponseAssertions(_Assertions):
         resp = self._actual
         if bool(resp.ok) == self._negated:
             what = "not to be OK" if self._negated else "to be OK"
-            raise AssertionError("%s\nResponse status expected %s\nActual: %s %s" % (
-                self._message or "Response", what, resp.status, resp.url))
+            lines = ["%s\nResponse status expected %s\nActual: %s %s" % (
+                self._message or "Response", what, resp.status, resp.url)]
+            method = getattr(resp, "_method", None) or getattr(getattr(resp, "request", None), "method", "GET")
+            lines.append("\u2192 %s %s" % (method, resp.url))
+            lines.append("\u2190 %s %s" % (resp.status, resp.status_text))
+            ctype = (resp.headers.get("content-type") or "") if isinstance(resp.headers, dict) else ""
+            if not self._negated and re.match(r"^(text/|application/(json|xml|javascript))", ctype):
+                try:
+                    lines.append("Response Text:\n" + resp.text()[:1000])
+                except Error:
+                    pass
+            raise AssertionError("\n".join(lines))
 
     def not_to_be_ok(self):
         self._not.to_be_ok()
@@ -3998,6 +4028,149 @@ def _point(position):
         return {"x": position["x"], "y": position["y"]}
     x, y = position
     return {"x": x, "y": y}
+
+
+# ---------------------------------------------------------------------------
+# APIRequestContext: HTTP requests outside any page (page.request, context.request)
+#
+# The driver makes them (request.fetch), so the URL policy and the context's
+# cookies apply as they do to the pages.
+
+
+class APIResponse:
+    """The answer to an APIRequestContext request; its body is read already."""
+
+    def __init__(self, result):
+        self.url = result.get("url") or ""
+        self.status = int(result.get("status") or 0)
+        self.status_text = result.get("status_text") or ""
+        self._headers = [(h["name"], h["value"]) for h in result.get("headers") or []]
+        self._body = base64.b64decode(result.get("body") or "")
+        self._disposed = False
+
+    def __repr__(self):
+        return "<APIResponse url=%r status=%d>" % (self.url, self.status)
+
+    @property
+    def ok(self):
+        return 200 <= self.status <= 299
+
+    @property
+    def headers(self):
+        out = {}
+        for name, value in self._headers:
+            out[name] = value if name not in out else out[name] + ("\n" if name == "set-cookie" else ", ") + value
+        return out
+
+    @property
+    def headers_array(self):
+        return [{"name": n, "value": v} for n, v in self._headers]
+
+    def body(self):
+        if self._disposed:
+            raise Error("Response has been disposed")
+        return self._body
+
+    def text(self):
+        return self.body().decode("utf-8", "replace")
+
+    def json(self):
+        return json.loads(self.text())
+
+    def dispose(self):
+        self._disposed = True
+
+
+class APIRequestContext:
+    """page.request / context.request: get, post, put, patch, delete, head and fetch."""
+
+    def __init__(self, context):
+        self._context = context
+
+    def fetch(self, url_or_request, params=None, method=None, headers=None, data=None, form=None,
+              multipart=None, timeout=None, fail_on_status_code=None, ignore_https_errors=None,
+              max_redirects=None, max_retries=None):
+        if multipart is not None:
+            raise Error("APIRequestContext: multipart bodies are not supported by wright yet", type="InvalidParams")
+        hdrs = {}
+        body = None
+        if isinstance(url_or_request, Request):
+            req = url_or_request
+            url, method = req.url, method or req.method
+            hdrs.update(req.headers)
+            if data is None and form is None and req.post_data_buffer is not None:
+                body = req.post_data_buffer
+        else:
+            url = url_or_request
+        ctx = self._context
+        base = ctx._options.get("base_url") if ctx is not None else None
+        if base:
+            url = urllib.parse.urljoin(base, url)
+        if params:
+            query = urllib.parse.urlencode({k: str(v).lower() if isinstance(v, bool) else v for k, v in params.items()})
+            url += ("&" if "?" in url else "?") + query
+        if ctx is not None:
+            hdrs.update(ctx._emulation.get("extra_http_headers") or {})
+        hdrs.update(headers or {})
+        lower = {k.lower() for k in hdrs}
+        if form is not None:
+            body = urllib.parse.urlencode(form).encode("utf-8")
+            if "content-type" not in lower:
+                hdrs["content-type"] = "application/x-www-form-urlencoded"
+        elif data is not None:
+            if isinstance(data, (bytes, bytearray)):
+                body = bytes(data)
+            elif isinstance(data, str):
+                body = data.encode("utf-8")
+                if "content-type" not in lower:
+                    hdrs["content-type"] = "text/plain"
+            else:
+                body = json.dumps(data).encode("utf-8")
+                if "content-type" not in lower:
+                    hdrs["content-type"] = "application/json"
+        if ctx is not None and ctx._emulation.get("user_agent") and "user-agent" not in lower:
+            hdrs["user-agent"] = ctx._emulation["user_agent"]
+        browser = ctx._browser
+        call = {"browser": browser.id, "context": ctx._id if ctx is not None else "", "url": url,
+                "method": (method or ("POST" if body is not None else "GET")).upper(), "headers": hdrs}
+        if body is not None:
+            call["post_data"] = base64.b64encode(body).decode("ascii")
+        limit = timeout if timeout is not None else ctx._timeout_ms()
+        if limit:
+            call["timeout"] = limit
+        if max_redirects is not None:
+            call["max_redirects"] = max_redirects if max_redirects > 0 else -1
+        if ignore_https_errors or ctx._options.get("ignore_https_errors"):
+            call["ignore_https_errors"] = True
+        resp = APIResponse(browser._call("request.fetch", call, timeout_ms=limit or None))
+        resp._method = call["method"]
+        if fail_on_status_code and not resp.ok:
+            raise Error("%d %s" % (resp.status, resp.status_text))
+        return resp
+
+    def get(self, url, **kwargs):
+        return self.fetch(url, method="GET", **kwargs)
+
+    def head(self, url, **kwargs):
+        return self.fetch(url, method="HEAD", **kwargs)
+
+    def delete(self, url, **kwargs):
+        return self.fetch(url, method="DELETE", **kwargs)
+
+    def post(self, url, **kwargs):
+        return self.fetch(url, method="POST", **kwargs)
+
+    def put(self, url, **kwargs):
+        return self.fetch(url, method="PUT", **kwargs)
+
+    def patch(self, url, **kwargs):
+        return self.fetch(url, method="PATCH", **kwargs)
+
+    def dispose(self, reason=None):
+        pass
+
+    def storage_state(self, path=None, indexed_db=None):
+        return self._context.storage_state(path=path)
 
 
 # ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@
         expect(page.get_by_role("heading")).to_have_text("Example Domain")
         browser.close()
 
-Features outside wright's scope (Playwright's own server protocol, raw CDP sessions, APIRequestContext,
+Features outside wright's scope (Playwright's own server protocol, raw CDP sessions, playwright.request,
 HAR, tracing, video, screencast, PDF, clock, touch, service workers, client certificates, extensions,
 Firefox and WebKit) raise an Error naming the feature.
 """
@@ -35,6 +35,7 @@ from wright_browser import (  # noqa: F401 - the public names
 )
 from wright_browser import APIResponseAssertions, LocatorAssertions, PageAssertions  # noqa: F401
 from wright_browser import ConsoleMessage, Dialog, Request, Route, WebError  # noqa: F401
+from wright_browser import APIRequestContext, APIResponse  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
 
@@ -44,8 +45,6 @@ DEFAULT_TIMEOUT_MS = 30000
 
 _OUT_OF_SCOPE = {
     "APIRequest": "APIRequestContext (playwright.request)",
-    "APIRequestContext": "APIRequestContext (playwright.request)",
-    "APIResponse": "APIRequestContext responses",
     "CDPSession": "raw CDP sessions",
     "Video": "video recording",
     "Tracing": "tracing",
