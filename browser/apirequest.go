@@ -118,9 +118,9 @@ func (b *Browser) fetchAllowed(u string) error {
 // every hop and sending each hop the cookies that belong to it.
 func (b *Browser) fetchClient(r FetchRequest, cookies []*proto.NetworkCookie) *http.Client {
 	tr := &http.Transport{
-		Proxy:                 nil, // loopback tests and the sandbox: never an environment proxy
-		DialContext:           (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
-		TLSClientConfig:       &tls.Config{InsecureSkipVerify: r.IgnoreHTTPSErrors}, //nolint:gosec // the caller's explicit choice
+		Proxy:           nil, // loopback tests and the sandbox: never an environment proxy
+		DialContext:     (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: r.IgnoreHTTPSErrors}, //nolint:gosec // the caller's explicit choice
 	}
 	limit := r.MaxRedirects
 	if limit == 0 {
