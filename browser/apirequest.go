@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -118,7 +119,7 @@ func (b *Browser) fetchAllowed(u string) error {
 // every hop and sending each hop the cookies that belong to it.
 func (b *Browser) fetchClient(r FetchRequest, cookies []*proto.NetworkCookie) *http.Client {
 	tr := &http.Transport{
-		Proxy:           nil, // loopback tests and the sandbox: never an environment proxy
+		Proxy:           runProxy(), // as the browser: the run's policy proxy, loopback included
 		DialContext:     (&net.Dialer{Timeout: 30 * time.Second}).DialContext,
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: r.IgnoreHTTPSErrors}, //nolint:gosec // the caller's explicit choice
 	}
@@ -160,4 +161,24 @@ func addCookies(req *http.Request, cookies []*proto.NetworkCookie) {
 	if len(parts) > 0 {
 		req.Header.Set("Cookie", strings.Join(parts, "; "))
 	}
+}
+
+// runProxy sends fetches through the run's policy proxy when the browser
+// uses one (ProxyEnv), so the run's network policy applies to them too;
+// never through an environment proxy otherwise.
+func runProxy() func(*http.Request) (*url.URL, error) {
+	p := os.Getenv(ProxyEnv)
+	if p == "" {
+		return nil
+	}
+	if !strings.Contains(p, "://") {
+		p = "http://" + p
+	}
+	u, err := url.Parse(p)
+	if err != nil {
+		return func(*http.Request) (*url.URL, error) {
+			return nil, newErr(ErrBlockedURL, "the run's policy proxy %q is not a URL: %v", p, err)
+		}
+	}
+	return http.ProxyURL(u)
 }
