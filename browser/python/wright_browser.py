@@ -270,7 +270,7 @@ def _text_body(value, exact, what="text"):
 
 
 def _role_part(role, name=None, exact=False, checked=None, disabled=None, expanded=None,
-               include_hidden=None, level=None, pressed=None, selected=None):
+               include_hidden=None, level=None, pressed=None, selected=None, description=None):
     if not isinstance(role, str) or not re.fullmatch(r"[A-Za-z][A-Za-z-]*", role):
         raise ValueError("get_by_role: role must be an ARIA role name such as 'button' or 'link', not %r" % (role,))
     part = "role=" + role
@@ -294,10 +294,14 @@ def _role_part(role, name=None, exact=False, checked=None, disabled=None, expand
         part += "[include-hidden]"
     if name is not None:
         part += "[name=%s]" % _text_body(name, exact, "name")
+    if description is not None:
+        part += "[description=%s]" % _text_body(description, exact, "description")
     return part
 
 
 def _test_id_part(test_id):
+    if isinstance(test_id, re.Pattern):
+        return "internal:testid=[data-testid=%s]" % _regex_body(test_id)
     if not isinstance(test_id, str):
         raise TypeError("get_by_test_id: the id must be a str, not %s" % type(test_id).__name__)
     if re.fullmatch(r"[A-Za-z0-9_.:-]+", test_id):
@@ -1897,10 +1901,10 @@ class _Locating:
         return loc
 
     def get_by_role(self, role, name=None, exact=False, checked=None, disabled=None, expanded=None,
-                    include_hidden=None, level=None, pressed=None, selected=None):
+                    include_hidden=None, level=None, pressed=None, selected=None, description=None):
         return self._sub(_role_part(role, name=name, exact=exact, checked=checked, disabled=disabled,
                                     expanded=expanded, include_hidden=include_hidden, level=level,
-                                    pressed=pressed, selected=selected))
+                                    pressed=pressed, selected=selected, description=description))
 
     def get_by_text(self, text, exact=False):
         # internal:text= as Playwright sends it: "t"s is the element's whole
@@ -2501,6 +2505,22 @@ class _LocatorExtras:
     def highlight(self):
         pass
 
+    def wait_for_function(self, expression, arg=_UNSET, polling=None, timeout=None):
+        """Wait until expression(element, arg) is truthy for the locator's element; returns its value."""
+        page = self._owner_page()
+        limit = timeout if timeout is not None else page._timeout_ms()
+        deadline = time.monotonic() + (limit / 1000.0 if limit else 1e9)
+        interval = (polling if isinstance(polling, (int, float)) else 100) / 1000.0
+        while True:
+            left = max(1, int((deadline - time.monotonic()) * 1000))
+            value = self.evaluate(expression, arg, timeout=left)
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                raise TimeoutError("Timeout %dms exceeded.\nwaiting for %s to satisfy the function"
+                                   % (limit, self.selector), method="wait_for_function")
+            page.wait_for_timeout(interval * 1000)
+
     def select_text(self, force=None, timeout=None):
         el = self.element_handle(timeout=timeout)
         try:
@@ -2824,7 +2844,7 @@ class Locator(_LocatorExtras, _Locating):
         self.selector = selector
 
     def __repr__(self):
-        return "<Locator %s %r>" % (self.page.id, self.selector)
+        return "<Locator frame=%r selector=%r>" % (self.page.main_frame, self.selector)
 
     def _owner_page(self):
         return self.page
@@ -2860,10 +2880,19 @@ class Locator(_LocatorExtras, _Locating):
             loc = loc._sub("internal:has-not-text=" + _text_body(has_not_text, exact=False, what="has_not_text"))
         for name, inner in (("has", has), ("has-not", has_not)):
             if inner is not None:
-                loc = loc._sub("internal:%s=%s" % (name, json.dumps(self._inner_selector(name, inner))))
+                loc = loc._sub("internal:%s=%s" % (name, json.dumps(self._inner_selector(name, inner),
+                                                                         ensure_ascii=False)))
         if visible is not None:
             loc = loc._sub("visible=" + ("true" if visible else "false"))
         return loc
+
+    def or_(self, locator):
+        """Matches of this locator or of the other (same page), in document order."""
+        return self._sub("internal:or=" + json.dumps(self._inner_selector("or", locator), ensure_ascii=False))
+
+    def and_(self, locator):
+        """Matches of this locator that the other (same page) matches too."""
+        return self._sub("internal:and=" + json.dumps(self._inner_selector("and", locator), ensure_ascii=False))
 
     def _inner_selector(self, name, inner):
         """The selector of a locator given to filter(has=/has_not=): same page, searched inside each match."""
@@ -2968,10 +2997,10 @@ class Locator(_LocatorExtras, _Locating):
     def get_attribute(self, name, timeout=None):
         return self._call("locator.get_attribute", timeout, name=name).get("value")
 
-    def is_visible(self):
-        return bool(self._call("locator.is_visible").get("value"))
+    def is_visible(self, timeout=None):
+        return bool(self._call("locator.is_visible").get("value"))  # timeout: ignored, as in Playwright
 
-    def is_hidden(self):
+    def is_hidden(self, timeout=None):
         return bool(self._call("locator.is_hidden").get("value"))
 
     def is_enabled(self):
@@ -3313,7 +3342,10 @@ class Frame(_Locating):
         self._element = element
 
     def __repr__(self):
-        return "<Frame %s>" % ("main" if self._element is None else self._element.selector)
+        try:
+            return "<Frame name=%s url=%r>" % (self.name, self.url)
+        except Error:
+            return "<Frame %s>" % ("main" if self._element is None else self._element.selector)
 
     def __eq__(self, other):
         if not isinstance(other, Frame) or other._page is not self._page:
@@ -3513,6 +3545,9 @@ class FrameLocator:
     def __init__(self, page, selector):
         self._page = page
         self._selector = selector
+
+    def __repr__(self):
+        return "<FrameLocator frame=%r selector=%r>" % (self._page.main_frame, self._selector)
 
     def locator(self, selector, **kwargs):
         return Locator(self._page, self._selector).locator(selector, **kwargs)
