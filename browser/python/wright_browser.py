@@ -1495,7 +1495,8 @@ class Route:
                 pd = json.dumps(pd)
             pd = base64.b64encode(pd.encode("utf-8") if isinstance(pd, str) else pd).decode("ascii")
         self._settle("route.continue", url=ov.get("url"), method=ov.get("method"),
-                     headers={k: str(v) for k, v in ov["headers"].items()} if ov.get("headers") is not None else None,
+                     headers={k: str(v) for k, v in ov["headers"].items() if v is not None}
+                     if ov.get("headers") is not None else None,
                      post_data=pd)
 
     def fallback(self, url=None, method=None, headers=None, post_data=None):
@@ -1503,6 +1504,18 @@ class Route:
             raise Error("Route is already handled!", type="Error")
         self._overrides = self._merged(url, method, headers, post_data)
         self._fell_back = True
+        # The handlers after this one see the request as changed, as Playwright shows it.
+        req = self.request
+        if url is not None:
+            req.url = url
+        if method is not None:
+            req.method = method.upper()
+        if headers is not None:
+            req._headers = {k.lower(): str(v) for k, v in headers.items() if v is not None}
+        if post_data is not None:
+            if isinstance(post_data, (dict, list)):
+                post_data = json.dumps(post_data)
+            req.post_data = post_data.decode("latin-1") if isinstance(post_data, (bytes, bytearray)) else post_data
 
     def fetch(self, url=None, method=None, headers=None, post_data=None, max_redirects=None, max_retries=None,
               timeout=None):

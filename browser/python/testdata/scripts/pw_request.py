@@ -28,5 +28,17 @@ with sync_playwright() as p:
     answer = page.goto(url("help.html"))
     check(answer.status == 201 and answer.headers.get("x-changed") == "1", answer)
     check("Aid centre" in page.content(), page.content())
+
+    # fallback(...) changes the request the next handlers see and the one that is sent
+    seen = []
+
+    def last(route):
+        seen.append((route.request.method, route.request.header_value("X-Tag")))
+        route.continue_()
+
+    context.route("**/form.html", last)
+    page.route("**/form.html", lambda route: route.fallback(headers={**route.request.headers, "X-Tag": "t"}))
+    page.goto(url("form.html"))
+    check(seen == [("GET", "t")], seen)
     browser.close()
 print("OK")
