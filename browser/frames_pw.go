@@ -49,3 +49,30 @@ func (p *Page) FrameOwner(ctx context.Context, frameID string) (string, error) {
 func (l *Locator) startsAtHandle() bool {
 	return len(l.parts) > 0 && l.parts[0].Engine == "handle"
 }
+
+// AddInitScriptID is AddInitScript that also returns the script's id, for
+// RemoveInitScript (Playwright's disposable add_init_script).
+func (p *Page) AddInitScriptID(ctx context.Context, source string) (string, error) {
+	if err := p.closedErr(); err != nil {
+		return "", err
+	}
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	res, err := proto.PageAddScriptToEvaluateOnNewDocument{Source: source}.Call(o.rodPage())
+	if err != nil {
+		return "", o.fail(p.jsErr(err), "")
+	}
+	return string(res.Identifier), nil
+}
+
+// RemoveInitScript stops an init script from running in the documents
+// loaded from now on; an unknown id is fine.
+func (p *Page) RemoveInitScript(ctx context.Context, id string) error {
+	if err := p.closedErr(); err != nil {
+		return nil
+	}
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	_ = proto.PageRemoveScriptToEvaluateOnNewDocument{Identifier: proto.PageScriptIdentifier(id)}.Call(o.rodPage())
+	return nil
+}

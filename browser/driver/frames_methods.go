@@ -66,3 +66,12 @@ func init() {
 			"body": base64.StdEncoding.EncodeToString(r.Body)}, nil
 	}
 }
+
+func init() {
+	methods["page.remove_init_script"] = onPage(func(ctx context.Context, p *browser.Page, rp *struct {
+		pageParams
+		ID string `json:"id"`
+	}) (any, error) {
+		return nil, p.RemoveInitScript(ctx, rp.ID)
+	})
+}

@@ -1029,6 +1029,8 @@ class Browser:
             raise TargetClosed("new_context: the browser has been closed", method="new_context")
         context = BrowserContext(self, options)
         self._contexts.append(context)
+        if self.__dict__.get("_listeners"):
+            _Emitter._emit(self, "context", context)
         return context
 
     @property
@@ -1067,6 +1069,27 @@ class Browser:
             except Error:
                 pass
         self._transport.shutdown(grace=grace)
+        if self.__dict__.get("_listeners"):
+            _Emitter._emit(self, "disconnected", self)
+
+    # Browser events ("context", "disconnected"), as _Emitter has them.
+
+    def on(self, event, f):
+        return _Emitter.on(self, event, f)
+
+    def once(self, event, f):
+        return _Emitter.once(self, event, f)
+
+    def remove_listener(self, event, f):
+        return _Emitter.remove_listener(self, event, f)
+
+    off = remove_listener
+
+    def _listeners_for(self, event):
+        return _Emitter._listeners_for(self, event)
+
+    def _listener_added(self, event):
+        pass
 
 
 # ---------------------------------------------------------------------------
@@ -1862,11 +1885,17 @@ class BrowserContext(_Routing, _Emitter):
         if path is not None:
             with open(path, "r", encoding="utf-8") as f:
                 script = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
-        if script is None:
+        if not isinstance(script, str):
             raise Error("Either path or script parameter must be specified", type="InvalidParams")
         self._init_scripts.append(script)
-        for page in self.pages:
-            page.add_init_script(script)
+        added = [page.add_init_script(script) for page in self.pages]
+
+        def dispose():
+            if script in self._init_scripts:
+                self._init_scripts.remove(script)
+            for d in added:
+                d.dispose()
+        return Disposable(dispose)
 
     def close(self, reason=None):
         if self._closed:
@@ -1892,6 +1921,25 @@ class BrowserContext(_Routing, _Emitter):
 
 
 _UNSET = object()
+
+
+class Disposable:
+    """What add_init_script returns: dispose() (or the end of a with block) undoes it."""
+
+    def __init__(self, undo):
+        self._undo = undo
+
+    def dispose(self):
+        undo, self._undo = self._undo, None
+        if undo is not None:
+            undo()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.dispose()
+        return False
 
 
 class _Locating:
@@ -2354,15 +2402,23 @@ class _PageExtras:
         if path is not None:
             with open(path, "r", encoding="utf-8") as f:
                 script = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
-        if script is None:
+        if not isinstance(script, str):
             raise Error("Either path or script parameter must be specified", type="InvalidParams")
-        self._call("page.add_init_script", source=script)
+        sid = self._call("page.add_init_script", source=script).get("id")
+        return Disposable(lambda: sid and not self.is_closed() and self._call("page.remove_init_script", id=sid))
 
     def dispatch_event(self, selector, type, event_init=None, strict=None, timeout=None):
         self._first(selector, bool(strict)).dispatch_event(type, event_init, timeout=timeout)
 
     def is_disabled(self, selector, strict=None, timeout=None):
         return self._first(selector, bool(strict)).is_disabled()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
     @property
     def request(self):
