@@ -50,6 +50,10 @@ func TestInPageMatchesAXTree(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := render(ax, nil, opts)
+				if os.Getenv("ARIA_COMPARE_DUMP") != "" {
+					_ = os.WriteFile(os.Getenv("ARIA_COMPARE_DUMP")+"/"+strconv.Itoa(len(name))+"-inpage.txt", []byte(got), 0o644)
+					_ = os.WriteFile(os.Getenv("ARIA_COMPARE_DUMP")+"/"+strconv.Itoa(len(name))+"-ax.txt", []byte(want), 0o644)
+				}
 				if got != want {
 					t.Errorf("in-page and accessibility-tree snapshots differ (%+v):\n%s", opts, lineDiff(got, want))
 				}

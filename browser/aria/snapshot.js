@@ -57,7 +57,7 @@ scrollbar search searchbox separator slider spinbutton status strong subscript s
 tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem comment
 suggestion graphics-document graphics-object graphics-symbol none presentation image`.split(/\s+/));
 
-  const SKIP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE']);
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE', 'script', 'style', 'title', 'defs', 'desc', 'metadata']);
   const SECTIONING = 'article, aside, main, nav, section';
 
   function explicitRole(el) {
@@ -230,6 +230,8 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
     if (!win) return '';
     const c = win.getComputedStyle(el, which).content;
     if (!c || c === 'none' || c === 'normal') return '';
+    if (c === 'open-quote') return '\u201c';
+    if (c === 'close-quote') return '\u201d';
     const m = /^"((?:[^"\\]|\\.)*)"$/.exec(c);
     return m ? m[1].replace(/\\(.)/g, '$1') : '';
   }
@@ -489,11 +491,19 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       } else {
         if (el.localName === 'select' || el.localName === 'input') this.controls.push(el);
         if (el.localName === 'select' && role === 'combobox') cst.inPopup = true;
+        // Generated content is a text of its own, apart from the element's.
+        const b = pseudo(el, '::before');
+        if (b) n.k.push(b + ' ');
         this.visitChildren(el, n, cst);
+        const a = pseudo(el, '::after');
+        if (a) n.k.push(' ' + a);
       }
       if (role === 'link' && el.hasAttribute('href')) n.u = el.getAttribute('href');
       finish(n);
       if (role === 'rowgroup' && !n.k.length) return;
+      // A pointer cursor alone does not make an empty box worth a line:
+      // the accessibility tree leaves such wrappers out.
+      if (clicks === 'cursor' && role === 'generic' && !n.k.length && !n.n) return;
       parent.k.push(n);
     }
 
@@ -724,9 +734,9 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
     if (s.cursor === 'pointer') {
       for (let p = parentOf(el); p; p = parentOf(p)) {
         const ps = styleOf(p);
-        if (ps && ps.display !== 'contents') return ps.cursor !== 'pointer';
+        if (ps && ps.display !== 'contents') return ps.cursor !== 'pointer' && 'cursor';
       }
-      return true;
+      return 'cursor';
     }
     return false;
   }
