@@ -225,7 +225,67 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
     return '';
   }
 
+  // Generated content is costly to read (a style object per call), so it
+  // is read once per element and snapshot, and only in documents and
+  // shadow trees whose style sheets can generate any.
+  let pseudos = new Map();
+  let sheetsGenerate = new Map();
+
   function pseudo(el, which) {
+    const root = el.getRootNode();
+    let gen = sheetsGenerate.get(root);
+    if (gen === undefined) {
+      gen = generates(root);
+      sheetsGenerate.set(root, gen);
+    }
+    if (!gen) return '';
+    let p = pseudos.get(el);
+    if (p === undefined) {
+      p = [readPseudo(el, '::before'), readPseudo(el, '::after')];
+      pseudos.set(el, p);
+    }
+    return which === '::before' ? p[0] : p[1];
+  }
+
+  // generates says whether a document or shadow root has style rules for
+  // ::before or ::after (or sheets it cannot read).
+  function generates(root) {
+    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    if (root.nodeType === 11 && root.host) {
+      // A shadow tree also shows what the document's sheets generate for it.
+      const outer = root.host.getRootNode();
+      let gen = sheetsGenerate.get(outer);
+      if (gen === undefined) {
+        gen = generates(outer);
+        sheetsGenerate.set(outer, gen);
+      }
+      if (gen) return true;
+    }
+    for (const sheet of sheets) {
+      let rules;
+      try { rules = sheet.cssRules; } catch (e) { return true; }
+      if (rulesGenerate(rules)) return true;
+    }
+    return false;
+  }
+
+  function rulesGenerate(rules) {
+    for (const r of rules) {
+      if (r.selectorText !== undefined) {
+        if (/:(?:before|after)\b/i.test(r.selectorText)) return true;
+        if (r.cssRules && r.cssRules.length && rulesGenerate(r.cssRules)) return true;
+      } else if (r.cssRules) {
+        if (rulesGenerate(r.cssRules)) return true;
+      } else if (r.styleSheet) {
+        let inner;
+        try { inner = r.styleSheet.cssRules; } catch (e) { return true; }
+        if (rulesGenerate(inner)) return true;
+      }
+    }
+    return false;
+  }
+
+  function readPseudo(el, which) {
     const win = el.ownerDocument.defaultView;
     if (!win) return '';
     const c = win.getComputedStyle(el, which).content;
@@ -398,6 +458,10 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
     constructor(opts) {
       this.budget = opts.maxChars > 0 ? opts.maxChars : 0;
       this.interactive = !!opts.interactiveOnly;
+      this.maxDepth = opts.maxDepth > 0 ? opts.maxDepth : 0;
+      // Past this many characters (a lower bound of what the lines built
+      // so far print) everything further is cut: stop building.
+      this.limit = this.budget ? this.budget + 2000 : 0;
       this.chars = 0;       // estimated characters of the lines built so far
       this.stopped = false; // the budget is reached: count, do not build
       this.more = 0;        // lines counted after the stop
@@ -410,9 +474,24 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       for (const c of flatChildren(node)) this.visit(c, parent, st);
     }
 
+    // spend counts a lower bound of the characters of a line shown at
+    // depth (interactive-only snapshots show the actionable nodes alone).
+    spend(depth, len, actionable) {
+      if (!this.limit || (this.interactive && !actionable) || (this.maxDepth && depth >= this.maxDepth)) return;
+      this.chars += len;
+      if (this.chars > this.limit) this.stopped = true;
+    }
+
     visit(node, parent, st) {
+      if (this.stopped) {
+        this.more += estimate(node);
+        return;
+      }
       if (node.nodeType === 3) {
-        if (!st.textHidden) parent.k.push(node.data);
+        if (!st.textHidden) {
+          parent.k.push(node.data);
+          if (this.limit) this.spend(st.depth, node.data.trim().length, false);
+        }
         return;
       }
       if (node.nodeType === 11) {
@@ -491,12 +570,16 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       } else {
         if (el.localName === 'select' || el.localName === 'input') this.controls.push(el);
         if (el.localName === 'select' && role === 'combobox') cst.inPopup = true;
+        cst.depth = st.depth + 1;
         // Generated content is a text of its own, apart from the element's.
         const b = pseudo(el, '::before');
         if (b) n.k.push(b + ' ');
+        const open = !this.stopped;
+        const more = this.more;
         this.visitChildren(el, n, cst);
+        if (open && this.more > more) n.t = 1; // the budget cut its children
         const a = pseudo(el, '::after');
-        if (a) n.k.push(' ' + a);
+        if (a && !this.stopped) n.k.push(' ' + a);
       }
       if (role === 'link' && el.hasAttribute('href')) n.u = el.getAttribute('href');
       finish(n);
@@ -505,6 +588,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       // the accessibility tree leaves such wrappers out.
       if (clicks === 'cursor' && role === 'generic' && !n.k.length && !n.n) return;
       parent.k.push(n);
+      this.spend(st.depth, st.depth * 2 + 2 + role.length + (n.n ? n.n.length + 2 : 0), !!n.a);
     }
 
     lift(el, s, parent, st) {
@@ -518,7 +602,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       if (b) parent.k.push(b);
       this.visitChildren(el, parent, st);
       const a = pseudo(el, '::after');
-      if (a) parent.k.push(a);
+      if (a && !this.stopped) parent.k.push(a);
       if (block) parent.k.push(' ');
     }
 
@@ -533,13 +617,17 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         cst.modal = modalOf(doc);
         cst.inModal = false;
         const body = doc.body || doc.documentElement;
+        const open = !this.stopped;
+        const more = this.more;
         this.visit(body, n, cst);
+        if (open && this.more > more) n.t = 1;
       } else if (!doc && el.contentWindow && st.frameDepth < 8) {
         // A cross-origin document: Go builds it in a world of its own frame.
         n.f = n.a;
       }
       finish(n);
       parent.k.push(n);
+      this.spend(st.depth, st.depth * 2 + 8, true);
     }
 
     states(n, el, role) {
@@ -614,7 +702,35 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       const t = contentOf(n);
       if (t) n.n = t;
     }
-    if (n.k.length === 1 && typeof n.k[0] === 'string' && n.k[0] === (n.n || '')) n.k = [];
+    if (n.k.length === 1 && typeof n.k[0] === 'string' && n.k[0] === (n.n || '') && !n.t) n.k = [];
+  }
+
+  // estimate counts the lines a subtree past the budget would print,
+  // cheaply: roles from markup alone, no styles, no names (a node named
+  // from its content shows its text in its own line).
+  function estimate(node) {
+    if (node.nodeType === 3) return node.data.trim() ? 1 : 0;
+    if (node.nodeType !== 1 && node.nodeType !== 11) return 0;
+    if (node.nodeType === 1) {
+      const el = node;
+      if (SKIP.has(el.tagName) || el.hidden || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return 0;
+      let role = explicitRole(el);
+      if (role === 'none' || role === 'presentation') role = '';
+      if (role === null) role = implicitRole(el);
+      if (role === 'hidden') return 0;
+      if ((role === 'form' || role === 'region') && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) role = '';
+      if (role && role !== 'generic' && role !== 'summary') {
+        let c = 1 + (role === 'link' && el.hasAttribute('href') ? 1 : 0);
+        if (VALUE_ROLES.has(role) || role === 'iframe') return c;
+        for (const k of flatChildren(el)) {
+          if (k.nodeType !== 3 || !NAME_FROM_CONTENT.has(role)) c += estimate(k);
+        }
+        return c;
+      }
+    }
+    let c = 0;
+    for (const k of flatChildren(node)) c += estimate(k);
+    return c;
   }
 
   // ---- the budget
@@ -623,8 +739,8 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
   // node at depth (see render.go: the forms must agree).
   function lineCount(n, depth, maxDepth) {
     const props = (n.u !== undefined ? 1 : 0) + (n.h !== undefined ? 1 : 0);
-    if (n.k.length === 1 && typeof n.k[0] === 'string' && !props) return 1;
-    if ((maxDepth > 0 && depth + 1 >= maxDepth) || (!n.k.length && !props)) return 1;
+    if (n.k.length === 1 && typeof n.k[0] === 'string' && !props && !n.t) return 1;
+    if ((maxDepth > 0 && depth + 1 >= maxDepth) || (!n.k.length && !props && !n.t)) return 1;
     let c = 1 + props;
     for (const k of n.k) c += typeof k === 'string' ? 1 : lineCount(k, depth + 1, maxDepth);
     return c;
@@ -672,8 +788,8 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
     node(n, depth) {
       const head = depth * 2 + 2 + n.r.length + (n.n ? n.n.length + 3 : 0);
       const props = (n.u !== undefined ? 1 : 0) + (n.h !== undefined ? 1 : 0);
-      if (n.k.length === 1 && typeof n.k[0] === 'string' && !props) return this.take(head + 2 + n.k[0].length) ? n : null;
-      if ((this.maxDepth > 0 && depth + 1 >= this.maxDepth) || (!n.k.length && !props)) return this.take(head) ? n : null;
+      if (n.k.length === 1 && typeof n.k[0] === 'string' && !props && !n.t) return this.take(head + 2 + n.k[0].length) ? n : null;
+      if ((this.maxDepth > 0 && depth + 1 >= this.maxDepth) || (!n.k.length && !props && !n.t)) return this.take(head) ? n : null;
       if (!this.take(head)) return null;
       if (n.u !== undefined) this.take(0, true);
       if (n.h !== undefined) this.take(0, true);
@@ -807,11 +923,13 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       }
     } finally {
       styles = new Map();
+      pseudos = new Map();
+      sheetsGenerate = new Map();
     }
     finish(root);
     lastControls = b.controls;
     lastToken = instance + ':' + (++builds) + ':' + version;
-    const out = { root, more: 0, token: lastToken, print: fingerprint(b.controls) };
+    const out = { root, more: b.more, token: lastToken, print: fingerprint(b.controls) };
     if (b.budget && !b.interactive) {
       const maxDepth = opts.maxDepth || 0;
       let total = 0;
@@ -820,7 +938,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       const [kept] = c.kids(root.k, 0);
       if (c.full) {
         out.root = { r: 'fragment', k: kept, t: 1 };
-        out.more = total - c.lines;
+        out.more += total - c.lines;
       }
     }
     if (b.unreachable) out.unreachable = 1;
