@@ -264,34 +264,62 @@ func (st *pageState) closedRoots(p *rod.Page, tags []int) (bool, error) {
 		tags = tags[:maxSuspects]
 	}
 	defer func() { _ = proto.RuntimeReleaseObjectGroup{ObjectGroup: ariaWorld}.Call(p) }()
-	found := false
+	// The look-ups are independent: send them together, a few at a time,
+	// rather than paying a round trip after another.
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		found bool
+		first error
+	)
+	sem := make(chan struct{}, 16)
 	for _, tag := range tags {
-		el, err := lookupTag(p, st.world, tag)
-		if err != nil || el == "" {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(tag int) {
+			defer func() { <-sem; wg.Done() }()
+			ok, err := st.closedRoot(p, tag)
+			mu.Lock()
+			defer mu.Unlock()
+			found = found || ok
+			if err != nil && first == nil {
+				first = err
+			}
+		}(tag)
+	}
+	wg.Wait()
+	return found, first
+}
+
+// closedRoot hands the closed shadow root of one element to the builder,
+// saying whether there was one.
+func (st *pageState) closedRoot(p *rod.Page, tag int) (bool, error) {
+	el, err := lookupTag(p, st.world, tag)
+	if err != nil || el == "" {
+		return false, nil // gone since: nothing to look into
+	}
+	desc, err := proto.DOMDescribeNode{ObjectID: el, Depth: gson.Int(0), Pierce: true}.Call(p)
+	if err != nil {
+		return false, nil
+	}
+	found := false
+	for _, root := range desc.Node.ShadowRoots {
+		if root.ShadowRootType != proto.DOMShadowRootTypeClosed {
 			continue
 		}
-		desc, err := proto.DOMDescribeNode{ObjectID: el, Depth: gson.Int(0), Pierce: true}.Call(p)
+		obj, err := proto.DOMResolveNode{BackendNodeID: root.BackendNodeID, ExecutionContextID: st.world, ObjectGroup: ariaWorld}.Call(p)
+		if err != nil || obj.Object == nil {
+			continue
+		}
+		_, err = proto.RuntimeCallFunctionOn{
+			ExecutionContextID:  st.world,
+			FunctionDeclaration: `function (t, root) { globalThis.__wrightAria.addClosedRoot(t, root); }`,
+			Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(tag)}, {ObjectID: obj.Object.ObjectID}},
+		}.Call(p)
 		if err != nil {
-			continue
+			return false, fmt.Errorf("hand in a closed shadow root: %w", err)
 		}
-		for _, root := range desc.Node.ShadowRoots {
-			if root.ShadowRootType != proto.DOMShadowRootTypeClosed {
-				continue
-			}
-			obj, err := proto.DOMResolveNode{BackendNodeID: root.BackendNodeID, ExecutionContextID: st.world, ObjectGroup: ariaWorld}.Call(p)
-			if err != nil || obj.Object == nil {
-				continue
-			}
-			_, err = proto.RuntimeCallFunctionOn{
-				ExecutionContextID:  st.world,
-				FunctionDeclaration: `function (t, root) { globalThis.__wrightAria.addClosedRoot(t, root); }`,
-				Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(tag)}, {ObjectID: obj.Object.ObjectID}},
-			}.Call(p)
-			if err != nil {
-				return false, fmt.Errorf("hand in a closed shadow root: %w", err)
-			}
-			found = true
-		}
+		found = true
 	}
 	return found, nil
 }

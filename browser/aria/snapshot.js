@@ -33,6 +33,7 @@
   let nextTag = 0;
   const tagOf = new WeakMap();   // element -> tag number
   const byTag = new Map();       // tag number -> WeakRef(element)
+  let sweepAt = 10000;
   const frameOwner = new WeakMap(); // document -> the <iframe> showing it
   const closedRoots = new WeakMap(); // host -> closed shadow root (handed in by Go)
 
@@ -42,6 +43,11 @@
       t = ++nextTag;
       tagOf.set(el, t);
       byTag.set(t, new WeakRef(el));
+      if (byTag.size > sweepAt) {
+        // Drop the tags of collected elements now and then.
+        for (const [k, r] of byTag) if (!r.deref()) byTag.delete(k);
+        sweepAt = Math.max(10000, byTag.size * 2);
+      }
     }
     return t;
   }
@@ -511,7 +517,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         // The label of a checkbox or radio is its name, not text of its own.
         cst.textHidden = true;
       }
-      if (!shadowOf(el) && el.childNodes.length === 0 && el.localName !== 'iframe' && s.display !== 'contents' && this.suspects.length < 200 && !checked.has(el)) {
+      if (!shadowOf(el) && el.childNodes.length === 0 && el.localName !== 'iframe' && s.display !== 'contents' && this.suspects.length < 64 && !checked.has(el)) {
         // A host of a closed shadow root looks like an empty element with
         // content: Go looks into those through the DevTools protocol.
         if (el.offsetHeight > 0 && el.offsetWidth > 0 && hostable(el)) this.suspects.push(el);
