@@ -165,10 +165,11 @@ suggestion graphics-document graphics-object graphics-symbol none presentation i
 
   // Roles named from their content (AccName 2.B.F).
   const NAME_FROM_CONTENT = new Set(`button cell checkbox columnheader gridcell heading link menuitem
-menuitemcheckbox menuitemradio option radio rowheader switch tab tooltip treeitem summary`.split(/\s+/));
+menuitemcheckbox menuitemradio option radio rowheader switch tab tooltip treeitem summary term`.split(/\s+/));
   // Roles named only by their author or a label, never by content.
   const LABELABLE = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'METER', 'OUTPUT', 'PROGRESS']);
 
+  const CONTAINERS = new Set('group tree treegrid list listbox menu menubar table grid dialog'.split(' '));
   const ACTION_ROLES = new Set(`link button checkbox radio switch textbox searchbox combobox listbox slider
 spinbutton tab menuitem menuitemcheckbox menuitemradio treeitem option iframe`.split(/\s+/));
   const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
@@ -294,12 +295,15 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
   function readPseudo(el, which) {
     const win = el.ownerDocument.defaultView;
     if (!win) return '';
-    const c = win.getComputedStyle(el, which).content;
+    const cs = win.getComputedStyle(el, which);
+    const c = cs.content;
     if (!c || c === 'none' || c === 'normal') return '';
     if (c === 'open-quote') return '\u201c';
     if (c === 'close-quote') return '\u201d';
     const m = /^"((?:[^"\\]|\\.)*)"$/.exec(c);
-    return m ? m[1].replace(/\\(.)/g, '$1') : '';
+    const text = m ? m[1].replace(/\\(.)/g, '$1') : '';
+    // Block-level generated content stands apart from the text around it.
+    return text && cs.display !== 'inline' ? ' ' + text + ' ' : text;
   }
 
   // textFrom: the text alternative of a subtree, computed from content.
@@ -319,9 +323,11 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       const label = el.getAttribute('aria-label');
       if (label && label.trim()) return ' ' + label + ' ';
       const role = explicitRole(el) || implicitRole(el);
+      if (!allowHidden && CONTAINERS.has(role)) return ''; // a nested tree's items do not name the item holding them
       if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'listbox' || role === 'spinbutton' || role === 'slider') {
         if (LABELABLE.has(el.tagName)) return ' ' + controlValue(el) + ' ';
       }
+      if (el.localName === 'svg') return ' ' + nativeName(el, role) + ' ';
       if (el.localName === 'img' || (el.localName === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'image')) {
         return ' ' + (el.getAttribute('alt') || el.getAttribute('title') || '') + ' ';
       }
@@ -359,7 +365,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
     let out = '';
     for (const l of labels) {
       const v = new Set([el]);
-      out += ' ' + childrenText(l, v, false);
+      out += ' ' + pseudo(l, '::before') + childrenText(l, v, false) + pseudo(l, '::after');
     }
     return normalize(out);
   }
@@ -368,7 +374,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
     if (el.hasAttribute('aria-labelledby')) {
       const refs = byIds(el, 'aria-labelledby');
       if (refs.length) {
-        const t = normalize(refs.map(r => textFrom(r, new Set([el]), true)).join(' '));
+        const t = normalize(refs.map(r => textFrom(r, new Set(), true)).join(' '));
         if (t) return t;
       }
     }
@@ -433,6 +439,11 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       if (node.localName === 'slot') {
         const assigned = node.assignedNodes();
         if (assigned.length) return assigned;
+      }
+      if (node.localName === 'details' && !node.open) {
+        // A closed <details> shows its summary only.
+        for (const c of node.children) if (c.localName === 'summary') return [c];
+        return [];
       }
     }
     return slotted(node.childNodes);
@@ -526,6 +537,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         this.visitChildren(el, parent, cst);
         return;
       }
+      if (s.contentVisibility === 'hidden') return; // its content is not rendered
 
       let role = explicitRole(el);
       if (role === 'none' || role === 'presentation') {
@@ -544,9 +556,9 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         for (const k of tmp.k) parent.k.push(k);
         return;
       }
-      if (role === 'summary') role = 'generic-action';
       let name = '';
       if (role && role !== 'generic') name = accName(el, role);
+      if (role === 'summary') role = 'generic-action';
       if ((role === 'form' || role === 'region') && !name) role = '';
       const clicks = takesClicks(el, s);
       if (role === '' || role === 'generic') {
@@ -579,13 +591,13 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         cst.depth = st.depth + 1;
         // Generated content is a text of its own, apart from the element's.
         const b = pseudo(el, '::before');
-        if (b) n.k.push(b + ' ');
+        if (b) n.k.push(b);
         const open = !this.stopped;
         const more = this.more;
         this.visitChildren(el, n, cst);
         if (open && this.more > more) n.t = 1; // the budget cut its children
         const a = pseudo(el, '::after');
-        if (a && !this.stopped) n.k.push(' ' + a);
+        if (a && !this.stopped) n.k.push(a);
       }
       if (role === 'link' && el.hasAttribute('href')) n.u = el.getAttribute('href');
       finish(n);
@@ -833,7 +845,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
   }
 
   function isDisabled(el) {
-    if (LABELABLE.has(el.tagName) || el.localName === 'option' || el.localName === 'optgroup' || el.localName === 'fieldset') {
+    if (LABELABLE.has(el.tagName) || el.localName === 'option' || el.localName === 'optgroup') {
       try { if (el.matches(':disabled')) return true; } catch (e) { /* not a form element */ }
     }
     for (let e = el; e; e = e.parentElement) {
