@@ -105,7 +105,7 @@ func buildInPage(ctx context.Context, page *rod.Page, reg *Registry, opts Option
 	defer st.mu.Unlock()
 	p := page.Context(ctx)
 	for attempt := 0; ; attempt++ {
-		bt, err := st.build(p, opts)
+		bt, err := st.build(p, opts, reg != nil)
 		if err == nil || attempt == 2 || !errors.Is(err, errWorldGone) {
 			return bt, err
 		}
@@ -116,7 +116,7 @@ func buildInPage(ctx context.Context, page *rod.Page, reg *Registry, opts Option
 
 var errWorldGone = errors.New("the builder's world is gone")
 
-func (st *pageState) build(p *rod.Page, opts Options) (*built, error) {
+func (st *pageState) build(p *rod.Page, opts Options, withRefs bool) (*built, error) {
 	if err := st.ensureWorld(p); err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (st *pageState) build(p *rod.Page, opts Options) (*built, error) {
 	if cache != nil && (cache.opts != opts || cache.world != st.world || opts.Scope != 0) {
 		cache = nil
 	}
-	res, err := st.call(p, opts, cache, scope)
+	res, err := st.call(p, opts, cache, scope, withRefs)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func (st *pageState) build(p *rod.Page, opts Options) (*built, error) {
 			return nil, err
 		}
 		if found {
-			if res, err = st.call(p, opts, nil, scope); err != nil {
+			if res, err = st.call(p, opts, nil, scope, withRefs); err != nil {
 				return nil, err
 			}
 		}
@@ -216,8 +216,8 @@ const snapshotCall = `function (o, scope) {
 	return a.snapshot(o);
 }`
 
-func (st *pageState) call(p *rod.Page, opts Options, cache *cachedBuild, scope *proto.RuntimeCallArgument) (*jsResult, error) {
-	args := map[string]any{"maxChars": opts.MaxChars, "maxDepth": opts.MaxDepth, "interactiveOnly": opts.InteractiveOnly}
+func (st *pageState) call(p *rod.Page, opts Options, cache *cachedBuild, scope *proto.RuntimeCallArgument, refs bool) (*jsResult, error) {
+	args := map[string]any{"maxChars": opts.MaxChars, "maxDepth": opts.MaxDepth, "interactiveOnly": opts.InteractiveOnly, "refs": refs}
 	if cache != nil {
 		args["since"], args["print"] = cache.token, cache.print
 	}
@@ -467,7 +467,7 @@ func (st *pageState) fillFrames(p *rod.Page, root *node, opts Options, depth int
 			return errNeedProtocol
 		}
 		sub := &pageState{world: fw.ExecutionContextID}
-		out, err := sub.call(p, Options{InteractiveOnly: opts.InteractiveOnly}, nil, nil)
+		out, err := sub.call(p, Options{InteractiveOnly: opts.InteractiveOnly}, nil, nil, false)
 		if err != nil || out.Root == nil {
 			continue // the frame navigated meanwhile: shown empty
 		}

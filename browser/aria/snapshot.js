@@ -479,6 +479,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       // Past this many characters (a lower bound of what the lines built
       // so far print) everything further is cut: stop building.
       this.limit = this.budget ? this.budget + 2000 : 0;
+      this.refs = !!opts.refs;
       this.chars = 0;       // estimated characters of the lines built so far
       this.stopped = false; // the budget is reached: count, do not build
       this.more = 0;        // lines counted after the stop
@@ -507,7 +508,9 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       if (node.nodeType === 3) {
         if (!st.textHidden) {
           parent.k.push(node.data);
-          if (this.limit) this.spend(st.depth, node.data.trim().length, false);
+          // Text inside a node named from its content may only repeat the
+          // name: not counted, so that the count stays a lower bound.
+          if (this.limit && !st.named) this.spend(st.depth, node.data.trim().length, false);
         }
         return;
       }
@@ -589,6 +592,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         if (el.localName === 'select' || el.localName === 'input') this.controls.push(el);
         if (el.localName === 'select' && role === 'combobox') cst.inPopup = true;
         cst.depth = st.depth + 1;
+        cst.named = NAME_FROM_CONTENT.has(role) || role === 'row';
         // Generated content is a text of its own, apart from the element's.
         const b = pseudo(el, '::before');
         if (b) n.k.push(b);
@@ -606,7 +610,10 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       // the accessibility tree leaves such wrappers out.
       if (clicks === 'cursor' && role === 'generic' && !n.k.length && !n.n) return;
       parent.k.push(n);
-      this.spend(st.depth, st.depth * 2 + 2 + role.length + (n.n ? n.n.length + 2 : 0), !!n.a);
+      // The node's line (role, quoted name, ref) and its /url line.
+      let len = st.depth * 2 + 2 + role.length + (n.n ? n.n.length + 3 : 0) + (n.a && this.refs ? 9 : 0);
+      if (n.u !== undefined) len += st.depth * 2 + 11 + n.u.length;
+      this.spend(st.depth, len, !!n.a);
     }
 
     lift(el, s, parent, st) {
