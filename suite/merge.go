@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"wright/suite/results"
 )
 
 // File names inside a bench directory.
@@ -54,7 +55,7 @@ func Merge(out string, dirs []string) (Summary, error) {
 	var all []Record
 	var repro *Repro
 	for _, d := range dirs {
-		recs, _, err := ReadRecords(filepath.Join(d, ResultsFile))
+		recs, _, err := results.Read(filepath.Join(d, ResultsFile))
 		if err != nil {
 			return Summary{}, fmt.Errorf("merge %s: %w", d, err)
 		}
@@ -67,7 +68,7 @@ func Merge(out string, dirs []string) (Summary, error) {
 		if err != nil {
 			return Summary{}, err
 		}
-		for _, r := range Latest(recs) {
+		for _, r := range results.Latest(recs) {
 			if r.RunDir != "" && !filepath.IsAbs(r.RunDir) {
 				if rel, err := filepath.Rel(absOut, filepath.Join(absD, r.RunDir)); err == nil {
 					r.RunDir = rel
@@ -81,7 +82,7 @@ func Merge(out string, dirs []string) (Summary, error) {
 		}
 		repro = mergeRepro(repro, r)
 	}
-	all = Latest(all)
+	all = results.Latest(all)
 	var buf []byte
 	for _, r := range all {
 		b, err := json.Marshal(r)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"wright/suite/results"
 )
 
 // Repro is the reproducibility record of a bench, kept in DIR/bench.json.
@@ -75,7 +76,7 @@ type Summary struct {
 // attempts (one per task without --repeat); pass@1 and pass@k are over tasks,
 // from each task's scored attempts.
 func Summarize(recs []Record, repro *Repro) Summary {
-	recs = Latest(recs)
+	recs = results.Latest(recs)
 	s := Summary{Total: len(recs), ByStatus: map[string]int{}, Repro: repro}
 	byLevel := map[string]*Rate{}
 	bySite := map[string]*Rate{}
