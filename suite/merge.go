@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"wright/atomicfile"
 	"wright/suite/results"
 )
 
@@ -38,7 +39,7 @@ func WriteRepro(dir string, r *Repro) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, ReproFile), append(b, '\n'))
+	return atomicfile.Write(filepath.Join(dir, ReproFile), append(b, '\n'), 0o644)
 }
 
 // Merge joins the results of shard directories into out: results.jsonl with
@@ -91,7 +92,7 @@ func Merge(out string, dirs []string) (Summary, error) {
 		}
 		buf = append(append(buf, b...), '\n')
 	}
-	if err := writeAtomic(filepath.Join(out, ResultsFile), buf); err != nil {
+	if err := atomicfile.Write(filepath.Join(out, ResultsFile), buf, 0o644); err != nil {
 		return Summary{}, err
 	}
 	if repro != nil {
