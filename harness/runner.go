@@ -18,6 +18,7 @@ import (
 	"wright/model"
 	"wright/output"
 	"wright/runs"
+	"wright/sandbox"
 	"wright/secrets"
 )
 
@@ -31,6 +32,10 @@ type runner struct {
 	// seal of a verdict (gate.mode file).
 	meter  *judgeMeter
 	verify func([]byte, string) error
+	// sandboxed: the model's processes run under bubblewrap; proxySocket
+	// is then where the policy proxy serves them (workspace mode).
+	sandboxed   bool
+	proxySocket string
 }
 
 func (r *runner) onClose(f func()) { r.closers = append(r.closers, f) }
@@ -60,6 +65,11 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	}); err != nil {
 		return nil, err
 	}
+	sandboxed, err := useSandbox(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.sandboxed = sandboxed
 	judgeVars, err := r.judgeAccess(ctx)
 	if err != nil {
 		run.RuntimeError(0, "judge", err)
@@ -81,7 +91,11 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets})
+	var box *sandbox.Spec
+	if r.sandboxed {
+		box = sandboxSpec(run.Workspace, r.h.opts.Executable, r.proxySocket, shellVars)
+	}
+	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets, sandbox: box})
 	if err != nil {
 		run.RuntimeError(0, "environment", err)
 		return nil, fmt.Errorf("start workspace: %w", err)
@@ -191,8 +205,9 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 	}
 	base := endpoint(jm)
 	key := keyring.Getenv(keyEnv)
-	if key == "" {
-		// A keyless local server: the shell can call it directly.
+	if key == "" && !r.sandboxed {
+		// A keyless local server: the shell can call it directly (a
+		// sandbox has no network of its own, so it goes by the socket).
 		vars["WRIGHT_MODEL_BASE_URL"] = base
 		return vars, nil
 	}
@@ -260,7 +275,11 @@ func (r *runner) trustVars(ctx context.Context, vars map[string]string) error {
 		}
 	}
 	if cfg.Agent.Mode == "workspace" {
-		pvars, closeProxy, err := workspaceProxy(cfg)
+		socket, err := r.sandboxSocket()
+		if err != nil {
+			return err
+		}
+		pvars, closeProxy, err := workspaceProxy(cfg, socket)
 		if err != nil {
 			return err
 		}
