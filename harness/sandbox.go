@@ -64,7 +64,6 @@ func sandboxProxyVars() map[string]string {
 		"ALL_PROXY": u, "all_proxy": u, "NO_PROXY": "", "no_proxy": ""}
 }
 
-
 // sandboxSocket makes, for a sandboxed run, the private directory of the
 // policy proxy's Unix socket and returns the socket's path ("" when the
 // run is not sandboxed). Socket paths are limited to about 100 bytes, so
