@@ -104,5 +104,6 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 		AttachScreenshot:  cfg.Model.AttachObservationScreenshot,
 		ScreenshotFormat:  cfg.Model.ObservationScreenshotFormat,
 		ScreenshotQuality: cfg.Model.ObservationScreenshotQuality,
+		Sandbox:           s.sandbox,
 	})
 }

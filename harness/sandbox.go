@@ -8,6 +8,7 @@ import (
 	"wright/browser"
 	"wright/config"
 	"wright/judge/keyproxy"
+	"wright/output"
 	"wright/sandbox"
 	"wright/verdict"
 )
@@ -31,6 +32,9 @@ func sandboxSpec(workspace, executable, proxySocket string, vars map[string]stri
 		if p := vars[k]; p != "" {
 			ro = append(ro, filepath.Dir(p))
 		}
+	}
+	if p := vars[output.SchemaEnv]; p != "" && exists(p) {
+		ro = append(ro, p)
 	}
 	if proxySocket != "" {
 		ro = append(ro, filepath.Dir(proxySocket))

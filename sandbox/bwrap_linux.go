@@ -94,3 +94,39 @@ func (s *Spec) Wrap(cmd *exec.Cmd) error {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	return nil
 }
+
+// FirstHostPID is the process ID, as wright sees it, of the command a
+// sandbox started by the process outer runs (FirstPID inside): signals
+// meant for the command alone (SIGINT for a KeyboardInterrupt) go there,
+// since bubblewrap does not pass them on.
+func FirstHostPID(outer int) (int, error) {
+	pid := outer
+	// bubblewrap, its init inside the namespace, the command.
+	for range 2 {
+		kids, err := children(pid)
+		if err != nil {
+			return 0, err
+		}
+		if len(kids) != 1 {
+			return 0, fmt.Errorf("sandbox: process %d has %d children, not the one expected", pid, len(kids))
+		}
+		pid = kids[0]
+	}
+	return pid, nil
+}
+
+// children lists a process's children from /proc.
+func children(pid int) ([]int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		var n int
+		if _, err := fmt.Sscan(f, &n); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}

@@ -16,3 +16,6 @@ func BwrapAvailable() (bool, string) {
 func (s *Spec) Wrap(cmd *exec.Cmd) error {
 	return errors.New("sandbox: bubblewrap is Linux-only")
 }
+
+// FirstHostPID: there are no sandboxes here.
+func FirstHostPID(outer int) (int, error) { return 0, errors.New("sandbox: bubblewrap is Linux-only") }

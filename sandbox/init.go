@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 )
 
@@ -66,6 +67,15 @@ func start(sock, listen, path string, argv []string) error {
 		if err := startForwarder(sock, listen); err != nil {
 			return err
 		}
+	}
+	if !filepath.IsAbs(path) {
+		// A name is looked up inside: the host's PATH may name places
+		// the sandbox does not have (a version manager's shims).
+		found, err := exec.LookPath(path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", InitCommand, err)
+		}
+		path = found
 	}
 	err := syscall.Exec(path, argv, os.Environ())
 	return fmt.Errorf("%s: exec %s: %w", InitCommand, path, err)
