@@ -36,6 +36,7 @@ type runner struct {
 	// is then where the policy proxy serves them (workspace mode).
 	sandboxed   bool
 	proxySocket string
+	box         *sandbox.Spec // the sandbox of the model's processes, nil without one
 }
 
 func (r *runner) onClose(f func()) { r.closers = append(r.closers, f) }
@@ -87,15 +88,14 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err := r.saveOutputSchema(schema, shellVars); err != nil {
 		return nil, err
 	}
+	if r.sandboxed {
+		r.box = sandboxSpec(run.Workspace, r.h.opts.Executable, r.proxySocket, shellVars)
+	}
 	g, err := r.gate(shellVars, schema)
 	if err != nil {
 		return nil, err
 	}
-	var box *sandbox.Spec
-	if r.sandboxed {
-		box = sandboxSpec(run.Workspace, r.h.opts.Executable, r.proxySocket, shellVars)
-	}
-	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets, sandbox: box})
+	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets, sandbox: r.box})
 	if err != nil {
 		run.RuntimeError(0, "environment", err)
 		return nil, fmt.Errorf("start workspace: %w", err)
@@ -182,6 +182,7 @@ func (r *runner) gate(shellVars map[string]string, schema *output.Schema) (gate.
 		Crafted: cfg.Gate.Crafted,
 		Env:     env,
 		Schema:  schema,
+		Sandbox: r.box,
 	}), nil
 }
 
@@ -274,7 +275,9 @@ func (r *runner) trustVars(ctx context.Context, vars map[string]string) error {
 			vars[k] = v
 		}
 	}
-	if cfg.Agent.Mode == "workspace" {
+	// A sandbox has no network but this proxy: in browser mode too, for
+	// the scripts the rerun gate runs in it.
+	if cfg.Agent.Mode == "workspace" || r.sandboxed {
 		socket, err := r.sandboxSocket()
 		if err != nil {
 			return err
