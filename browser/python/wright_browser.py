@@ -2004,6 +2004,8 @@ class _PageEvents(_Emitter):
             self._emit(kind, self)
         elif kind == "binding":
             self._on_binding(params)
+        elif kind == "locator_handler":
+            self._on_locator_handler(params)
         elif kind == "route":
             self._on_route(params)
         elif kind == "framenavigated":
@@ -2476,6 +2478,84 @@ _DISPATCH_JS = """(el, {type, init}) => {
 }"""
 
 
+def _api_description(selector):
+    """How Playwright's messages name a locator: get_by_role("button", name="Close"), locator("#id")."""
+    m = re.fullmatch(r'role=([\w-]+)(?:\[name=("(?:[^"\\]|\\.)*")(i?)\])?', selector)
+    if m:
+        if m.group(2) is None:
+            return 'get_by_role("%s")' % m.group(1)
+        return 'get_by_role("%s", name=%s%s)' % (m.group(1), m.group(2), "" if m.group(3) else ", exact=True")
+    m = re.fullmatch(r'(?:internal:)?(text|label|placeholder|alt|title)=("(?:[^"\\]|\\.)*")(i?)', selector)
+    if m:
+        kind = {"alt": "alt_text"}.get(m.group(1), m.group(1))
+        return "get_by_%s(%s%s)" % (kind, m.group(2), "" if m.group(3) else ", exact=True")
+    return "locator(%s)" % json.dumps(selector)
+
+
+def _call_locator_handler(handler, locator):
+    """Call handler(locator) when it takes a positional argument, else handler()."""
+    try:
+        params = inspect.signature(handler).parameters.values()
+    except (TypeError, ValueError):
+        return handler(locator)
+    takes = any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in params)
+    return handler(locator) if takes else handler()
+
+
+class _PageLocatorHandlers:
+    """page.add_locator_handler: run a callback whenever an overlay's locator is visible before an action.
+
+    The driver checks the handlers' locators at every attempt of an action (and of expect()'s
+    retries); when one is visible it asks this client to run the handler, then, unless
+    no_wait_after, waits for the locator to be hidden before going on. times= limits how often a
+    handler runs; actions the handler makes itself do not run handlers."""
+
+    def add_locator_handler(self, locator, handler, no_wait_after=None, times=None):
+        if not isinstance(locator, Locator) or locator._owner_page() is not self:
+            raise Error("Locator must belong to the main frame of this page")
+        if times == 0:
+            return
+        uid = self._call("page.add_locator_handler", selector=locator.selector,
+                         description=_api_description(locator.selector),
+                         no_wait_after=True if no_wait_after else None)["uid"]
+        self.__dict__.setdefault("_locator_handlers", {})[uid] = [handler, times, locator]
+
+    def remove_locator_handler(self, locator):
+        table = self.__dict__.get("_locator_handlers", {})
+        for uid, entry in list(table.items()):
+            if entry[2].selector == locator.selector and entry[2]._owner_page() is locator._owner_page():
+                del table[uid]
+                self._call("page.remove_locator_handler", uid=uid)
+
+    def _on_locator_handler(self, params):
+        uid = params.get("uid")
+        table = self.__dict__.get("_locator_handlers", {})
+        entry = table.get(uid)
+        remove = entry is None
+        try:
+            if entry is not None and entry[1] != 0:
+                if entry[1] is not None:
+                    entry[1] -= 1
+                remove = entry[1] == 0
+                _call_locator_handler(entry[0], entry[2])
+        finally:
+            if remove:
+                table.pop(uid, None)
+            try:
+                self._call("page.resolve_locator_handler", uid=uid, remove=True if remove else None)
+            except Error:
+                pass  # the page closed meanwhile (the handler may have closed it)
+
+
+def _locator_handlers_checkpoint(actual, deadline):
+    """expect()'s turn for the page's locator handlers before each retry."""
+    page = actual if isinstance(actual, Page) else getattr(actual, "_owner_page", lambda: None)()
+    if page is None or not page.__dict__.get("_locator_handlers"):
+        return
+    left = max(1, int((deadline - time.monotonic()) * 1000))
+    page._call("page.run_locator_handlers", left)
+
+
 class WebStorage:
     """page.local_storage / page.session_storage: the current origin's Web Storage, read and written
     in the page's main frame."""
@@ -2530,7 +2610,7 @@ _PAGE_WAITS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_fo
                          "page.wait_for_url", "page.wait_for_selector", "page.screenshot", "page.aria_snapshot"))
 
 
-class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _Locating):
+class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandlers, _Locating):
     """One tab. Get it from browser.new_page(), browser.pages or page.expect_popup()."""
 
     def __init__(self, browser, page_id):
@@ -3844,6 +3924,7 @@ class _Assertions:
         while True:
             settled = True
             try:
+                _locator_handlers_checkpoint(self._actual, deadline)
                 ok, actual = check()
             except _ExpectStrict as exc:
                 raise Error(str(exc), type="StrictModeViolation") from None
