@@ -37,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import urllib.parse
 
 __all__ = [
@@ -77,6 +78,7 @@ class Error(Exception):
         self.message = message
         self.type = type or self.__class__.__name__
         self.method = method
+        self.stack = "".join(traceback.format_stack()[:-1])
 
     @property
     def name(self):
@@ -934,7 +936,12 @@ class Browser:
             self._page(pid)
 
     def __repr__(self):
-        return "<Browser %s%s>" % (self.id, " closed" if self._closed else "")
+        return "<Browser type=%s version=%s>" % (self._browser_type, self.version)
+
+    @property
+    def _impl_obj(self):
+        # Playwright's sync objects wrap an implementation object; here they are one and the same.
+        return self
 
     def __enter__(self):
         return self
@@ -1193,9 +1200,21 @@ class ConsoleMessage:
         line, column = params.get("line") or 0, params.get("column") or 0
         self.location = {"url": params.get("url") or "", "lineNumber": line, "columnNumber": column,
                          "line": line, "column": column}
+        self.timestamp = params.get("timestamp") or time.time() * 1000
+        self._record = {"type": self.type, "text": self.text, "url": self.location["url"], "line": line}
+
+    # wright's page.console_messages() gave dicts: msg["text"] still works on these objects.
+    def __getitem__(self, key):
+        return self._record[key]
+
+    def get(self, key, default=None):
+        return self._record.get(key, default)
+
+    def keys(self):
+        return self._record.keys()
 
     def __repr__(self):
-        return "<ConsoleMessage type=%s text=%r>" % (self.type, self.text)
+        return "<ConsoleMessage type=%s text=%s>" % (self.type, self.text)
 
     def __str__(self):
         return self.text
@@ -1319,8 +1338,21 @@ class Request:
         return self._response
 
     def sizes(self):
-        return {"requestBodySize": len(self.post_data or ""), "requestHeadersSize": 0,
-                "responseBodySize": 0, "responseHeadersSize": 0}
+        target = urllib.parse.urlsplit(self.url)
+        path = (target.path or "/") + ("?" + target.query if target.query else "")
+        head = "%s %s HTTP/1.1\r\nHost: %s\r\n" % (self.method, path, target.netloc)
+        head += "".join("%s: %s\r\n" % (k, v) for k, v in self._headers.items()) + "\r\n"
+        sizes = {"requestBodySize": len(self.post_data_buffer or b""), "requestHeadersSize": len(head.encode()),
+                 "responseBodySize": 0, "responseHeadersSize": 0}
+        resp = self.response()
+        if resp is not None:
+            lines = "".join("%s: %s\r\n" % (k, v) for k, v in (resp._headers or {}).items())
+            sizes["responseHeadersSize"] = len(("HTTP/1.1 %s %s\r\n%s\r\n" % (resp.status, resp.status_text, lines)).encode())
+            try:
+                sizes["responseBodySize"] = len(resp.body())
+            except Error:
+                pass
+        return sizes
 
     @property
     def service_worker(self):
@@ -1399,6 +1431,29 @@ class Response:
 
     def security_details(self):
         return None
+
+
+class PageError(Error):
+    """An uncaught error of the page, as page.page_errors() lists it (Playwright gives Error objects;
+    e["message"] and e["stack"] keep wright's dict reading working)."""
+
+    def __init__(self, record):
+        stack = record.get("stack") or ""
+        first = stack.split("\n", 1)[0]
+        name = first.split(":", 1)[0] if ":" in first and " " not in first.split(":", 1)[0] else "Error"
+        message = record.get("message") or ""
+        for prefix in ("Uncaught ", name + ": "):
+            if message.startswith(prefix):
+                message = message[len(prefix):]
+        super().__init__(message, type=name)
+        self.stack = stack
+        self._record = dict(record)
+
+    def __getitem__(self, key):
+        return self._record[key]
+
+    def get(self, key, default=None):
+        return self._record.get(key, default)
 
 
 class WebError:
@@ -1703,7 +1758,7 @@ class BrowserContext(_Routing, _Emitter):
                 % (json.dumps(origin.get("origin")), json.dumps(items)))
 
     def __repr__(self):
-        return "<BrowserContext%s>" % (" closed" if self._closed else "")
+        return "<BrowserContext browser=%s>" % (self.browser,)
 
     def __enter__(self):
         return self
@@ -2589,6 +2644,17 @@ class WebStorage:
                          " out.push({name, value: s.getItem(name)}); } return out; }")
 
 
+class _PageCompat:
+    """Page methods of Playwright's API that map onto others."""
+
+    def set_checked(self, selector, checked, strict=False, **kwargs):
+        return self._first(selector, strict).set_checked(checked, **kwargs)
+
+    def pause(self):
+        """Playwright opens its inspector here; wright has none, so this returns at once and the
+        page's timeouts stay as they were."""
+
+
 class _PageStorage:
     """Web Storage of the page (Playwright's page.local_storage and page.session_storage)."""
 
@@ -2605,12 +2671,16 @@ class _PageStorage:
         return self._session_storage
 
 
+# The navigations, which set_default_navigation_timeout governs before set_default_timeout.
+_PAGE_NAVIGATIONS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_forward", "page.wait_for_url",
+                               "page.wait_for_load_state"))
+
 # The page methods that wait and so take a timeout (every locator method does).
 _PAGE_WAITS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_forward", "page.wait_for_load_state",
                          "page.wait_for_url", "page.wait_for_selector", "page.screenshot", "page.aria_snapshot"))
 
 
-class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandlers, _Locating):
+class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandlers, _PageCompat, _Locating):
     """One tab. Get it from browser.new_page(), browser.pages or page.expect_popup()."""
 
     def __init__(self, browser, page_id):
@@ -2630,7 +2700,7 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
         self._routing_on = False
 
     def __repr__(self):
-        return "<Page %s%s>" % (self.id, " closed" if self._closed else "")
+        return "<Page url=%r>" % (self.url if not self._closed else "",)
 
     def _owner_page(self):
         return self
@@ -2644,6 +2714,12 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
             if value is not None:
                 body[key] = value
         timeout = _timeout
+        if isinstance(timeout, datetime.timedelta):
+            timeout = timeout.total_seconds() * 1000
+        if timeout is None and method in _PAGE_NAVIGATIONS:
+            timeout = self._default_navigation_timeout
+            if timeout is None and self._context is not None:
+                timeout = getattr(self._context, "_default_navigation_timeout", None)
         if timeout is None and (method.startswith("locator.") or method in _PAGE_WAITS):
             timeout = self._default_timeout
         if timeout is not None:
@@ -2733,7 +2809,7 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
             if value:
                 return value
             if time.monotonic() >= deadline:
-                message = "%s within %d ms" % (what, limit)
+                message = "Timeout %dms exceeded.\n%s within %d ms" % (limit, what, limit)
                 if detail:
                     message += " (%s)" % detail()
                 raise TimeoutError(message, method=what.split(":")[0])
@@ -2797,13 +2873,23 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
                 return self._browser._page(info["opener"])
         return None
 
-    def console_messages(self, clear=False):
-        """Console messages since the page opened: [{type, text, url, line}]."""
-        return self._call("page.console_messages", clear=clear or None).get("messages") or []
+    def console_messages(self, clear=False, filter=None):
+        """Console messages since the page opened (the last 200 or so), oldest first: ConsoleMessage
+        objects (.type, .text, .location, .page), which also answer msg["type"], ["text"], ["url"], ["line"]."""
+        records = self._call("page.console_messages", clear=clear or None).get("messages") or []
+        return [ConsoleMessage(self, r) for r in records]
 
-    def page_errors(self, clear=False):
-        """Uncaught JavaScript errors: [{message, stack}]."""
-        return self._call("page.page_errors", clear=clear or None).get("errors") or []
+    def clear_console_messages(self):
+        self._call("page.console_messages", clear=True)
+
+    def page_errors(self, clear=False, filter=None):
+        """Uncaught JavaScript errors, oldest first: PageError objects (.message, .name, .stack), which
+        also answer e["message"] and e["stack"]."""
+        records = self._call("page.page_errors", clear=clear or None).get("errors") or []
+        return [PageError(r) for r in records]
+
+    def clear_page_errors(self):
+        self._call("page.page_errors", clear=True)
 
     def dialogs(self, clear=False):
         """Dialogs seen so far (all accepted as they opened): [{type, message, default_value}]."""
@@ -2861,16 +2947,16 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
     def get_attribute(self, selector, name, strict=False, **kwargs):
         return self._first(selector, strict).get_attribute(name, **kwargs)
 
-    def is_visible(self, selector):
+    def is_visible(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_visible()
 
-    def is_hidden(self, selector):
+    def is_hidden(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_hidden()
 
-    def is_enabled(self, selector):
+    def is_enabled(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_enabled()
 
-    def is_checked(self, selector):
+    def is_checked(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_checked()
 
 
@@ -3358,7 +3444,7 @@ class Frame(_Locating):
         self._element = element
 
     def __repr__(self):
-        return "<Frame %s>" % ("main" if self._element is None else self._element.selector)
+        return "<Frame name=%s url=%r>" % (self.name, self.url)
 
     def __eq__(self, other):
         if not isinstance(other, Frame) or other._page is not self._page:

@@ -86,7 +86,7 @@ class BrowserType:
         self.name = name
 
     def __repr__(self):
-        return "<BrowserType name=%s>" % self.name
+        return "<BrowserType name=%s executable_path=%s>" % (self.name, self.executable_path)
 
     @property
     def executable_path(self):
