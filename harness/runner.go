@@ -90,6 +90,9 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	}
 	if r.sandboxed {
 		r.box = sandboxSpec(run.Workspace, r.h.opts.Executable, r.proxySocket, shellVars)
+		for _, p := range cfg.Env.SandboxReadOnly {
+			r.box.ReadOnly = append(r.box.ReadOnly, config.Abs(p))
+		}
 	}
 	g, err := r.gate(shellVars, schema)
 	if err != nil {

@@ -157,3 +157,30 @@ func TestSandboxNone(t *testing.T) {
 		t.Errorf("a bad env.sandbox value: exit %d\n%s", r.code, r.stderr.String())
 	}
 }
+
+// env.sandbox_read_only shows more paths in the sandbox, read-only; a
+// directory not listed is not there at all.
+func TestSandboxReadOnlyPaths(t *testing.T) {
+	requireBwrap(t)
+	tools, hidden := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(tools, "tool.txt"), []byte("tool here"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(hidden, "secret.txt"), []byte("not for the model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := modeltest.New(t,
+		modeltest.Bash("look around", fmt.Sprintf(`cat %[1]s/tool.txt; echo; echo x > %[1]s/new 2>/dev/null && echo WROTE; cat %[2]s/secret.txt 2>/dev/null || echo hidden-absent`, tools, hidden)),
+		modeltest.Done(model.FieldBash, "done", "x"),
+	)
+	dir := filepath.Join(t.TempDir(), "run")
+	r := wright(t, append(runArgs(t, srv, dir), "-c", "env.sandbox=bwrap", "-c", "env.sandbox_read_only=["+tools+"]")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr.String())
+	}
+	msgs := srv.Requests()[1].Chat().Messages
+	text := msgs[len(msgs)-1].Text()
+	if !strings.Contains(text, "tool here") || !strings.Contains(text, "hidden-absent") || strings.Contains(text, "WROTE") || strings.Contains(text, "not for the model") {
+		t.Errorf("observation:\n%s", text)
+	}
+}
