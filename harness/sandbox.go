@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"wright/browser"
-	"wright/env/live"
 	"wright/config"
+	"wright/env/live"
 	"wright/judge/keyproxy"
 	"wright/output"
 	"wright/sandbox"
