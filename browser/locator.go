@@ -225,6 +225,11 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 	var pt Point
 	var box *Box
 	err := l.poll(o, a.waitingFor(), func() (bool, string, error) {
+		if !a.force {
+			if state, err := l.p.handlerCheckpoint(o); state != "" || err != nil {
+				return false, state, err
+			}
+		}
 		hs, wait, err := l.strict(o)
 		if wait != "" || err != nil {
 			return false, wait, err
@@ -384,7 +389,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 	}
 	o := l.p.begin(ctx, opts.Timeout)
 	defer o.end()
-	_, pt, err := l.actionable(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position})
+	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position})
 	if err != nil {
 		return err
 	}
@@ -403,7 +408,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 func (l *Locator) Hover(ctx context.Context, force bool, timeout time.Duration) error {
 	o := l.p.begin(ctx, timeout)
 	defer o.end()
-	_, pt, err := l.actionable(o, action{name: "hover", force: force, visible: true, stable: true, pointer: true})
+	pt, err := l.pointerReady(o, action{name: "hover", force: force, visible: true, stable: true, pointer: true})
 	if err != nil {
 		return err
 	}
