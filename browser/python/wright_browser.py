@@ -1442,9 +1442,11 @@ class PageError(Error):
         first = stack.split("\n", 1)[0]
         name = first.split(":", 1)[0] if ":" in first and " " not in first.split(":", 1)[0] else "Error"
         message = record.get("message") or ""
-        for prefix in ("Uncaught ", name + ": "):
-            if message.startswith(prefix):
-                message = message[len(prefix):]
+        if message.startswith("Uncaught "):
+            message = message[len("Uncaught "):]
+        m = re.match(r"([A-Za-z_$][\w$]*(?:Error|Exception)): ", message)
+        if m:
+            name, message = m.group(1), message[m.end():]
         super().__init__(message, type=name)
         self.stack = stack
         self._record = dict(record)
@@ -1527,20 +1529,41 @@ class Route:
 
     def continue_(self, url=None, method=None, headers=None, post_data=None):
         ov = self._merged(url, method, headers, post_data)
+        self._apply_overrides(url, method, headers, post_data)
         pd = ov.get("post_data")
         if pd is not None:
             if isinstance(pd, (dict, list)):
                 pd = json.dumps(pd)
             pd = base64.b64encode(pd.encode("utf-8") if isinstance(pd, str) else pd).decode("ascii")
         self._settle("route.continue", url=ov.get("url"), method=ov.get("method"),
-                     headers={k: str(v) for k, v in ov["headers"].items()} if ov.get("headers") is not None else None,
+                     headers={k: str(v) for k, v in ov["headers"].items() if v is not None}
+                     if ov.get("headers") is not None else None,
                      post_data=pd)
 
     def fallback(self, url=None, method=None, headers=None, post_data=None):
         if self._handled:
             raise Error("Route is already handled!", type="Error")
         self._overrides = self._merged(url, method, headers, post_data)
+        self._apply_overrides(url, method, headers, post_data)
         self._fell_back = True
+
+    def _apply_overrides(self, url, method, headers, post_data):
+        """What a fallback or continue changes shows on route.request, for the next handlers and
+        listeners (Playwright's rule); a header given as None is removed."""
+        req = self.request
+        if url is not None:
+            req.url = url
+            req._url_overridden = True
+        if method is not None:
+            req.method = method
+        if headers is not None:
+            req._headers = {str(k).lower(): str(v) for k, v in headers.items() if v is not None}
+        if post_data is not None:
+            if isinstance(post_data, (dict, list)):
+                post_data = json.dumps(post_data)
+            if isinstance(post_data, (bytes, bytearray)):
+                post_data = bytes(post_data).decode("latin-1")
+            req.post_data = post_data
 
     def fetch(self, *args, **kwargs):
         raise Error("route.fetch is not supported by wright (it needs APIRequestContext); use route.continue_()")
@@ -1588,6 +1611,25 @@ def _route_through(route, request, entries):
         route.continue_()
 
 
+class Disposable:
+    """What page.route() and context.route() return: dispose() (or leaving a with-block) undoes it."""
+
+    def __init__(self, dispose):
+        self._dispose = dispose
+
+    def dispose(self):
+        if self._dispose is not None:
+            dispose, self._dispose = self._dispose, None
+            dispose()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.dispose()
+        return False
+
+
 class _Routing:
     """page.route / context.route: shared by Page and BrowserContext."""
 
@@ -1596,9 +1638,18 @@ class _Routing:
         return ctx._options.get("base_url") if ctx is not None else None
 
     def route(self, url, handler, times=None):
+        """Route matching requests to handler; returns a Disposable (a context manager) that unroutes it."""
         routes = self.__dict__.setdefault("_routes", [])
-        routes.append(_RouteEntry(url, handler, times, self._base_url()))
+        entry = _RouteEntry(url, handler, times, self._base_url())
+        routes.append(entry)
         self._routes_changed()
+        return Disposable(lambda: self._drop_route(entry))
+
+    def _drop_route(self, entry):
+        routes = self.__dict__.setdefault("_routes", [])
+        if entry in routes:
+            routes.remove(entry)
+            self._routes_changed()
 
     def unroute(self, url, handler=None):
         routes = self.__dict__.setdefault("_routes", [])
@@ -2072,7 +2123,8 @@ class _PageEvents(_Emitter):
             req = self._requests.get(params.get("request"))
             if req is None:
                 return
-            resp = Response(params.get("url"), params.get("status"), self, req, params.get("headers"),
+            url = req.url if req.__dict__.get("_url_overridden") else params.get("url")
+            resp = Response(url, params.get("status"), self, req, params.get("headers"),
                             params.get("status_text"), params.get("from_cache"))
             req._response = resp
             if req._navigation and req._main_frame:

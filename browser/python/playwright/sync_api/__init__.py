@@ -35,7 +35,7 @@ from wright_browser import (  # noqa: F401 - the public names
 )
 from wright_browser import APIResponseAssertions, LocatorAssertions, PageAssertions  # noqa: F401
 from wright_browser import ConsoleMessage, Dialog, Request, Route, WebError  # noqa: F401
-from wright_browser import WebStorage  # noqa: F401
+from wright_browser import Disposable, WebStorage  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
 
