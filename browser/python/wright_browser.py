@@ -1444,7 +1444,7 @@ class PageError(Error):
         message = record.get("message") or ""
         if message.startswith("Uncaught "):
             message = message[len("Uncaught "):]
-        m = re.match(r"([A-Za-z_$][\w$]*(?:Error|Exception)): ", message)
+        m = re.match(r"((?:[A-Za-z_$][\w$]*)?(?:Error|Exception)): ", message)
         if m:
             name, message = m.group(1), message[m.end():]
         super().__init__(message, type=name)
