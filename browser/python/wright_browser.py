@@ -1407,10 +1407,19 @@ class Response:
         return out
 
     def finished(self):
-        req = self._request
-        if req is not None and not req._finished and req.failure is None:
-            self._page._transport_of().pump(self._page._timeout_ms() / 1000.0,
-                                            lambda: req._finished or req.failure is not None)
+        req, page = self._request, self._page
+
+        def gone():
+            ctx = page._context
+            return page._closed or (ctx is not None and ctx.__dict__.get("_closed", False))
+
+        if req is not None and not req._finished:
+            if req.failure is None:
+                page._transport_of().pump(page._timeout_ms() / 1000.0,
+                                          lambda: req._finished or req.failure is not None or gone())
+            if not req._finished and gone():
+                raise TargetClosed("Response.finished: Target page, context or browser has been closed",
+                                   method="Response.finished")
         return None if req is None or req.failure is None else req.failure
 
     def body(self):
@@ -1426,11 +1435,28 @@ class Response:
     def json(self):
         return json.loads(self.text())
 
+    def _net(self):
+        return self.__dict__.get("_network") or {}
+
     def server_addr(self):
-        return None
+        """{"ipAddress", "port"} of the server that answered, when the browser knows it."""
+        ip, port = self._net().get("remote_ip"), self._net().get("remote_port")
+        if not ip:
+            return None
+        return {"ipAddress": ip if ":" not in ip or ip.startswith("[") else "[%s]" % ip, "port": port}
 
     def security_details(self):
-        return None
+        """The TLS certificate's summary (protocol, subjectName, issuer, validFrom, validTo), None for HTTP."""
+        details = self._net().get("security")
+        return {k: v for k, v in details.items() if v not in (None, "")} if details else None
+
+    def http_version(self):
+        proto = (self._net().get("protocol") or "http/1.1").lower()
+        return {"h2": "HTTP/2.0", "h3": "HTTP/3.0", "http/1.0": "HTTP/1.0"}.get(proto, "HTTP/1.1")
+
+    @property
+    def from_service_worker(self):
+        return False
 
 
 class PageError(Error):
@@ -2126,6 +2152,7 @@ class _PageEvents(_Emitter):
             url = req.url if req.__dict__.get("_url_overridden") else params.get("url")
             resp = Response(url, params.get("status"), self, req, params.get("headers"),
                             params.get("status_text"), params.get("from_cache"))
+            resp._network = params
             req._response = resp
             if req._navigation and req._main_frame:
                 self._nav_response = resp
@@ -2220,6 +2247,7 @@ class _PageEvents(_Emitter):
         if len(self._requests) > 2000:
             self._requests.clear()
         self._requests[rid] = req
+        self.__dict__.setdefault("_recent_requests", collections.deque(maxlen=100)).append(req)
         self._emit("request", req)
         if self._context is not None:
             self._context._emit("request", req)
@@ -2698,6 +2726,10 @@ class WebStorage:
 
 class _PageCompat:
     """Page methods of Playwright's API that map onto others."""
+
+    def requests(self):
+        """The page's last 100 requests, oldest first (each keeps its response)."""
+        return list(self.__dict__.get("_recent_requests", ()))
 
     def set_checked(self, selector, checked, strict=False, **kwargs):
         return self._first(selector, strict).set_checked(checked, **kwargs)
