@@ -34,6 +34,19 @@ with sync_playwright() as p:
     page.evaluate("u => fetch(u).then(r => r.status)", url("other"))
     check(hits == [1], "the route is gone after the block: %r" % hits)
 
+    # route.fetch: the real response, changed before it answers the page; page.request makes requests too
+    def patch(route):
+        resp = route.fetch()
+        check(resp.status == 200 and "<form" in resp.text(), resp)
+        route.fulfill(response=resp, body=resp.text().replace("</body>", "<p id=patched>patched</p></body>"))
+
+    page.route("**/form.html", patch)
+    page.goto(url("form.html"))
+    check(page.locator("#patched").text_content() == "patched", "fulfilled with the fetched, changed body")
+    page.unroute("**/form.html")
+    got = page.request.get(url("form.html"), params={"q": "1"})
+    check(got.ok and got.url.endswith("form.html?q=1") and "text/html" in got.headers["content-type"], got)
+
     # console messages and page errors as objects (wright's dict reading still works)
     page.evaluate("() => { console.log('hello', 5); setTimeout(() => { throw new TypeError('late') }, 0); }")
     page.wait_for_timeout(200)
