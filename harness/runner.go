@@ -18,6 +18,7 @@ import (
 	"wright/model"
 	"wright/output"
 	"wright/runs"
+	"wright/sandbox"
 	"wright/secrets"
 )
 
@@ -31,6 +32,11 @@ type runner struct {
 	// seal of a verdict (gate.mode file).
 	meter  *judgeMeter
 	verify func([]byte, string) error
+	// sandboxed: the model's processes run under bubblewrap; proxySocket
+	// is then where the policy proxy serves them (workspace mode).
+	sandboxed   bool
+	proxySocket string
+	box         *sandbox.Spec // the sandbox of the model's processes, nil without one
 }
 
 func (r *runner) onClose(f func()) { r.closers = append(r.closers, f) }
@@ -60,6 +66,11 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	}); err != nil {
 		return nil, err
 	}
+	sandboxed, err := useSandbox(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.sandboxed = sandboxed
 	judgeVars, err := r.judgeAccess(ctx)
 	if err != nil {
 		run.RuntimeError(0, "judge", err)
@@ -77,11 +88,14 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err := r.saveOutputSchema(schema, shellVars); err != nil {
 		return nil, err
 	}
+	if r.sandboxed {
+		r.box = sandboxSpec(run.Workspace, r.h.opts.Executable, r.proxySocket, shellVars)
+	}
 	g, err := r.gate(shellVars, schema)
 	if err != nil {
 		return nil, err
 	}
-	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets})
+	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets, sandbox: r.box})
 	if err != nil {
 		run.RuntimeError(0, "environment", err)
 		return nil, fmt.Errorf("start workspace: %w", err)
@@ -168,6 +182,7 @@ func (r *runner) gate(shellVars map[string]string, schema *output.Schema) (gate.
 		Crafted: cfg.Gate.Crafted,
 		Env:     env,
 		Schema:  schema,
+		Sandbox: r.box,
 	}), nil
 }
 
@@ -191,8 +206,9 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 	}
 	base := endpoint(jm)
 	key := keyring.Getenv(keyEnv)
-	if key == "" {
-		// A keyless local server: the shell can call it directly.
+	if key == "" && !r.sandboxed {
+		// A keyless local server: the shell can call it directly (a
+		// sandbox has no network of its own, so it goes by the socket).
 		vars["WRIGHT_MODEL_BASE_URL"] = base
 		return vars, nil
 	}
@@ -259,8 +275,14 @@ func (r *runner) trustVars(ctx context.Context, vars map[string]string) error {
 			vars[k] = v
 		}
 	}
-	if cfg.Agent.Mode == "workspace" {
-		pvars, closeProxy, err := workspaceProxy(cfg)
+	// A sandbox has no network but this proxy: in browser mode too, for
+	// the scripts the rerun gate runs in it.
+	if cfg.Agent.Mode == "workspace" || r.sandboxed {
+		socket, err := r.sandboxSocket()
+		if err != nil {
+			return err
+		}
+		pvars, closeProxy, err := workspaceProxy(cfg, socket)
 		if err != nil {
 			return err
 		}

@@ -118,7 +118,10 @@ func privateRanges(cfg *config.Config) ([]netip.Prefix, error) {
 // Python's urllib and the browsers scripts launch (browser.ProxyEnv).
 // Without the sandbox a script can unset them: the proxy is a net, not a
 // wall.
-func workspaceProxy(cfg *config.Config) (map[string]string, func(), error) {
+//
+// With a socket path the proxy serves there too, and the variables name
+// the sandbox's forwarder instead (the sandbox has no other way out).
+func workspaceProxy(cfg *config.Config, socket string) (map[string]string, func(), error) {
 	pol, err := live.NewPolicy(cfg.Browser.AllowedDomains, cfg.Browser.BlockedDomains)
 	if err != nil {
 		return nil, nil, err
@@ -130,6 +133,13 @@ func workspaceProxy(cfg *config.Config) (map[string]string, func(), error) {
 	p, err := netpolicy.Start(netpolicy.Options{CheckURL: pol.Check, AllowPrivate: private})
 	if err != nil {
 		return nil, nil, err
+	}
+	if socket != "" {
+		if err := p.ServeUnix(socket); err != nil {
+			p.Close()
+			return nil, nil, err
+		}
+		return sandboxProxyVars(), p.Close, nil
 	}
 	u := p.URL()
 	vars := map[string]string{browser.ProxyEnv: u, "HTTP_PROXY": u, "HTTPS_PROXY": u, "http_proxy": u, "https_proxy": u,
