@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"encoding/base64"
 	"time"
 
 	"wright/browser"
@@ -39,6 +40,25 @@ func addLocatorHandlerMethods() {
 	}) (any, error) {
 		p.ResolveLocatorHandler(rp.UID, rp.Remove)
 		return nil, nil
+	})
+	methods["page.fetch"] = onPageTimed(func(ctx context.Context, p *browser.Page, fp *struct {
+		pageParams
+		timeoutParams
+		URL          string            `json:"url"`
+		Method       string            `json:"http_method"`
+		Headers      map[string]string `json:"headers"`
+		PostData     string            `json:"post_data"` // base64
+		MaxRedirects *int              `json:"max_redirects"`
+	}, to time.Duration) (any, error) {
+		data, err := base64.StdEncoding.DecodeString(fp.PostData)
+		if err != nil {
+			return nil, invalid("post_data must be base64: %v", err)
+		}
+		req := browser.FetchRequest{URL: fp.URL, Method: fp.Method, Headers: fp.Headers, PostData: data, MaxRedirects: -1}
+		if fp.MaxRedirects != nil {
+			req.MaxRedirects = *fp.MaxRedirects
+		}
+		return p.Fetch(ctx, req, to)
 	})
 	methods["page.run_locator_handlers"] = onPageTimed(func(ctx context.Context, p *browser.Page, rp *struct {
 		pageParams

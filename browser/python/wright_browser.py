@@ -833,6 +833,9 @@ def launch(headless=True, viewport=(1280, 1800), slow_mo=0, timeout=10000, execu
     size = _viewport(viewport, "launch")
     if size is not None:
         params["viewport"] = size
+    spawn = os.environ.get("WRIGHT_DRIVER_SPAWN")
+    if spawn and not cdp_url:
+        return _launch_spawned(spawn, params, size, timeout)
     if executable:
         executable = os.fspath(executable)
         if os.sep not in executable:
@@ -871,6 +874,25 @@ def launch(headless=True, viewport=(1280, 1800), slow_mo=0, timeout=10000, execu
         result = transport.call("browser.launch", params, guard_s=_guard_seconds(max(timeout or 0, 60000)))
     except BaseException:
         transport.shutdown(grace=2.0)
+        raise
+    browser = Browser(transport, result, timeout or 10000, owns_driver=True)
+    browser._viewport = size
+    browser._subscribe()
+    return browser
+
+
+def _launch_spawned(path, params, size, timeout):
+    """A browser of wright's own, outside the run's sandbox, behind the socket at path.
+
+    Inside a sandboxed run wright starts the driver and Chromium for each
+    connection itself, so that secrets are typed where the script cannot see
+    them; the browser, its executable and its flags are wright's choice.
+    """
+    transport = _SocketTransport(path)
+    try:
+        result = transport.call("browser.launch", params, guard_s=_guard_seconds(max(timeout or 0, 60000)))
+    except BaseException:
+        transport.shutdown()
         raise
     browser = Browser(transport, result, timeout or 10000, owns_driver=True)
     browser._viewport = size
@@ -1407,10 +1429,19 @@ class Response:
         return out
 
     def finished(self):
-        req = self._request
-        if req is not None and not req._finished and req.failure is None:
-            self._page._transport_of().pump(self._page._timeout_ms() / 1000.0,
-                                            lambda: req._finished or req.failure is not None)
+        req, page = self._request, self._page
+
+        def gone():
+            ctx = page._context
+            return page._closed or (ctx is not None and ctx.__dict__.get("_closed", False))
+
+        if req is not None and not req._finished:
+            if req.failure is None:
+                page._transport_of().pump(page._timeout_ms() / 1000.0,
+                                          lambda: req._finished or req.failure is not None or gone())
+            if not req._finished and gone():
+                raise TargetClosed("Response.finished: Target page, context or browser has been closed",
+                                   method="Response.finished")
         return None if req is None or req.failure is None else req.failure
 
     def body(self):
@@ -1426,11 +1457,28 @@ class Response:
     def json(self):
         return json.loads(self.text())
 
+    def _net(self):
+        return self.__dict__.get("_network") or {}
+
     def server_addr(self):
-        return None
+        """{"ipAddress", "port"} of the server that answered, when the browser knows it."""
+        ip, port = self._net().get("remote_ip"), self._net().get("remote_port")
+        if not ip:
+            return None
+        return {"ipAddress": ip if ":" not in ip or ip.startswith("[") else "[%s]" % ip, "port": port}
 
     def security_details(self):
-        return None
+        """The TLS certificate's summary (protocol, subjectName, issuer, validFrom, validTo), None for HTTP."""
+        details = self._net().get("security")
+        return {k: v for k, v in details.items() if v not in (None, "")} if details else None
+
+    def http_version(self):
+        proto = (self._net().get("protocol") or "http/1.1").lower()
+        return {"h2": "HTTP/2.0", "h3": "HTTP/3.0", "http/1.0": "HTTP/1.0"}.get(proto, "HTTP/1.1")
+
+    @property
+    def from_service_worker(self):
+        return False
 
 
 class PageError(Error):
@@ -1442,9 +1490,11 @@ class PageError(Error):
         first = stack.split("\n", 1)[0]
         name = first.split(":", 1)[0] if ":" in first and " " not in first.split(":", 1)[0] else "Error"
         message = record.get("message") or ""
-        for prefix in ("Uncaught ", name + ": "):
-            if message.startswith(prefix):
-                message = message[len(prefix):]
+        if message.startswith("Uncaught "):
+            message = message[len("Uncaught "):]
+        m = re.match(r"((?:[A-Za-z_$][\w$]*)?(?:Error|Exception)): ", message)
+        if m:
+            name, message = m.group(1), message[m.end():]
         super().__init__(message, type=name)
         self.stack = stack
         self._record = dict(record)
@@ -1514,7 +1564,8 @@ class Route:
         data = body.encode("utf-8") if isinstance(body, str) else (body or b"")
         if isinstance(body, str):
             hdrs.setdefault("content-type", "text/plain")
-        hdrs.setdefault("content-length", str(len(data)))
+        if data:
+            hdrs.setdefault("content-length", str(len(data)))
         self._settle("route.fulfill", status=status or 200, headers=hdrs,
                      body=base64.b64encode(data).decode("ascii"))
 
@@ -1527,23 +1578,177 @@ class Route:
 
     def continue_(self, url=None, method=None, headers=None, post_data=None):
         ov = self._merged(url, method, headers, post_data)
+        self._apply_overrides(url, method, headers, post_data)
         pd = ov.get("post_data")
         if pd is not None:
             if isinstance(pd, (dict, list)):
                 pd = json.dumps(pd)
             pd = base64.b64encode(pd.encode("utf-8") if isinstance(pd, str) else pd).decode("ascii")
         self._settle("route.continue", url=ov.get("url"), method=ov.get("method"),
-                     headers={k: str(v) for k, v in ov["headers"].items()} if ov.get("headers") is not None else None,
+                     headers={k: str(v) for k, v in ov["headers"].items() if v is not None}
+                     if ov.get("headers") is not None else None,
                      post_data=pd)
 
     def fallback(self, url=None, method=None, headers=None, post_data=None):
         if self._handled:
             raise Error("Route is already handled!", type="Error")
         self._overrides = self._merged(url, method, headers, post_data)
+        self._apply_overrides(url, method, headers, post_data)
         self._fell_back = True
 
-    def fetch(self, *args, **kwargs):
-        raise Error("route.fetch is not supported by wright (it needs APIRequestContext); use route.continue_()")
+    def _apply_overrides(self, url, method, headers, post_data):
+        """What a fallback or continue changes shows on route.request, for the next handlers and
+        listeners (Playwright's rule); a header given as None is removed."""
+        req = self.request
+        if url is not None:
+            req.url = url
+            req._url_overridden = True
+        if method is not None:
+            req.method = method
+        if headers is not None:
+            req._headers = {str(k).lower(): str(v) for k, v in headers.items() if v is not None}
+        if post_data is not None:
+            if isinstance(post_data, (dict, list)):
+                post_data = json.dumps(post_data)
+            if isinstance(post_data, (bytes, bytearray)):
+                post_data = bytes(post_data).decode("latin-1")
+            req.post_data = post_data
+
+    def fetch(self, url=None, method=None, headers=None, post_data=None, max_redirects=None, max_retries=None,
+              timeout=None):
+        """Make the request (with the overrides given and those of earlier fallbacks) and return the
+        response, so that fulfill(response=...) can answer with it, changed or not."""
+        ov = self._merged(url, method, headers, post_data)
+        req = self.request
+        hdrs = ov.get("headers") if ov.get("headers") is not None else req.headers
+        data = ov.get("post_data") if ov.get("post_data") is not None else req.post_data_buffer
+        if timeout is None:
+            timeout = self._page._default_timeout or self._page._browser._default_timeout
+        return _fetch(self._page, "Route.fetch", ov.get("url") or req.url, ov.get("method") or req.method, hdrs,
+                      data, timeout, max_redirects)
+
+
+class APIResponse:
+    """What route.fetch() and page.request return: the whole response, body included."""
+
+    def __init__(self, result):
+        self.url = result.get("url") or ""
+        self.status = result.get("status") or 0
+        self.status_text = result.get("status_text") or ""
+        self._pairs = [(k.lower(), v) for k, v in (result.get("headers") or [])]
+        self._body = base64.b64decode(result.get("body") or "")
+
+    def __repr__(self):
+        return "<APIResponse url=%r status=%r status_text=%r>" % (self.url, self.status, self.status_text)
+
+    @property
+    def ok(self):
+        return 200 <= self.status <= 299
+
+    @property
+    def headers(self):
+        out = {}
+        for k, v in self._pairs:
+            out[k] = v if k not in out else out[k] + ("\n" if k == "set-cookie" else ", ") + v
+        return out
+
+    @property
+    def headers_array(self):
+        return [{"name": k, "value": v} for k, v in self._pairs]
+
+    def body(self):
+        return self._body
+
+    def text(self):
+        return self._body.decode("utf-8", "replace")
+
+    def json(self):
+        return json.loads(self.text())
+
+    def dispose(self):
+        self._body = b""
+
+
+# Headers the HTTP client sets itself: forwarding the browser's would garble the exchange (an
+# Accept-Encoding it did not ask for leaves the body compressed).
+_FETCH_DROPPED_HEADERS = frozenset(("host", "content-length", "connection", "accept-encoding", "keep-alive",
+                                    "transfer-encoding"))
+
+
+def _fetch(page, api, url, method=None, headers=None, data=None, timeout=None, max_redirects=None):
+    """One page.fetch call; errors are named after the API method (Route.fetch, APIRequestContext.get)."""
+    if isinstance(data, (dict, list)):
+        data = json.dumps(data)
+        headers = dict(headers or {})
+        if not any(k.lower() == "content-type" for k in headers):
+            headers["content-type"] = "application/json"
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    hdrs = {str(k): str(v) for k, v in (headers or {}).items()
+            if v is not None and str(k).lower() not in _FETCH_DROPPED_HEADERS}
+    if isinstance(timeout, datetime.timedelta):
+        timeout = timeout.total_seconds() * 1000
+    try:
+        result = page._call("page.fetch", timeout if timeout else None, url=url, http_method=method, headers=hdrs,
+                            post_data=base64.b64encode(data).decode("ascii") if data else None,
+                            max_redirects=max_redirects)
+    except Error as exc:
+        text = exc.message.split(": ", 1)[1] if exc.message.startswith("page.fetch: ") else exc.message
+        raise type(exc)("%s: %s" % (api, text), type=exc.type, method=api) from None
+    return APIResponse(result)
+
+
+class APIRequestContext:
+    """page.request / context.request: HTTP requests made by the driver with the page's cookies, under
+    the URL policy. Multipart bodies, HAR and storage_state of their own are not supported."""
+
+    def __init__(self, page):
+        self._page = page
+
+    def fetch(self, url_or_request, params=None, method=None, headers=None, data=None, form=None,
+              multipart=None, timeout=None, fail_on_status_code=None, ignore_https_errors=None,
+              max_redirects=None, max_retries=None):
+        if multipart is not None:
+            raise Error("APIRequestContext.fetch: multipart bodies are not supported by wright")
+        if isinstance(url_or_request, Request):
+            req = url_or_request
+            url, method = req.url, method or req.method
+            headers = headers if headers is not None else req.headers
+            if data is None and req.post_data is not None:
+                data = req.post_data_buffer
+        else:
+            url = url_or_request
+        if params:
+            url += ("&" if "?" in url else "?") + urllib.parse.urlencode(params)
+        if form is not None:
+            data = urllib.parse.urlencode(form)
+            headers = dict(headers or {}, **{"content-type": "application/x-www-form-urlencoded"})
+        resp = _fetch(self._page, "APIRequestContext.%s" % (method or "fetch").lower(), url, method or "GET",
+                      headers, data, timeout, max_redirects)
+        if fail_on_status_code and not resp.ok:
+            raise Error("APIRequestContext.fetch: %d %s" % (resp.status, resp.status_text))
+        return resp
+
+    def get(self, url, **kwargs):
+        return self.fetch(url, method="GET", **kwargs)
+
+    def head(self, url, **kwargs):
+        return self.fetch(url, method="HEAD", **kwargs)
+
+    def post(self, url, **kwargs):
+        return self.fetch(url, method="POST", **kwargs)
+
+    def put(self, url, **kwargs):
+        return self.fetch(url, method="PUT", **kwargs)
+
+    def patch(self, url, **kwargs):
+        return self.fetch(url, method="PATCH", **kwargs)
+
+    def delete(self, url, **kwargs):
+        return self.fetch(url, method="DELETE", **kwargs)
+
+    def dispose(self, reason=None):
+        pass
 
 
 class _RouteEntry:
@@ -1588,6 +1793,25 @@ def _route_through(route, request, entries):
         route.continue_()
 
 
+class Disposable:
+    """What page.route() and context.route() return: dispose() (or leaving a with-block) undoes it."""
+
+    def __init__(self, dispose):
+        self._dispose = dispose
+
+    def dispose(self):
+        if self._dispose is not None:
+            dispose, self._dispose = self._dispose, None
+            dispose()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.dispose()
+        return False
+
+
 class _Routing:
     """page.route / context.route: shared by Page and BrowserContext."""
 
@@ -1596,9 +1820,18 @@ class _Routing:
         return ctx._options.get("base_url") if ctx is not None else None
 
     def route(self, url, handler, times=None):
+        """Route matching requests to handler; returns a Disposable (a context manager) that unroutes it."""
         routes = self.__dict__.setdefault("_routes", [])
-        routes.append(_RouteEntry(url, handler, times, self._base_url()))
+        entry = _RouteEntry(url, handler, times, self._base_url())
+        routes.append(entry)
         self._routes_changed()
+        return Disposable(lambda: self._drop_route(entry))
+
+    def _drop_route(self, entry):
+        routes = self.__dict__.setdefault("_routes", [])
+        if entry in routes:
+            routes.remove(entry)
+            self._routes_changed()
 
     def unroute(self, url, handler=None):
         routes = self.__dict__.setdefault("_routes", [])
@@ -2072,8 +2305,10 @@ class _PageEvents(_Emitter):
             req = self._requests.get(params.get("request"))
             if req is None:
                 return
-            resp = Response(params.get("url"), params.get("status"), self, req, params.get("headers"),
+            url = req.url if req.__dict__.get("_url_overridden") else params.get("url")
+            resp = Response(url, params.get("status"), self, req, params.get("headers"),
                             params.get("status_text"), params.get("from_cache"))
+            resp._network = params
             req._response = resp
             if req._navigation and req._main_frame:
                 self._nav_response = resp
@@ -2168,6 +2403,7 @@ class _PageEvents(_Emitter):
         if len(self._requests) > 2000:
             self._requests.clear()
         self._requests[rid] = req
+        self.__dict__.setdefault("_recent_requests", collections.deque(maxlen=100)).append(req)
         self._emit("request", req)
         if self._context is not None:
             self._context._emit("request", req)
@@ -2646,6 +2882,17 @@ class WebStorage:
 
 class _PageCompat:
     """Page methods of Playwright's API that map onto others."""
+
+    @property
+    def request(self):
+        """An APIRequestContext bound to this page: its requests carry the page's cookies."""
+        if self.__dict__.get("_api_request") is None:
+            self._api_request = APIRequestContext(self)
+        return self._api_request
+
+    def requests(self):
+        """The page's last 100 requests, oldest first (each keeps its response)."""
+        return list(self.__dict__.get("_recent_requests", ()))
 
     def set_checked(self, selector, checked, strict=False, **kwargs):
         return self._first(selector, strict).set_checked(checked, **kwargs)
