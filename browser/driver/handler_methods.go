@@ -60,6 +60,9 @@ func addLocatorHandlerMethods() {
 		}
 		return p.Fetch(ctx, req, to)
 	})
+	methods["page.ignore_https_errors"] = onPage(func(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
+		return nil, p.IgnoreHTTPSErrors(ctx)
+	})
 	methods["page.run_locator_handlers"] = onPageTimed(func(ctx context.Context, p *browser.Page, rp *struct {
 		pageParams
 		timeoutParams

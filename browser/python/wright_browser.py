@@ -1840,7 +1840,8 @@ class BrowserContext(_Routing, _Emitter):
                  "color_scheme", "reduced_motion", "forced_colors", "offline", "geolocation", "is_mobile",
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
-                                        "strict_selectors", "service_workers", "permissions", "storage_state"))
+                                        "strict_selectors", "service_workers", "permissions", "storage_state",
+                                        "ignore_https_errors"))
 
     def __init__(self, browser, options=None, isolated=True):
         options = {k: v for k, v in (options or {}).items() if v is not None}
@@ -2047,6 +2048,8 @@ class BrowserContext(_Routing, _Emitter):
                 vp = self._options.get("viewport") or self._browser._viewport
                 extra["viewport"] = _viewport(vp, "new_context") if vp else None
             page._call("page.emulate", **dict(self._emulation, **extra))
+        if self._options.get("ignore_https_errors"):
+            page._call("page.ignore_https_errors")
         self._emit("page", page)
         if popup:
             return
