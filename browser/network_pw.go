@@ -31,7 +31,9 @@ func (p *Page) IgnoreHTTPSErrors(ctx context.Context) error {
 	if err := callCDP(o.rodPage(), proto.SecuritySetIgnoreCertificateErrors{Ignore: true}); err != nil {
 		return o.fail(err, "ignoring certificate errors")
 	}
-	insecurePages.Store(p, true)
+	if _, loaded := insecurePages.LoadOrStore(p, true); !loaded {
+		context.AfterFunc(p.ctx, func() { insecurePages.Delete(p) })
+	}
 	return nil
 }
 
