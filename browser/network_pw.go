@@ -20,11 +20,11 @@ func securityDetails(d *proto.NetworkSecurityDetails) map[string]any {
 }
 
 // insecurePages holds the pages whose context ignores certificate errors
-// (Playwright's ignore_https_errors): their page.fetch does too.
+// (Playwright's ignore_https_errors): their request.fetch does too.
 var insecurePages sync.Map // *Page -> bool
 
 // IgnoreHTTPSErrors makes the page accept any certificate, for its own
-// loads and for page.fetch.
+// loads and for request.fetch.
 func (p *Page) IgnoreHTTPSErrors(ctx context.Context) error {
 	o := p.begin(ctx, 0)
 	defer o.end()

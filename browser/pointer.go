@@ -3,6 +3,7 @@ package browser
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -27,6 +28,10 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 			}
 		}
 		h, pt, err := l.actionable(o, a)
+		if err != nil && last != "" && o.ctx.Err() != nil && !strings.Contains(err.Error(), "last state:") {
+			// The time ran out at once in this attempt: what the last one saw says more.
+			return Point{}, l.timeoutErr(o, a.waitingFor(), last)
+		}
 		if err != nil || a.force || !a.pointer {
 			return pt, err
 		}

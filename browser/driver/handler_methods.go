@@ -41,7 +41,7 @@ func addLocatorHandlerMethods() {
 		p.ResolveLocatorHandler(rp.UID, rp.Remove)
 		return nil, nil
 	})
-	methods["page.fetch"] = onPageTimed(func(ctx context.Context, p *browser.Page, fp *struct {
+	methods["request.fetch"] = onPageTimed(func(ctx context.Context, p *browser.Page, fp *struct {
 		pageParams
 		timeoutParams
 		URL          string            `json:"url"`
