@@ -55,6 +55,9 @@ type Env struct {
 	// Sandbox is how the model's processes are confined: auto (bubblewrap
 	// where it works), bwrap (or an error), none (package sandbox).
 	Sandbox string `mapstructure:"sandbox"`
+	// SandboxReadOnly are more paths the sandbox shows, read-only (a
+	// virtualenv, tools installed outside /usr and /opt).
+	SandboxReadOnly []string `mapstructure:"sandbox_read_only"`
 }
 
 // Browser configures Chromium.

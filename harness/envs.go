@@ -66,6 +66,7 @@ func newWorkspace(ctx context.Context, s setup) (env.Environment, error) {
 		OutputLimit: cfg.Env.OutputTruncationChars,
 		RecentFiles: 8,
 		Sandbox:     s.sandbox,
+		Redact:      logRedactor(s.secrets),
 	})
 }
 
@@ -106,4 +107,13 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 		ScreenshotQuality: cfg.Model.ObservationScreenshotQuality,
 		Sandbox:           s.sandbox,
 	})
+}
+
+// logRedactor is what rewrites the workspace's step logs: nothing without
+// secrets (a log is read back only when there is something to find).
+func logRedactor(set *secrets.Set) func(string) string {
+	if set == nil || len(set.Names()) == 0 {
+		return nil
+	}
+	return set.Redact
 }

@@ -37,6 +37,7 @@ type runner struct {
 	sandboxed   bool
 	proxySocket string
 	box         *sandbox.Spec // the sandbox of the model's processes, nil without one
+	spawned     bool          // the scripts' browsers come from wright (scriptBrowsers)
 }
 
 func (r *runner) onClose(f func()) { r.closers = append(r.closers, f) }
@@ -90,6 +91,9 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	}
 	if r.sandboxed {
 		r.box = sandboxSpec(run.Workspace, r.h.opts.Executable, r.proxySocket, shellVars)
+		for _, p := range cfg.Env.SandboxReadOnly {
+			r.box.ReadOnly = append(r.box.ReadOnly, config.Abs(p))
+		}
 	}
 	g, err := r.gate(shellVars, schema)
 	if err != nil {
@@ -114,7 +118,7 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 		Observer:         r.h.opts.Observer,
 		AttachScreenshot: cfg.Model.AttachObservationScreenshot,
 		ModelName:        cfg.Model.Name,
-		Vars:             templateVars(cfg, run, r.h.secrets),
+		Vars:             templateVars(cfg, run, r.h.secrets, r.spawned),
 		JudgeUsage:       r.meter.total,
 		Redact:           r.h.secrets.Redact,
 		OutputSchema:     schema,
@@ -122,7 +126,7 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 }
 
 // templateVars are what the prompts need from beyond the agent section.
-func templateVars(cfg *config.Config, run *runs.Run, set *secrets.Set) map[string]any {
+func templateVars(cfg *config.Config, run *runs.Run, set *secrets.Set, spawned bool) map[string]any {
 	return map[string]any{
 		"workspace":               run.Workspace,
 		"mode":                    cfg.Agent.Mode,
@@ -130,7 +134,7 @@ func templateVars(cfg *config.Config, run *runs.Run, set *secrets.Set) map[strin
 		"require_reflection":      requiresGate(cfg),
 		"crafted":                 cfg.Gate.Crafted,
 		"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
-		"secrets":                 promptSecrets(cfg, set),
+		"secrets":                 promptSecrets(cfg, set, spawned),
 	}
 }
 
@@ -282,11 +286,14 @@ func (r *runner) trustVars(ctx context.Context, vars map[string]string) error {
 		if err != nil {
 			return err
 		}
-		pvars, closeProxy, err := workspaceProxy(cfg, socket)
+		pvars, proxyURL, closeProxy, err := workspaceProxy(cfg, socket)
 		if err != nil {
 			return err
 		}
 		r.onClose(closeProxy)
+		if err := r.scriptBrowsers(vars, proxyURL); err != nil {
+			return err
+		}
 		for k, v := range pvars {
 			vars[k] = v
 		}

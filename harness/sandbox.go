@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"wright/browser"
 	"wright/config"
+	"wright/env/live"
 	"wright/judge/keyproxy"
 	"wright/output"
 	"wright/sandbox"
@@ -28,7 +30,7 @@ func sandboxSpec(workspace, executable, proxySocket string, vars map[string]stri
 	// directory itself (trajectory, config) when wright runs from a
 	// checkout.
 	ro := []string{executable}
-	for _, k := range []string{verdict.SocketEnv, keyproxy.SocketEnv} {
+	for _, k := range []string{verdict.SocketEnv, keyproxy.SocketEnv, DriverSpawnEnv} {
 		if p := vars[k]; p != "" {
 			ro = append(ro, filepath.Dir(p))
 		}
@@ -83,4 +85,36 @@ func (r *runner) sandboxSocket() (string, error) {
 	r.onClose(func() { os.RemoveAll(dir) })
 	r.proxySocket = filepath.Join(dir, "proxy.sock")
 	return r.proxySocket, nil
+}
+
+// scriptBrowsers, in a sandboxed workspace run with secrets, serves the
+// scripts' browsers from wright's process (scriptDrivers), where the
+// secrets are typed on their domains only; Chromium goes through the
+// run's policy proxy at proxyURL. Its socket joins vars.
+func (r *runner) scriptBrowsers(vars map[string]string, proxyURL string) error {
+	cfg := r.h.cfg
+	if !r.sandboxed || cfg.Agent.Mode != "workspace" || r.h.secrets == nil || len(r.h.secrets.Names()) == 0 {
+		return nil
+	}
+	pol, err := live.NewPolicy(cfg.Browser.AllowedDomains, cfg.Browser.BlockedDomains)
+	if err != nil {
+		return err
+	}
+	d, err := startScriptDrivers(r.run.Workspace, browser.Options{
+		Executable: config.Abs(cfg.Browser.Executable),
+		CDPURL:     cfg.Browser.CDPURL,
+		Viewport:   browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
+		Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
+		Args:       []string{"--proxy-server=" + proxyURL, "--proxy-bypass-list=<-loopback>"},
+		URLPolicy:  pol.Check,
+		Secrets:    r.h.secrets.Reveal,
+		Env:        hiddenEnviron(cfg.KeyNames()),
+	})
+	if err != nil {
+		return err
+	}
+	r.onClose(d.close)
+	r.spawned = true
+	vars[DriverSpawnEnv] = d.socket()
+	return nil
 }

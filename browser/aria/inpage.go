@@ -105,7 +105,7 @@ func buildInPage(ctx context.Context, page *rod.Page, reg *Registry, opts Option
 	defer st.mu.Unlock()
 	p := page.Context(ctx)
 	for attempt := 0; ; attempt++ {
-		bt, err := st.build(p, opts)
+		bt, err := st.build(p, opts, reg != nil)
 		if err == nil || attempt == 2 || !errors.Is(err, errWorldGone) {
 			return bt, err
 		}
@@ -116,7 +116,7 @@ func buildInPage(ctx context.Context, page *rod.Page, reg *Registry, opts Option
 
 var errWorldGone = errors.New("the builder's world is gone")
 
-func (st *pageState) build(p *rod.Page, opts Options) (*built, error) {
+func (st *pageState) build(p *rod.Page, opts Options, withRefs bool) (*built, error) {
 	if err := st.ensureWorld(p); err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (st *pageState) build(p *rod.Page, opts Options) (*built, error) {
 	if cache != nil && (cache.opts != opts || cache.world != st.world || opts.Scope != 0) {
 		cache = nil
 	}
-	res, err := st.call(p, opts, cache, scope)
+	res, err := st.call(p, opts, cache, scope, withRefs)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func (st *pageState) build(p *rod.Page, opts Options) (*built, error) {
 			return nil, err
 		}
 		if found {
-			if res, err = st.call(p, opts, nil, scope); err != nil {
+			if res, err = st.call(p, opts, nil, scope, withRefs); err != nil {
 				return nil, err
 			}
 		}
@@ -216,8 +216,8 @@ const snapshotCall = `function (o, scope) {
 	return a.snapshot(o);
 }`
 
-func (st *pageState) call(p *rod.Page, opts Options, cache *cachedBuild, scope *proto.RuntimeCallArgument) (*jsResult, error) {
-	args := map[string]any{"maxChars": opts.MaxChars, "maxDepth": opts.MaxDepth, "interactiveOnly": opts.InteractiveOnly}
+func (st *pageState) call(p *rod.Page, opts Options, cache *cachedBuild, scope *proto.RuntimeCallArgument, refs bool) (*jsResult, error) {
+	args := map[string]any{"maxChars": opts.MaxChars, "maxDepth": opts.MaxDepth, "interactiveOnly": opts.InteractiveOnly, "refs": refs}
 	if cache != nil {
 		args["since"], args["print"] = cache.token, cache.print
 	}
@@ -264,34 +264,62 @@ func (st *pageState) closedRoots(p *rod.Page, tags []int) (bool, error) {
 		tags = tags[:maxSuspects]
 	}
 	defer func() { _ = proto.RuntimeReleaseObjectGroup{ObjectGroup: ariaWorld}.Call(p) }()
-	found := false
+	// The look-ups are independent: send them together, a few at a time,
+	// rather than paying a round trip after another.
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		found bool
+		first error
+	)
+	sem := make(chan struct{}, 16)
 	for _, tag := range tags {
-		el, err := lookupTag(p, st.world, tag)
-		if err != nil || el == "" {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(tag int) {
+			defer func() { <-sem; wg.Done() }()
+			ok, err := st.closedRoot(p, tag)
+			mu.Lock()
+			defer mu.Unlock()
+			found = found || ok
+			if err != nil && first == nil {
+				first = err
+			}
+		}(tag)
+	}
+	wg.Wait()
+	return found, first
+}
+
+// closedRoot hands the closed shadow root of one element to the builder,
+// saying whether there was one.
+func (st *pageState) closedRoot(p *rod.Page, tag int) (bool, error) {
+	el, err := lookupTag(p, st.world, tag)
+	if err != nil || el == "" {
+		return false, nil // gone since: nothing to look into
+	}
+	desc, err := proto.DOMDescribeNode{ObjectID: el, Depth: gson.Int(0), Pierce: true}.Call(p)
+	if err != nil {
+		return false, nil
+	}
+	found := false
+	for _, root := range desc.Node.ShadowRoots {
+		if root.ShadowRootType != proto.DOMShadowRootTypeClosed {
 			continue
 		}
-		desc, err := proto.DOMDescribeNode{ObjectID: el, Depth: gson.Int(0), Pierce: true}.Call(p)
+		obj, err := proto.DOMResolveNode{BackendNodeID: root.BackendNodeID, ExecutionContextID: st.world, ObjectGroup: ariaWorld}.Call(p)
+		if err != nil || obj.Object == nil {
+			continue
+		}
+		_, err = proto.RuntimeCallFunctionOn{
+			ExecutionContextID:  st.world,
+			FunctionDeclaration: `function (t, root) { globalThis.__wrightAria.addClosedRoot(t, root); }`,
+			Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(tag)}, {ObjectID: obj.Object.ObjectID}},
+		}.Call(p)
 		if err != nil {
-			continue
+			return false, fmt.Errorf("hand in a closed shadow root: %w", err)
 		}
-		for _, root := range desc.Node.ShadowRoots {
-			if root.ShadowRootType != proto.DOMShadowRootTypeClosed {
-				continue
-			}
-			obj, err := proto.DOMResolveNode{BackendNodeID: root.BackendNodeID, ExecutionContextID: st.world, ObjectGroup: ariaWorld}.Call(p)
-			if err != nil || obj.Object == nil {
-				continue
-			}
-			_, err = proto.RuntimeCallFunctionOn{
-				ExecutionContextID:  st.world,
-				FunctionDeclaration: `function (t, root) { globalThis.__wrightAria.addClosedRoot(t, root); }`,
-				Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(tag)}, {ObjectID: obj.Object.ObjectID}},
-			}.Call(p)
-			if err != nil {
-				return false, fmt.Errorf("hand in a closed shadow root: %w", err)
-			}
-			found = true
-		}
+		found = true
 	}
 	return found, nil
 }
@@ -439,7 +467,7 @@ func (st *pageState) fillFrames(p *rod.Page, root *node, opts Options, depth int
 			return errNeedProtocol
 		}
 		sub := &pageState{world: fw.ExecutionContextID}
-		out, err := sub.call(p, Options{InteractiveOnly: opts.InteractiveOnly}, nil, nil)
+		out, err := sub.call(p, Options{InteractiveOnly: opts.InteractiveOnly}, nil, nil, false)
 		if err != nil || out.Root == nil {
 			continue // the frame navigated meanwhile: shown empty
 		}

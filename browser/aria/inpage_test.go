@@ -29,7 +29,7 @@ func inPage(t testing.TB, ctx context.Context, page *rod.Page, reg *Registry, op
 // (the protocol builder is the reference the goldens were taken from).
 func TestInPageMatchesAXTree(t *testing.T) {
 	names := []string{"form.html", "headings.html", "links.html", "table.html", "shadow.html",
-		"wrappers.html", "whitespace.html", "interactive.html", "medium.html", "iframes.html", "refs.html"}
+		"wrappers.html", "whitespace.html", "interactive.html", "medium.html", "iframes.html", "refs.html", "mixed.html", "mixed2.html"}
 	if extra := os.Getenv("ARIA_COMPARE_URLS"); extra != "" {
 		names = append(names, strings.Fields(extra)...)
 	}

@@ -33,6 +33,7 @@
   let nextTag = 0;
   const tagOf = new WeakMap();   // element -> tag number
   const byTag = new Map();       // tag number -> WeakRef(element)
+  let sweepAt = 10000;
   const frameOwner = new WeakMap(); // document -> the <iframe> showing it
   const closedRoots = new WeakMap(); // host -> closed shadow root (handed in by Go)
 
@@ -42,6 +43,11 @@
       t = ++nextTag;
       tagOf.set(el, t);
       byTag.set(t, new WeakRef(el));
+      if (byTag.size > sweepAt) {
+        // Drop the tags of collected elements now and then.
+        for (const [k, r] of byTag) if (!r.deref()) byTag.delete(k);
+        sweepAt = Math.max(10000, byTag.size * 2);
+      }
     }
     return t;
   }
@@ -159,10 +165,11 @@ suggestion graphics-document graphics-object graphics-symbol none presentation i
 
   // Roles named from their content (AccName 2.B.F).
   const NAME_FROM_CONTENT = new Set(`button cell checkbox columnheader gridcell heading link menuitem
-menuitemcheckbox menuitemradio option radio rowheader switch tab tooltip treeitem summary`.split(/\s+/));
+menuitemcheckbox menuitemradio option radio rowheader switch tab tooltip treeitem summary term`.split(/\s+/));
   // Roles named only by their author or a label, never by content.
   const LABELABLE = new Set(['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'METER', 'OUTPUT', 'PROGRESS']);
 
+  const CONTAINERS = new Set('group tree treegrid list listbox menu menubar table grid dialog'.split(' '));
   const ACTION_ROLES = new Set(`link button checkbox radio switch textbox searchbox combobox listbox slider
 spinbutton tab menuitem menuitemcheckbox menuitemradio treeitem option iframe`.split(/\s+/));
   const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
@@ -288,12 +295,15 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
   function readPseudo(el, which) {
     const win = el.ownerDocument.defaultView;
     if (!win) return '';
-    const c = win.getComputedStyle(el, which).content;
+    const cs = win.getComputedStyle(el, which);
+    const c = cs.content;
     if (!c || c === 'none' || c === 'normal') return '';
     if (c === 'open-quote') return '\u201c';
     if (c === 'close-quote') return '\u201d';
     const m = /^"((?:[^"\\]|\\.)*)"$/.exec(c);
-    return m ? m[1].replace(/\\(.)/g, '$1') : '';
+    const text = m ? m[1].replace(/\\(.)/g, '$1') : '';
+    // Block-level generated content stands apart from the text around it.
+    return text && cs.display !== 'inline' ? ' ' + text + ' ' : text;
   }
 
   // textFrom: the text alternative of a subtree, computed from content.
@@ -313,9 +323,11 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       const label = el.getAttribute('aria-label');
       if (label && label.trim()) return ' ' + label + ' ';
       const role = explicitRole(el) || implicitRole(el);
+      if (!allowHidden && CONTAINERS.has(role)) return ''; // a nested tree's items do not name the item holding them
       if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'listbox' || role === 'spinbutton' || role === 'slider') {
         if (LABELABLE.has(el.tagName)) return ' ' + controlValue(el) + ' ';
       }
+      if (el.localName === 'svg') return ' ' + nativeName(el, role) + ' ';
       if (el.localName === 'img' || (el.localName === 'input' && (el.getAttribute('type') || '').toLowerCase() === 'image')) {
         return ' ' + (el.getAttribute('alt') || el.getAttribute('title') || '') + ' ';
       }
@@ -353,7 +365,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
     let out = '';
     for (const l of labels) {
       const v = new Set([el]);
-      out += ' ' + childrenText(l, v, false);
+      out += ' ' + pseudo(l, '::before') + childrenText(l, v, false) + pseudo(l, '::after');
     }
     return normalize(out);
   }
@@ -362,7 +374,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
     if (el.hasAttribute('aria-labelledby')) {
       const refs = byIds(el, 'aria-labelledby');
       if (refs.length) {
-        const t = normalize(refs.map(r => textFrom(r, new Set([el]), true)).join(' '));
+        const t = normalize(refs.map(r => textFrom(r, new Set(), true)).join(' '));
         if (t) return t;
       }
     }
@@ -428,6 +440,11 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         const assigned = node.assignedNodes();
         if (assigned.length) return assigned;
       }
+      if (node.localName === 'details' && !node.open) {
+        // A closed <details> shows its summary only.
+        for (const c of node.children) if (c.localName === 'summary') return [c];
+        return [];
+      }
     }
     return slotted(node.childNodes);
   }
@@ -462,6 +479,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       // Past this many characters (a lower bound of what the lines built
       // so far print) everything further is cut: stop building.
       this.limit = this.budget ? this.budget + 2000 : 0;
+      this.refs = !!opts.refs;
       this.chars = 0;       // estimated characters of the lines built so far
       this.stopped = false; // the budget is reached: count, do not build
       this.more = 0;        // lines counted after the stop
@@ -490,7 +508,9 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       if (node.nodeType === 3) {
         if (!st.textHidden) {
           parent.k.push(node.data);
-          if (this.limit) this.spend(st.depth, node.data.trim().length, false);
+          // Text inside a node named from its content may only repeat the
+          // name: not counted, so that the count stays a lower bound.
+          if (this.limit && !st.named) this.spend(st.depth, node.data.trim().length, false);
         }
         return;
       }
@@ -511,7 +531,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         // The label of a checkbox or radio is its name, not text of its own.
         cst.textHidden = true;
       }
-      if (!shadowOf(el) && el.childNodes.length === 0 && el.localName !== 'iframe' && s.display !== 'contents' && this.suspects.length < 200 && !checked.has(el)) {
+      if (!shadowOf(el) && el.childNodes.length === 0 && el.localName !== 'iframe' && s.display !== 'contents' && this.suspects.length < 64 && !checked.has(el)) {
         // A host of a closed shadow root looks like an empty element with
         // content: Go looks into those through the DevTools protocol.
         if (el.offsetHeight > 0 && el.offsetWidth > 0 && hostable(el)) this.suspects.push(el);
@@ -520,6 +540,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         this.visitChildren(el, parent, cst);
         return;
       }
+      if (s.contentVisibility === 'hidden') return; // its content is not rendered
 
       let role = explicitRole(el);
       if (role === 'none' || role === 'presentation') {
@@ -538,9 +559,9 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         for (const k of tmp.k) parent.k.push(k);
         return;
       }
-      if (role === 'summary') role = 'generic-action';
       let name = '';
       if (role && role !== 'generic') name = accName(el, role);
+      if (role === 'summary') role = 'generic-action';
       if ((role === 'form' || role === 'region') && !name) role = '';
       const clicks = takesClicks(el, s);
       if (role === '' || role === 'generic') {
@@ -571,15 +592,16 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
         if (el.localName === 'select' || el.localName === 'input') this.controls.push(el);
         if (el.localName === 'select' && role === 'combobox') cst.inPopup = true;
         cst.depth = st.depth + 1;
+        cst.named = NAME_FROM_CONTENT.has(role) || role === 'row';
         // Generated content is a text of its own, apart from the element's.
         const b = pseudo(el, '::before');
-        if (b) n.k.push(b + ' ');
+        if (b) n.k.push(b);
         const open = !this.stopped;
         const more = this.more;
         this.visitChildren(el, n, cst);
         if (open && this.more > more) n.t = 1; // the budget cut its children
         const a = pseudo(el, '::after');
-        if (a && !this.stopped) n.k.push(' ' + a);
+        if (a && !this.stopped) n.k.push(a);
       }
       if (role === 'link' && el.hasAttribute('href')) n.u = el.getAttribute('href');
       finish(n);
@@ -588,7 +610,10 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
       // the accessibility tree leaves such wrappers out.
       if (clicks === 'cursor' && role === 'generic' && !n.k.length && !n.n) return;
       parent.k.push(n);
-      this.spend(st.depth, st.depth * 2 + 2 + role.length + (n.n ? n.n.length + 2 : 0), !!n.a);
+      // The node's line (role, quoted name, ref) and its /url line.
+      let len = st.depth * 2 + 2 + role.length + (n.n ? n.n.length + 3 : 0) + (n.a && this.refs ? 9 : 0);
+      if (n.u !== undefined) len += st.depth * 2 + 11 + n.u.length;
+      this.spend(st.depth, len, !!n.a);
     }
 
     lift(el, s, parent, st) {
@@ -827,7 +852,7 @@ tab treeitem columnheader menuitemcheckbox menuitemradio switch`.split(/\s+/));
   }
 
   function isDisabled(el) {
-    if (LABELABLE.has(el.tagName) || el.localName === 'option' || el.localName === 'optgroup' || el.localName === 'fieldset') {
+    if (LABELABLE.has(el.tagName) || el.localName === 'option' || el.localName === 'optgroup') {
       try { if (el.matches(':disabled')) return true; } catch (e) { /* not a form element */ }
     }
     for (let e = el; e; e = e.parentElement) {

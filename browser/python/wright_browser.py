@@ -833,6 +833,9 @@ def launch(headless=True, viewport=(1280, 1800), slow_mo=0, timeout=10000, execu
     size = _viewport(viewport, "launch")
     if size is not None:
         params["viewport"] = size
+    spawn = os.environ.get("WRIGHT_DRIVER_SPAWN")
+    if spawn and not cdp_url:
+        return _launch_spawned(spawn, params, size, timeout)
     if executable:
         executable = os.fspath(executable)
         if os.sep not in executable:
@@ -871,6 +874,25 @@ def launch(headless=True, viewport=(1280, 1800), slow_mo=0, timeout=10000, execu
         result = transport.call("browser.launch", params, guard_s=_guard_seconds(max(timeout or 0, 60000)))
     except BaseException:
         transport.shutdown(grace=2.0)
+        raise
+    browser = Browser(transport, result, timeout or 10000, owns_driver=True)
+    browser._viewport = size
+    browser._subscribe()
+    return browser
+
+
+def _launch_spawned(path, params, size, timeout):
+    """A browser of wright's own, outside the run's sandbox, behind the socket at path.
+
+    Inside a sandboxed run wright starts the driver and Chromium for each
+    connection itself, so that secrets are typed where the script cannot see
+    them; the browser, its executable and its flags are wright's choice.
+    """
+    transport = _SocketTransport(path)
+    try:
+        result = transport.call("browser.launch", params, guard_s=_guard_seconds(max(timeout or 0, 60000)))
+    except BaseException:
+        transport.shutdown()
         raise
     browser = Browser(transport, result, timeout or 10000, owns_driver=True)
     browser._viewport = size

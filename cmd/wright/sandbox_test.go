@@ -42,6 +42,9 @@ func TestSandboxedRunIsConfined(t *testing.T) {
 	defer target.Close()
 	port := target.URL[strings.LastIndexByte(target.URL, ':')+1:]
 	home, _ := os.UserHomeDir()
+	if home == "" || strings.HasPrefix(home, "/tmp") {
+		home = "/var" // a home under /tmp would be the sandbox's own /tmp
+	}
 	probe := fmt.Sprintf(`n=0; for f in /proc/[0-9]*/environ; do grep -qs sk-wright-test "$f" && n=$((n+1)); done; echo "holders=$n"
 test -e /proc/%d && echo SEES-HOST
 echo "procs=$(ls -d /proc/[0-9]* | wc -l)"
@@ -152,5 +155,32 @@ func TestSandboxNone(t *testing.T) {
 	r = wright(t, append(runArgs(t, srv, filepath.Join(t.TempDir(), "run")), "-c", "env.sandbox=bwrapp")...)
 	if r.code != 2 || !strings.Contains(r.stderr.String(), "env.sandbox") {
 		t.Errorf("a bad env.sandbox value: exit %d\n%s", r.code, r.stderr.String())
+	}
+}
+
+// env.sandbox_read_only shows more paths in the sandbox, read-only; a
+// directory not listed is not there at all.
+func TestSandboxReadOnlyPaths(t *testing.T) {
+	requireBwrap(t)
+	tools, hidden := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(tools, "tool.txt"), []byte("tool here"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(hidden, "secret.txt"), []byte("not for the model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := modeltest.New(t,
+		modeltest.Bash("look around", fmt.Sprintf(`cat %[1]s/tool.txt; echo; echo x > %[1]s/new 2>/dev/null && echo WROTE; cat %[2]s/secret.txt 2>/dev/null || echo hidden-absent`, tools, hidden)),
+		modeltest.Done(model.FieldBash, "done", "x"),
+	)
+	dir := filepath.Join(t.TempDir(), "run")
+	r := wright(t, append(runArgs(t, srv, dir), "-c", "env.sandbox=bwrap", "-c", "env.sandbox_read_only=["+tools+"]")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr.String())
+	}
+	msgs := srv.Requests()[1].Chat().Messages
+	text := msgs[len(msgs)-1].Text()
+	if !strings.Contains(text, "tool here") || !strings.Contains(text, "hidden-absent") || strings.Contains(text, "WROTE") || strings.Contains(text, "not for the model") {
+		t.Errorf("observation:\n%s", text)
 	}
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -22,4 +23,22 @@ func (s *Shell) sandboxed(cmd *exec.Cmd) error {
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// redactLog applies Options.Redact to a finished step's log, rewriting it
+// only when something changed.
+func (s *Shell) redactLog(logRel string) error {
+	if s.opts.Redact == nil {
+		return nil
+	}
+	path := filepath.Join(s.dir, filepath.FromSlash(logRel))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	clean := s.opts.Redact(string(b))
+	if clean == string(b) {
+		return nil
+	}
+	return os.WriteFile(path, []byte(clean), 0o644)
 }

@@ -56,6 +56,9 @@ type Options struct {
 	// Dir must be among its Writable paths; the shell adds its own private
 	// directory (the status FIFO, the rc file) read-only.
 	Sandbox *sandbox.Spec
+	// Redact, when set, rewrites each step's log once the step is over
+	// (secret values become their placeholders).
+	Redact func(string) string
 }
 
 const (
@@ -415,6 +418,9 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	output, logErr := col.finish(logRel)
 	logDone = true
 	if err := logFile.commit(); err != nil && logErr == nil {
+		logErr = err
+	}
+	if err := s.redactLog(logRel); err != nil && logErr == nil {
 		logErr = err
 	}
 	elapsed := time.Since(start)
