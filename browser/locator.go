@@ -185,6 +185,7 @@ type action struct {
 	editable bool
 	pointer  bool // hit-test at the click point
 	position *Point
+	origin   *Point // if set, receives the element's top-left in page coordinates (pointer actions)
 }
 
 func (a action) waitingFor() string {
@@ -270,6 +271,9 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 			return false, "", err
 		}
 		box = b
+		if a.origin != nil {
+			*a.origin = origin
+		}
 		if box == nil && a.force {
 			// Nothing to wait for: a forced action does not wait to be visible.
 			return false, "", newErr(ErrBrowser, "Element is not visible: %s has no box on the page (zero size or not rendered)", l.one(o, h))
@@ -397,7 +401,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.clickAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods); err != nil {
+	if err := l.p.pressAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods); err != nil {
 		return o.fail(err, "clicking "+l.selector)
 	}
 	l.p.settleURL(o, before)
