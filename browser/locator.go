@@ -185,6 +185,7 @@ type action struct {
 	editable bool
 	pointer  bool // hit-test at the click point
 	position *Point
+	origin   *Point // if set, receives the element's top-left in page coordinates (pointer actions)
 }
 
 func (a action) waitingFor() string {
@@ -225,6 +226,11 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 	var pt Point
 	var box *Box
 	err := l.poll(o, a.waitingFor(), func() (bool, string, error) {
+		if !a.force {
+			if state, err := l.p.handlerCheckpoint(o); state != "" || err != nil {
+				return false, state, err
+			}
+		}
 		hs, wait, err := l.strict(o)
 		if wait != "" || err != nil {
 			return false, wait, err
@@ -269,6 +275,9 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 			return false, "", err
 		}
 		box = b
+		if a.origin != nil {
+			*a.origin = origin
+		}
 		if box == nil && a.force {
 			// Nothing to wait for: a forced action does not wait to be visible.
 			return false, "", newErr(ErrBrowser, "Element is not visible: %s has no box on the page (zero size or not rendered)", l.one(o, h))
@@ -388,7 +397,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 	}
 	o := l.p.begin(ctx, opts.Timeout)
 	defer o.end()
-	_, pt, err := l.actionable(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position})
+	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position})
 	if err != nil {
 		return err
 	}
@@ -396,7 +405,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.clickAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods); err != nil {
+	if err := l.p.pressAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods); err != nil {
 		return o.fail(err, "clicking "+l.selector)
 	}
 	l.p.settleURL(o, before)
@@ -407,7 +416,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 func (l *Locator) Hover(ctx context.Context, force bool, timeout time.Duration) error {
 	o := l.p.begin(ctx, timeout)
 	defer o.end()
-	_, pt, err := l.actionable(o, action{name: "hover", force: force, visible: true, stable: true, pointer: true})
+	pt, err := l.pointerReady(o, action{name: "hover", force: force, visible: true, stable: true, pointer: true})
 	if err != nil {
 		return err
 	}

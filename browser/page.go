@@ -382,11 +382,8 @@ func formatPreview(pv *proto.RuntimeObjectPreview) string {
 		if !arr {
 			b.WriteString(prop.Name + ": ")
 		}
-		if prop.Type == proto.RuntimePropertyPreviewTypeString {
-			b.WriteString(fmt.Sprintf("%q", prop.Value))
-		} else {
-			b.WriteString(prop.Value)
-		}
+		// Strings unquoted, as Playwright's console text shows them: {foo: bar}.
+		b.WriteString(prop.Value)
 	}
 	if pv.Overflow {
 		b.WriteString(", ...")
@@ -453,7 +450,7 @@ func (p *Page) closedErr() error {
 	if p.closed == "" {
 		return nil
 	}
-	return newErr(ErrTargetClosed, "page %s is closed (%s); use another page from browser.pages or open a new one", p.id, p.closed)
+	return newErr(ErrTargetClosed, "Target page, context or browser has been closed: page %s is closed (%s); use another page from browser.pages or open a new one", p.id, p.closed)
 }
 
 // ID is the page's protocol id (p1, p2, ...).
