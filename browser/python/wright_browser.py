@@ -4458,7 +4458,11 @@ class _AriaAssertions:
         state = {}
 
         def check():
-            snap = loc.aria_snapshot(timeout=timeout or _Assertions._default_timeout)
+            try:
+                snap = loc.aria_snapshot(timeout=timeout or _Assertions._default_timeout)
+            except TimeoutError:
+                # Not there (or not rendered) in time: the assertion fails, as Playwright's does.
+                return False, state.get("snap", "")
             state["snap"] = snap
             return _aria_tree_matches(_aria_parse(snap), template), snap
 
