@@ -115,7 +115,12 @@ func TestIgnoreHTTPSErrors(t *testing.T) {
 func TestConsoleTextLikePlaywright(t *testing.T) {
 	p := testPage(t)
 	call(t, p, JSCall{Source: `() => console.log("hello", 5, {foo: "bar", n: 1}, ["x", 2])`})
+	// The console event travels apart from the call's reply: wait for it.
 	msgs := p.ConsoleMessages(false)
+	for deadline := time.Now().Add(10 * time.Second); len(msgs) == 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		msgs = p.ConsoleMessages(false)
+	}
 	if len(msgs) == 0 || msgs[len(msgs)-1].Text != "hello 5 {foo: bar, n: 1} [x, 2]" {
 		t.Fatalf("console text: %+v", msgs)
 	}
