@@ -124,6 +124,11 @@ func (p *Page) observe(msg *rod.Message) {
 		if msg.Load(&e) {
 			p.emit("page.framenavigated", map[string]any{"url": e.URL, "main": e.FrameID == p.mainFrame(), "same_document": true})
 		}
+	case "Page.fileChooserOpened":
+		var e proto.PageFileChooserOpened
+		if msg.Load(&e) {
+			p.emitFileChooser(&e)
+		}
 	case "Runtime.bindingCalled":
 		var e proto.RuntimeBindingCalled
 		if msg.Load(&e) && strings.HasPrefix(e.Name, bindingPrefix) {

@@ -83,6 +83,8 @@ type Page struct {
 	routing atomic.Bool // a client decides this page's requests (intercept.go)
 	held    int         // modifier bits of keys held down by KeyDown
 	buttons int         // mouse buttons held down by MouseDown
+
+	drag *proto.InputDragData // an intercepted HTML5 drag in progress (drag.go)
 }
 
 type blockedNav struct {
@@ -606,6 +608,7 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 	if strings.TrimSpace(url) == "" {
 		return GotoResult{}, newErr(ErrInvalidParams, "goto needs a url")
 	}
+	url = completeURL(url)
 	if pol := p.b.opts.URLPolicy; pol != nil {
 		if err := pol(url); err != nil {
 			return GotoResult{}, wrapErr(ErrBlockedURL, err, "navigation to %s is blocked by the URL policy: %v", url, err)
@@ -615,7 +618,7 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 	defer o.end()
 	started := time.Now()
 	p.mu.Lock()
-	start := p.loader
+	start, before := p.loader, p.url
 	p.mu.Unlock()
 	res, err := proto.PageNavigate{URL: url}.Call(o.rodPage())
 	if err != nil {
@@ -631,6 +634,9 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 		return GotoResult{}, newErr(ErrNavigation, "navigation to %s failed: %s", url, res.ErrorText)
 	}
 	if res.LoaderID == "" { // same-document navigation
+		// Page.navigate answers before Page.navigatedWithinDocument
+		// reaches the pump: wait for URL to catch up with the document.
+		p.settleURL(o, before)
 		return GotoResult{URL: p.URL()}, nil
 	}
 	if err := p.waitLoader(o, res.LoaderID, ev, start); err != nil {

@@ -338,7 +338,7 @@ func TestBrowserScenarios(t *testing.T) {
 	base := fixtureServer(t)
 	for _, name := range []string{
 		"form", "strict", "dialog", "popup", "overlay", "lazy", "shadow", "getby", "aria", "slow", "screenshot",
-		"pw_content", "pw_events", "pw_context",
+		"pw_content", "pw_events", "pw_context", "pw_files",
 	} {
 		t.Run(name, func(t *testing.T) {
 			stdout, stderr, tmp, err := script{name: name + ".py", fixture: base}.run(t)

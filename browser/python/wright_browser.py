@@ -1977,6 +1977,7 @@ class _PageEvents(_Emitter):
     def _listener_added(self, event):
         if event == "dialog":
             self._browser._answer_dialogs()
+        self._files_listener_added(event)
 
     def _on_driver_event(self, method, params):
         ctx = self._context
@@ -2034,6 +2035,8 @@ class _PageEvents(_Emitter):
             self._emit(kind, req)
             if ctx is not None:
                 ctx._emit(kind, req)
+        elif kind in ("filechooser", "download"):
+            self._on_file_event(kind, params)
         elif kind == "close":
             self._closed = True
             self._emit("close", self)
@@ -2476,12 +2479,184 @@ _DISPATCH_JS = """(el, {type, init}) => {
 }"""
 
 
+def _input_files(files):
+    """set_input_files' argument (a path, a {name, mimeType, buffer} dict, or a list of them) as the
+    driver's paths and payloads."""
+    if not isinstance(files, (list, tuple)):
+        files = [files]
+    paths, payloads = [], []
+    for f in files:
+        if isinstance(f, dict):
+            buf = f.get("buffer") or b""
+            if isinstance(buf, str):
+                buf = buf.encode("utf-8")
+            payloads.append({"name": f.get("name") or "", "mimeType": f.get("mimeType") or "",
+                             "buffer": base64.b64encode(bytes(buf)).decode("ascii")})
+            continue
+        path = os.fspath(f)
+        if not os.path.exists(path):
+            raise FileNotFoundError(2, "No such file or directory", path)
+        paths.append(os.path.abspath(path))
+    if paths and payloads:
+        raise Error("set_input_files: give file paths or file payloads, not both", type="InvalidParams")
+    return paths, payloads
+
+
+class FileChooser:
+    """The file chooser a page opened (page.expect_file_chooser(), page.on("filechooser"))."""
+
+    def __init__(self, page, element, multiple):
+        self._page = page
+        self._element = element
+        self._multiple = bool(multiple)
+
+    def __repr__(self):
+        return "<FileChooser page=%s element=%s>" % (self._page, self._element)
+
+    @property
+    def page(self):
+        return self._page
+
+    @property
+    def element(self):
+        return self._element
+
+    def is_multiple(self):
+        return self._multiple
+
+    def set_files(self, files, timeout=None, no_wait_after=None):
+        self._element.set_input_files(files, timeout=timeout)
+
+
+class Download:
+    """A file the page downloads (page.expect_download(), page.on("download")).
+
+    The driver saves it in a directory of its own that goes with the browser: save_as() keeps a copy.
+    """
+
+    def __init__(self, page, params):
+        self._page = page
+        self._guid = params.get("download")
+        self.url = params.get("url") or ""
+        self.suggested_filename = params.get("suggested_filename") or ""
+        self._state = None
+
+    def __repr__(self):
+        return "<Download url=%r suggested_filename=%r>" % (self.url, self.suggested_filename)
+
+    @property
+    def page(self):
+        return self._page
+
+    def _bcall(self, method, **params):
+        body = {"browser": self._page._browser.id, "download": self._guid}
+        body.update(params)
+        return self._page._browser._call(method, body, timeout_ms=False)
+
+    def _wait(self):
+        if self._state is None:
+            self._state = self._bcall("download.wait")
+        return self._state
+
+    def failure(self):
+        """None once the download completed; why it failed ("canceled", ...) otherwise."""
+        return self._wait().get("failure") or None
+
+    def path(self):
+        """Where the finished download is (waits for it); raises if it failed."""
+        state = self._wait()
+        if state.get("failure"):
+            raise Error("download failed: %s" % state["failure"])
+        if not state.get("path"):
+            raise Error("the download was deleted")
+        import pathlib
+        return pathlib.Path(state["path"])
+
+    def save_as(self, path):
+        """Copy the finished download to path (waits for it)."""
+        self._bcall("download.save_as", path=os.path.abspath(os.fspath(path)))
+
+    def cancel(self):
+        self._bcall("download.cancel")
+        self._state = None
+
+    def delete(self):
+        self._bcall("download.delete")
+        self._state = None
+
+
+class _PageFiles:
+    """Files, file choosers, downloads, drag and drop, pause; mixed into Page."""
+
+    def set_input_files(self, selector, files, timeout=None, strict=None, no_wait_after=None):
+        return self._first(selector, strict).set_input_files(files, timeout=timeout)
+
+    def drag_and_drop(self, source, target, source_position=None, target_position=None, force=None,
+                      no_wait_after=None, timeout=None, strict=None, trial=None, steps=None):
+        """Drag the element source matches onto the one target matches (HTML5 drag and drop too)."""
+        self._first(source, strict).drag_to(self._first(target, strict), force=force, timeout=timeout, trial=trial,
+                                            source_position=source_position, target_position=target_position,
+                                            steps=steps)
+
+    def pause(self):
+        """Playwright opens its inspector here; wright has none, so this returns at once (as Playwright
+        does in headless runs) and changes nothing: timeouts stay as they were."""
+        return None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.close()
+
+    def _on_file_event(self, kind, params):
+        if kind == "filechooser":
+            element = ElementHandle(self, params.get("handle"), "input")
+            self._emit("filechooser", FileChooser(self, element, params.get("multiple")))
+        elif kind == "download":
+            self._emit("download", Download(self, params))
+
+    def _files_listener_added(self, event):
+        if event == "filechooser" and not self.__dict__.get("_choosers_on"):
+            self._choosers_on = True
+            self._call("page.intercept_file_chooser", enabled=True)
+        elif event == "download":
+            ctx = self._context
+            owner = ctx if ctx is not None else self._browser
+            if not owner.__dict__.get("_downloads_on"):
+                owner._downloads_on = True
+                self._browser._call("context.accept_downloads", {
+                    "browser": self._browser.id, "context": ctx._id if ctx is not None else "",
+                    "accept": True if ctx is None else ctx._options.get("accept_downloads", True) is not False})
+
+
+class _LocatorFiles:
+    """set_input_files and drag_to; mixed into Locator."""
+
+    def set_input_files(self, files, timeout=None, no_wait_after=None):
+        """Set the files of an <input type=file>: paths, {name, mimeType, buffer} dicts, or a list; [] clears it."""
+        paths, payloads = _input_files(files)
+        params = {"paths": paths}
+        if payloads:
+            params = {"payloads": payloads}
+        self._call("locator.set_input_files", timeout, **params)
+
+    def drag_to(self, target, force=None, no_wait_after=None, timeout=None, trial=None, source_position=None,
+                target_position=None, steps=None):
+        """Press the mouse on this element, move onto target (in steps) and release it there."""
+        if target.page is not self.page:
+            raise Error("drag_to: the target must be a locator of the same page", type="InvalidParams")
+        self._call("locator.drag_to", timeout, target=target.selector, force=force or None, trial=trial or None,
+                   source_position=_point(source_position) if source_position else None,
+                   target_position=_point(target_position) if target_position else None, steps=steps)
+
+
 # The page methods that wait and so take a timeout (every locator method does).
 _PAGE_WAITS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_forward", "page.wait_for_load_state",
                          "page.wait_for_url", "page.wait_for_selector", "page.screenshot", "page.aria_snapshot"))
 
 
-class Page(_Routing, _PageEvents, _PageExtras, _Locating):
+class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
     """One tab. Get it from browser.new_page(), browser.pages or page.expect_popup()."""
 
     def __init__(self, browser, page_id):
@@ -2741,7 +2916,7 @@ class Page(_Routing, _PageEvents, _PageExtras, _Locating):
         return self.locator(selector).is_checked()
 
 
-class Locator(_LocatorExtras, _Locating):
+class Locator(_LocatorExtras, _LocatorFiles, _Locating):
     """A page and a selector chain, resolved again on every call (nothing is held in the browser)."""
 
     def __init__(self, page, selector):
@@ -2843,26 +3018,20 @@ class Locator(_LocatorExtras, _Locating):
     def set_checked(self, checked, force=None, timeout=None):
         self._call("locator.set_checked", timeout, checked=bool(checked), force=force or None)
 
-    def select_option(self, value=None, label=None, index=None, timeout=None, force=None):
-        """Select options by value=, label= or index= (each one item or a list); returns the selected values.
+    def select_option(self, value=None, label=None, index=None, timeout=None, force=None, element=None,
+                      no_wait_after=None):
+        """Select options by value=, label=, index= or element= (each one item or a list); returns the
+        selected values. Nothing to select (None or []) deselects every option.
 
         A positional str (or list of str) matches an option's value or, failing
         that, its label.
         """
-        if value is not None and label is None and index is None:
-            wanted = [value] if isinstance(value, str) else list(value)
-            if all(isinstance(v, str) for v in wanted):
-                # The protocol selects by value or by label, not "either": ask the
-                # page which of the two each string names.
-                resolved = self.evaluate(
-                    "(el, wanted) => wanted.map(w => {"
-                    " const opts = Array.from(el.options || []);"
-                    " if (opts.some(o => o.value === w)) return w;"
-                    " const byLabel = opts.find(o => (o.label || o.textContent || '').trim() === w.trim());"
-                    " return byLabel ? byLabel.value : w; })", wanted, timeout=timeout)
-                value = resolved[0] if isinstance(value, str) else resolved
+        if element is not None:
+            elements = element if isinstance(element, (list, tuple)) else [element]
+            picked = [e.evaluate("o => o.index") for e in elements]
+            index = picked + ([] if index is None else ([index] if isinstance(index, int) else list(index)))
         if value is None and label is None and index is None:
-            raise ValueError("select_option() needs value=, label= or index=")
+            value = []
         result = self._call("locator.select_option", timeout, value=value, label=label, index=index,
                             force=force or None)
         return result.get("values") or []
