@@ -66,7 +66,7 @@ func TestForm(t *testing.T) {
 	must("fill textarea", loc(t, p, "#bio").Fill(bg, "line one\nline two", false, 0))
 	must("fill contenteditable", loc(t, p, "label=Notes").Fill(bg, "new notes", false, 0))
 	wantType(t, loc(t, p, "#terms").Fill(bg, "x", false, 0), ErrBrowser, "check()")
-	wantType(t, loc(t, p, "h1").Fill(bg, "x", false, 0), ErrBrowser, "cannot fill")
+	wantType(t, loc(t, p, "h1").Fill(bg, "x", false, 0), ErrBrowser, "cannot fill", "Element is not an <input>")
 	err = loc(t, p, "#ro").Fill(bg, "x", false, 300*time.Millisecond)
 	wantType(t, err, ErrTimeout, "editable", "readonly")
 

@@ -1134,7 +1134,7 @@
     if (checks.editable) {
       const t = tag(el);
       if (t !== 'input' && t !== 'textarea' && !el.isContentEditable) {
-        fail('BrowserError', 'cannot fill ' + describe(el) + ': fill() works on <input>, <textarea> and [contenteditable] elements');
+        fail('BrowserError', 'Element is not an <input>, <textarea> or [contenteditable] element: cannot fill ' + describe(el));
       }
       if (!isEditable(retarget(el, 'follow-label'))) return { state: 'readonly' };
     }
@@ -1287,7 +1287,7 @@
     const t = tag(el);
     if (t === 'input') {
       const type = (el.type || 'text').toLowerCase();
-      if (NOT_FILLABLE.has(type)) fail('BrowserError', 'cannot fill an <input type=' + type + '>: ' + (type === 'checkbox' || type === 'radio' ? 'use check()/uncheck()' : type === 'file' ? 'use set_input_files()' : 'use click()'));
+      if (NOT_FILLABLE.has(type)) fail('BrowserError', 'Input of type "' + type + '" cannot be filled: ' + (type === 'checkbox' || type === 'radio' ? 'use check()/uncheck()' : type === 'file' ? 'use set_input_files()' : 'use click()'));
       if (type === 'number' && String(value).trim() !== '' && isNaN(Number(String(value).trim()))) {
         fail('BrowserError', 'Cannot type text into input[type=number]: ' + JSON.stringify(value) + ' is not a number');
       }
@@ -1297,7 +1297,7 @@
         el.value = value;
         if (el.value !== value && !(type === 'color' && el.value.toLowerCase() === String(value).toLowerCase())) {
           el.value = before;
-          fail('BrowserError', 'malformed value ' + JSON.stringify(value) + ' for <input type=' + type + '>' + (type === 'date' ? ' (use YYYY-MM-DD)' : type === 'time' ? ' (use HH:MM)' : type === 'datetime-local' ? ' (use YYYY-MM-DDTHH:MM)' : ''));
+          fail('BrowserError', 'Malformed value ' + JSON.stringify(value) + ' for <input type=' + type + '>' + (type === 'date' ? ' (use YYYY-MM-DD)' : type === 'time' ? ' (use HH:MM)' : type === 'datetime-local' ? ' (use YYYY-MM-DDTHH:MM)' : ''));
         }
         fire(el, 'input');
         fire(el, 'change');
@@ -1321,7 +1321,7 @@
       sel.addRange(range);
       return 'type';
     }
-    fail('BrowserError', 'cannot fill ' + describe(el) + ': fill() works on <input>, <textarea> and [contenteditable] elements');
+    fail('BrowserError', 'Element is not an <input>, <textarea> or [contenteditable] element: cannot fill ' + describe(el));
   };
 
   W.finishFill = function (el, value) {

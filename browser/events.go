@@ -178,6 +178,23 @@ func (p *Page) emitConsole(e *proto.RuntimeConsoleAPICalled) {
 
 func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 	msg, name, stack := strings.TrimPrefix(d.Text, "Uncaught "), "Error", ""
+	if x := d.Exception; x != nil && x.Subtype != proto.RuntimeRemoteObjectSubtypeError && x.Type == proto.RuntimeRemoteObjectTypeObject {
+		// A thrown non-Error object ({} or window): no name, its description.
+		p.emit("page.pageerror", map[string]any{"message": x.Description, "name": "", "stack": ""})
+		return
+	}
+	if x := d.Exception; x != nil && x.Subtype == proto.RuntimeRemoteObjectSubtypeError {
+		// "name: message" on the first line names the error, whatever its class
+		// (error.name = "my-name" keeps the class Error).
+		stack = x.Description
+		first := strings.SplitN(stack, "\n", 2)[0]
+		name, msg = first, ""
+		if i := strings.Index(first, ": "); i >= 0 {
+			name, msg = first[:i], first[i+2:]
+		}
+		p.emit("page.pageerror", map[string]any{"message": msg, "name": name, "stack": stack})
+		return
+	}
 	if d.Exception != nil {
 		if d.Exception.ClassName != "" {
 			name = d.Exception.ClassName
@@ -201,8 +218,11 @@ func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 }
 
 func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
+	if strings.HasPrefix(e.Request.URL, "data:") {
+		return // data: URLs are no requests to the network (Playwright reports none)
+	}
 	params := map[string]any{
-		"request": string(e.RequestID), "url": e.Request.URL + e.Request.URLFragment, "method": e.Request.Method,
+		"request": string(e.RequestID), "url": e.Request.URL, "method": e.Request.Method,
 		"headers": e.Request.Headers, "resource_type": strings.ToLower(string(e.Type)),
 		"navigation": e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID),
 		"frame":      string(e.FrameID), "main_frame": e.FrameID == p.mainFrame(),

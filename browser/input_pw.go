@@ -48,6 +48,7 @@ func (p *Page) keyHold(ctx context.Context, key string, down bool) error {
 		up := strings.ToUpper(k.text)
 		k.key, k.text = up, up
 	}
+	k = withShift(k, p.held)
 	withText := k.text != "" && p.held&^modShift == 0
 	typ := proto.InputDispatchKeyEventTypeRawKeyDown
 	if withText {

@@ -84,7 +84,9 @@ type Page struct {
 	held    int         // modifier bits of keys held down by KeyDown
 	buttons int         // mouse buttons held down by MouseDown
 
-	drag *proto.InputDragData // an intercepted HTML5 drag in progress (drag.go)
+	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (drag.go)
+	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keys_pw.go)
+	flush    flusher              // the event barrier (flush_pw.go)
 }
 
 type blockedNav struct {
@@ -153,6 +155,7 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 	// Lifecycle events that fired before we listened are inferred from the
 	// document's state.
 	ev := p.loaderEvents(p.loader)
+	ev["init"] = true // the document is there: committed
 	switch ready {
 	case "complete":
 		ev["DOMContentLoaded"], ev["load"] = true, true
@@ -281,6 +284,8 @@ func (p *Page) pump(events <-chan *rod.Message) {
 			p.mu.Lock()
 			p.forgetContextsLocked()
 			p.mu.Unlock()
+		case "Runtime.bindingCalled":
+			p.flushed(msg)
 		case "Fetch.requestPaused":
 			var e proto.FetchRequestPaused
 			if msg.Load(&e) {
@@ -573,6 +578,7 @@ const (
 	Load             WaitUntil = "load"
 	DOMContentLoaded WaitUntil = "domcontentloaded"
 	NetworkIdle      WaitUntil = "networkidle"
+	Commit           WaitUntil = "commit" // the response came and the new document replaced the old one
 )
 
 func (w WaitUntil) event() (string, error) {
@@ -583,8 +589,10 @@ func (w WaitUntil) event() (string, error) {
 		return "DOMContentLoaded", nil
 	case NetworkIdle:
 		return "networkIdle", nil
+	case Commit:
+		return "init", nil // the first lifecycle event of a committed document
 	}
-	return "", newErr(ErrInvalidParams, "wait_until/state must be load, domcontentloaded or networkidle, not %q", string(w))
+	return "", newErr(ErrInvalidParams, "wait_until/state must be load, domcontentloaded, networkidle or commit, not %q", string(w))
 }
 
 // GotoResult is where a navigation ended and the HTTP status of its
@@ -623,7 +631,7 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 	res, err := proto.PageNavigate{URL: url}.Call(o.rodPage())
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot navigate to invalid URL") {
-			return GotoResult{}, newErr(ErrNavigation, "cannot navigate to invalid URL %q: give an absolute URL such as https://example.com/", url)
+			return GotoResult{}, newErr(ErrNavigation, "Cannot navigate to invalid URL %q: give an absolute URL such as https://example.com/", url)
 		}
 		return GotoResult{}, o.fail(err, fmt.Sprintf("waiting for %s to respond", url))
 	}
@@ -853,7 +861,7 @@ func (p *Page) Title(ctx context.Context) (string, error) {
 // Content is the document's HTML, doctype included.
 func (p *Page) Content(ctx context.Context) (string, error) {
 	var s string
-	err := p.evalInto(ctx, `(document.doctype ? new XMLSerializer().serializeToString(document.doctype) + "\n" : "") + (document.documentElement ? document.documentElement.outerHTML : "")`, &s)
+	err := p.evalInto(ctx, `(document.doctype ? new XMLSerializer().serializeToString(document.doctype) : "") + (document.documentElement ? document.documentElement.outerHTML : "")`, &s)
 	return s, err
 }
 

@@ -2179,7 +2179,7 @@ class _NavigationWaiter(_EventWaiter):
     def __init__(self, page, url, wait_until, timeout):
         base = page._context._options.get("base_url") if page._context is not None else None
         pred = None if url is None else (lambda frame: _url_matches(url, frame.url, base))
-        super().__init__(page, "framenavigated", pred, timeout, "navigation")
+        super().__init__(page, "framenavigated", pred, page._navigation_timeout(timeout, {}), "navigation")
         self._page = page
         self._wait_until = wait_until
 
@@ -2202,7 +2202,9 @@ class _PageExtras:
 
     def set_content(self, html, timeout=None, wait_until=None):
         """Replace the document with html and wait for its load (or wait_until) event."""
-        limit = timeout if timeout is not None else (self._default_timeout or self._browser._default_timeout)
+        limit = self._navigation_timeout(timeout, {})
+        if limit is None:
+            limit = self._default_timeout or self._browser._default_timeout
         state = wait_until or "load"
         if state not in ("load", "domcontentloaded", "networkidle", "commit"):
             raise Error("set_content: wait_until must be load, domcontentloaded, networkidle or commit",
@@ -2334,8 +2336,12 @@ _SET_CONTENT_JS = """async ({html, state, timeout}) => {
     const check = () => { if (ready()) resolve('ok'); else setTimeout(check, 10); };
     document.open();
     document.write(html);
+    // A written document is "complete" at close(), before its images load;
+    // its load event waits for them (document.open() dropped older listeners).
+    const waitLoad = state === 'load' || state === 'networkidle';
+    if (waitLoad) window.addEventListener('load', () => resolve('ok'), {once: true});
     document.close();
-    check();
+    if (!waitLoad) check();
   });
   if (!timeout) return done;
   return Promise.race([done, new Promise(r => setTimeout(() => r('timeout'), timeout))]);
@@ -2362,9 +2368,21 @@ _ADD_TAG_JS = """({tag, url, content, type}) => {
     el.onerror = () => reject(new Error(tag === 'script' ? 'Failed to load script at ' + url : 'Error loading style ' + url));
     if (!external && tag === 'script') resolve(el);
   });
+  // Inline content a Content Security Policy refuses is dropped silently but
+  // for a securitypolicyviolation event, which comes in a task of its own.
+  let refused = null;
+  const onViolation = e => { refused = e; };
+  if (!external) document.addEventListener('securitypolicyviolation', onViolation);
   (document.head || document.documentElement).appendChild(el);
-  if (!external && tag === 'style') return el;
-  return settled;
+  if (external) return settled;
+  return new Promise(resolve => setTimeout(resolve, 0)).then(() => {
+    document.removeEventListener('securitypolicyviolation', onViolation);
+    if (refused) {
+      el.remove();
+      throw new Error("the page's Content Security Policy refused the inline " + tag + ' (' + refused.violatedDirective + ')');
+    }
+    return el;
+  });
 }"""
 
 
@@ -2477,6 +2495,21 @@ _DISPATCH_JS = """(el, {type, init}) => {
   const opts = Object.assign({bubbles: true, cancelable: true, composed: true}, init || {});
   el.dispatchEvent(new Kind(type, opts));
 }"""
+
+
+class _ArgumentTypeError(Error, builtins.TypeError):
+    """An argument of the wrong type: an Error, as in Playwright, and a TypeError, as it always was here."""
+
+
+def _js_type_name(value):
+    """The JavaScript type name Playwright's messages use for a Python value."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if value is None:
+        return "null"
+    return "object"
 
 
 def _input_files(files):
@@ -2598,6 +2631,47 @@ class _PageFiles:
                                             source_position=source_position, target_position=target_position,
                                             steps=steps)
 
+    def set_checked(self, selector, checked, strict=None, **kwargs):
+        return self._first(selector, strict).set_checked(checked, **kwargs)
+
+    def is_disabled(self, selector, strict=None, timeout=None):
+        return self.locator(selector).is_disabled()
+
+    def is_editable(self, selector, strict=None, timeout=None):
+        return self.locator(selector).is_editable()
+
+    def emulate_media(self, media=_UNSET, color_scheme=_UNSET, reduced_motion=_UNSET, forced_colors=_UNSET,
+                      contrast=_UNSET):
+        """Render the page for a CSS media type and media features; an argument left out keeps its value,
+        None (or "null") removes the override."""
+        state = self.__dict__.get("_media")
+        if state is None:
+            ctx = self._context
+            state = dict(ctx._emulation) if ctx is not None else {}
+            state = {k: state.get(k) for k in ("color_scheme", "reduced_motion", "forced_colors")}
+            self._media = state
+        given = {"media": media, "color_scheme": color_scheme, "reduced_motion": reduced_motion,
+                 "forced_colors": forced_colors, "contrast": contrast}
+        for key, value in given.items():
+            if value is not _UNSET:
+                state[key] = value
+        self._call("page.emulate_media", **{k: (v if v is not None else "") for k, v in state.items()})
+
+    def set_extra_http_headers(self, headers):
+        """Send these headers with every request of the page (on top of its context's)."""
+        merged = dict((self._context._emulation.get("extra_http_headers") or {}) if self._context is not None else {})
+        merged.update(headers or {})
+        self._extra_headers = merged
+        self._call("page.emulate", extra_http_headers=merged)
+
+    def _check_referer(self, url, referer):
+        headers = self.__dict__.get("_extra_headers")
+        if headers is None and self._context is not None:
+            headers = self._context._emulation.get("extra_http_headers")
+        if referer is not None and any(k.lower() == "referer" for k in (headers or {})):
+            raise Error('"referer" is already specified as extra HTTP header (navigating to %s)' % url,
+                        type="InvalidParams")
+
     def pause(self):
         """Playwright opens its inspector here; wright has none, so this returns at once (as Playwright
         does in headless runs) and changes nothing: timeouts stay as they were."""
@@ -2608,6 +2682,21 @@ class _PageFiles:
 
     def __exit__(self, exc_type, exc, tb):
         self.close()
+
+    def _navigation_timeout(self, timeout, params):
+        """A navigation's timeout: the one given, else the page's or context's navigation timeout (else
+        None: the default timeout). Its load state is checked here, with Playwright's message."""
+        for name in ("wait_until", "state"):
+            value = params.get(name)
+            if value is not None and value not in _LOAD_STATES:
+                raise Error("%s: expected one of (load|domcontentloaded|networkidle|commit)" % name,
+                            type="InvalidParams")
+        if timeout is not None:
+            return timeout
+        for owner in (self, self._context):
+            if owner is not None and owner._default_navigation_timeout is not None:
+                return owner._default_navigation_timeout
+        return None
 
     def _on_file_event(self, kind, params):
         if kind == "filechooser":
@@ -2651,6 +2740,12 @@ class _LocatorFiles:
                    target_position=_point(target_position) if target_position else None, steps=steps)
 
 
+# Navigations: their default timeout is the navigation timeout, and their load states are Playwright's.
+_NAV_CALLS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_forward", "page.wait_for_load_state",
+                        "page.wait_for_url"))
+_LOAD_STATES = ("load", "domcontentloaded", "networkidle", "commit")
+
+
 # The page methods that wait and so take a timeout (every locator method does).
 _PAGE_WAITS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_forward", "page.wait_for_load_state",
                          "page.wait_for_url", "page.wait_for_selector", "page.screenshot", "page.aria_snapshot"))
@@ -2685,6 +2780,8 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
         return Locator(self, part)
 
     def _call(self, method, _timeout=None, _wait=True, **params):
+        if method in _NAV_CALLS:
+            _timeout = self._navigation_timeout(_timeout, params)
         body = {"page": self.id}
         for key, value in params.items():
             if value is not None:
@@ -2708,6 +2805,7 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
 
     def goto(self, url, wait_until=None, timeout=None, referer=None):
         """Navigate; returns the main document's Response (None for about: and data: URLs, which have none)."""
+        self._check_referer(url, referer)
         if self._context is not None and self._context._options.get("base_url"):
             url = urllib.parse.urljoin(self._context._options["base_url"], url)
         self._nav_response = None
@@ -2721,8 +2819,11 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
         return Response(final, result.get("status"), self)
 
     def reload(self, wait_until=None, timeout=None):
+        self._nav_response = None
         result = self._call("page.reload", timeout, wait_until=wait_until)
-        return Response(result.get("url"), None)
+        if re.match(r"(?i)^(about|data):", result.get("url") or ""):
+            return None
+        return self._nav_response or Response(result.get("url"), None)
 
     def go_back(self, wait_until=None, timeout=None):
         """Back one history entry; None when there is none."""
@@ -2834,8 +2935,10 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
 
     def opener(self):
         """The page that opened this one, or None."""
-        for info in self._browser._page_infos():
-            if info["page"] == self.id and info.get("opener"):
+        infos = self._browser._page_infos()
+        open_ids = {i["page"] for i in infos}
+        for info in infos:
+            if info["page"] == self.id and info.get("opener") in open_ids:
                 return self._browser._page(info["opener"])
         return None
 
@@ -2903,16 +3006,16 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
     def get_attribute(self, selector, name, strict=False, **kwargs):
         return self._first(selector, strict).get_attribute(name, **kwargs)
 
-    def is_visible(self, selector):
+    def is_visible(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_visible()
 
-    def is_hidden(self, selector):
+    def is_hidden(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_hidden()
 
-    def is_enabled(self, selector):
+    def is_enabled(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_enabled()
 
-    def is_checked(self, selector):
+    def is_checked(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_checked()
 
 
@@ -2995,7 +3098,8 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
 
     def fill(self, value, force=None, timeout=None):
         if not isinstance(value, str):
-            raise TypeError("fill() takes a str, not %s; convert it first (str(x))" % type(value).__name__)
+            raise _ArgumentTypeError("fill: value: expected string, got %s (fill() takes a str, not %s; convert it "
+                                     "first: str(x))" % (_js_type_name(value), type(value).__name__))
         self._call("locator.fill", timeout, value=value, force=force or None)
 
     def clear(self, force=None, timeout=None):
@@ -3271,10 +3375,10 @@ class JSHandle:
             return "JSHandle@%s" % self._subtype
         return "JSHandle@%s" % (self._type if self._type != "function" else "function")
 
-    def evaluate(self, expression, arg=_UNSET):
+    def evaluate(self, expression, arg=_UNSET, timeout=None):
         return self._jscall(expression, arg, False)
 
-    def evaluate_handle(self, expression, arg=_UNSET):
+    def evaluate_handle(self, expression, arg=_UNSET, timeout=None):
         return self._jscall(expression, arg, True)
 
     def _jscall(self, expression, arg, as_handle):
