@@ -1065,6 +1065,7 @@
 
   // ---- descriptions for messages -----------------------------------------
 
+  const VOID_TAGS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
   function describe(el) {
     if (!isElement(el)) return String(el);
     let s = '<' + tag(el);
@@ -1078,7 +1079,9 @@
     s += '>';
     let text = elementText(el, new Map()).normalized;
     if (text.length > 50) text = text.slice(0, 47) + '...';
-    if (text) s += text + '</' + tag(el) + '>';
+    // Closed as Playwright's previews are (<div id="blocker"></div>), but
+    // for void elements, which have no end tag.
+    if (text || !VOID_TAGS.has(tag(el))) s += text + '</' + tag(el) + '>';
     return s;
   }
 

@@ -220,16 +220,22 @@ func (l *Locator) actionable(o *op, a action) (handle, Point, error) {
 
 // actionableBox is actionable that also returns the element's box (nil
 // unless the action needs a point).
-func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
+func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err error) {
 	var h handle
 	var pt Point
 	var box *Box
-	err := l.poll(o, a.waitingFor(), func() (bool, string, error) {
+	tries := 0
+	defer func() { err = a.callLog(err, tries) }()
+	err = l.poll(o, a.waitingFor(), func() (bool, string, error) {
+		tries++
 		hs, wait, err := l.strict(o)
 		if wait != "" || err != nil {
 			return false, wait, err
 		}
 		h = hs[0]
+		if a.force && !l.p.connected(o, h) {
+			return false, "", newErr(ErrBrowser, "Element is not attached to the DOM: %s was removed from the page", l.selector)
+		}
 		if !a.force {
 			var st struct {
 				State string `json:"state"`
@@ -257,10 +263,10 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 		if !a.pointer && a.position == nil {
 			return true, "", nil
 		}
-		if err := l.p.callValue(o, h.ec, "scrollIntoView", nil, objArg(h.obj)); err != nil {
+		if err := l.p.scrollToPoint(o, h, a.position); err != nil {
 			return false, "", err
 		}
-		p, b, origin, err := l.p.clickPointOrigin(o, h, a.position)
+		p, b, origin, err := l.p.clickPointOrigin(o, h, l.p.paddingPosition(o, h, a.position))
 		if err != nil {
 			return false, "", err
 		}
@@ -359,7 +365,8 @@ type ClickOptions struct {
 	Delay      time.Duration // between press and release
 	Force      bool          // skip the actionability checks
 	Modifiers  []string      // Alt, Control, Meta, Shift held during the click
-	Position   *Point        // relative to the element's top-left; default its centre
+	Position   *Point        // relative to the element's padding box top-left; default its centre
+	Steps      int           // mouse moves to the point (default 1)
 	Timeout    time.Duration
 }
 
@@ -392,7 +399,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.clickAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods); err != nil {
+	if err := l.p.clickWith(o, pt, opts, mods); err != nil {
 		return o.fail(err, "clicking "+l.selector)
 	}
 	l.p.settleURL(o, before)

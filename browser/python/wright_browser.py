@@ -1244,7 +1244,10 @@ class Dialog:
         self._answer(True, prompt_text)
 
     def dismiss(self):
-        self._answer(False, None)
+        try:
+            self._answer(False, None)
+        except TargetClosed:
+            pass  # the page is gone, and its dialog with it: nothing left to dismiss
 
     def _answer(self, accept, prompt_text):
         if self._handled:
@@ -2780,6 +2783,8 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
         return Locator(self, part)
 
     def _call(self, method, _timeout=None, _wait=True, **params):
+        if isinstance(_timeout, datetime.timedelta):
+            _timeout = _timeout.total_seconds() * 1000
         if method in _NAV_CALLS:
             _timeout = self._navigation_timeout(_timeout, params)
         body = {"page": self.id}
@@ -2861,13 +2866,20 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
         self._call("page.wait_for_url", timeout, url=target, wait_until=wait_until)
 
     def wait_for_function(self, expression, arg=_UNSET, timeout=None, polling=100):
-        """Evaluate expression every `polling` ms until it returns something truthy; returns that value."""
+        """Evaluate expression every `polling` ms ("raf": every animation frame) until it returns something
+        truthy; returns a JSHandle of that value, as Playwright does."""
+        if polling == "raf":
+            polling = 16
+        elif isinstance(polling, bool) or not isinstance(polling, (int, float)):
+            raise Error("Unknown polling option: %s" % polling, type="InvalidParams")
         last = []
 
         def check():
-            value = self.evaluate(expression, arg)
+            handle = self.evaluate_handle(expression, arg)
+            # An object is truthy; a primitive comes back by value.
+            value = True if handle._id else _decode(handle._value_encoded)
             last[:] = [value]
-            return value
+            return handle if value else None
 
         return self._poll(check, timeout, "wait_for_function: %r never returned a truthy value" % expression,
                           polling, lambda: "last value: %r" % (last[0] if last else None))
@@ -2880,7 +2892,7 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
             if value:
                 return value
             if time.monotonic() >= deadline:
-                message = "%s within %d ms" % (what, limit)
+                message = "Timeout %dms exceeded.\n%s within %d ms" % (limit, what, limit)
                 if detail:
                     message += " (%s)" % detail()
                 raise TimeoutError(message, method=what.split(":")[0])
@@ -3088,9 +3100,9 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
     # actions
 
     def click(self, button=None, click_count=None, delay=None, force=None, modifiers=None, position=None,
-              timeout=None):
+              timeout=None, no_wait_after=None, steps=None):
         self._call("locator.click", timeout, button=button, click_count=click_count, delay=delay,
-                   force=force or None, modifiers=modifiers, position=_point(position))
+                   force=force or None, modifiers=modifiers, position=_point(position), steps=steps)
 
     def dblclick(self, button=None, delay=None, force=None, modifiers=None, position=None, timeout=None):
         self._call("locator.dblclick", timeout, button=button, delay=delay, force=force or None,
@@ -3250,8 +3262,15 @@ def _encode(value, handles, seen=None):
         return {"r": {"p": _regex_body(value)[1:].rsplit("/", 1)[0], "f": _regex_body(value).rsplit("/", 1)[1]}}
     if isinstance(value, urllib.parse.ParseResult):
         return {"url": value.geturl()}
-    if isinstance(value, Exception) and not isinstance(value, Error):
-        return {"e": {"n": type(value).__name__, "m": str(value), "s": ""}}
+    if isinstance(value, Exception):
+        # An exception crosses as an Error: its name, message and stack (Python's traceback).
+        message = value.message if isinstance(value, Error) else str(value)
+        name = getattr(value, "_name", None) or type(value).__name__
+        stack = getattr(value, "_stack", None)
+        if stack is None:
+            import traceback
+            stack = "".join(traceback.format_exception(type(value), value, value.__traceback__))
+        return {"e": {"n": name, "m": message, "s": stack}}
     key = id(value)
     if key in seen:
         return {"ref": seen[key]}
@@ -3270,8 +3289,12 @@ def _decode(value, refs=None):
         refs = {}
     if not isinstance(value, dict):
         return value
-    if "u" in value or "node" in value or "win" in value:
-        return {} if "node" in value or "win" in value else None
+    if "u" in value:
+        return None
+    if "node" in value or "win" in value:
+        # A DOM node or window returned by value stands as a reference, as Playwright shows it.
+        return "ref: <Window>" if "win" in value else "ref: <%s>" % (
+            value["node"] if isinstance(value["node"], str) else "Node")
     if "n" in value:
         return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}[value["n"]]
     if "bi" in value:
