@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -272,5 +273,113 @@ func TestDownload(t *testing.T) {
 	}
 	if _, err := os.Stat(st.Path); !os.IsNotExist(err) {
 		t.Fatalf("the download is still there: %v", err)
+	}
+}
+
+func TestPlaywrightKeys(t *testing.T) {
+	p := testPage(t)
+	call(t, p, JSCall{Source: `() => { document.body.innerHTML = '<textarea id=t></textarea>'; window.keys = [];
+		document.addEventListener('keydown', e => keys.push([e.key, e.code, e.location, e.repeat, e.shiftKey]));
+		document.querySelector('#t').focus(); }`})
+	steps := []func() error{
+		func() error { return p.Press(bg, "ControlRight") },
+		func() error { return p.Press(bg, "NumpadEnter") },
+		func() error { return p.Press(bg, "Shift+Digit3") },
+		func() error { return p.KeyDown(bg, "a") },
+		func() error { return p.KeyDown(bg, "a") },
+		func() error { return p.KeyUp(bg, "a") },
+		func() error { return p.KeyDown(bg, "Shift") },
+		func() error { return p.Type(bg, "~", 0) },
+		func() error { return p.KeyUp(bg, "Shift") },
+	}
+	for _, s := range steps {
+		if err := s(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := eval[[][]any](t, p, "keys")
+	want := [][]any{
+		{"Control", "ControlRight", 2.0, false, false},
+		{"Enter", "NumpadEnter", 3.0, false, false},
+		{"Shift", "ShiftLeft", 1.0, false, true},
+		{"#", "Digit3", 0.0, false, true},
+		{"a", "KeyA", 0.0, false, false},
+		{"a", "KeyA", 0.0, true, false}, // a second down of a held key repeats
+		{"Shift", "ShiftLeft", 1.0, false, true},
+		{"~", "Backquote", 0.0, false, true}, // typed with Shift held
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("keydown events\n got %v\nwant %v", got, want)
+	}
+}
+
+func TestClickPositionAndSteps(t *testing.T) {
+	p := testPage(t)
+	call(t, p, JSCall{Source: `() => { document.body.style.margin = '0';
+		document.body.innerHTML = '<button id=b style="border: 8px solid; width: 2000px; height: 2000px">big</button>';
+		window.clicks = []; window.moves = 0;
+		document.addEventListener('mousemove', () => moves++);
+		document.querySelector('#b').addEventListener('click', e => clicks.push([e.offsetX, e.offsetY, e.shiftKey])); }`})
+	b := loc(t, p, "#b")
+	// Relative to the padding box, and scrolled to even far from the centre.
+	if err := b.Click(bg, ClickOptions{Position: &Point{X: 1900, Y: 1910}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.KeyDown(bg, "Shift"); err != nil {
+		t.Fatal(err)
+	}
+	// Modifiers given (even none) replace the held ones for the click.
+	if err := b.Click(bg, ClickOptions{Position: &Point{X: 20, Y: 10}, Modifiers: []string{}, Steps: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Click(bg, ClickOptions{Position: &Point{X: 20, Y: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.KeyUp(bg, "Shift"); err != nil {
+		t.Fatal(err)
+	}
+	got := eval[[][]any](t, p, "clicks")
+	want := [][]any{{1900.0, 1910.0, false}, {20.0, 10.0, false}, {20.0, 10.0, true}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("clicks %v, want %v", got, want)
+	}
+	if n := eval[int](t, p, "moves"); n < 5 {
+		t.Fatalf("%d mouse moves: steps were not taken", n)
+	}
+}
+
+func TestFlushEvents(t *testing.T) {
+	p := testPage(t)
+	if err := p.ExposeBinding(bg, "noted"); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := 0
+	cancel := shared.Subscribe(func(e Event) {
+		if e.Method == "page.binding" && e.Params["page"] == p.ID() {
+			mu.Lock()
+			seen++
+			mu.Unlock()
+		}
+	}, false)
+	defer cancel()
+	call(t, p, JSCall{Source: `() => { document.body.innerHTML = '<input id=a><input id=b>';
+		document.querySelector('#b').addEventListener('focus', () => noted('focus')); }`})
+	for i := 1; i <= 5; i++ {
+		if err := loc(t, p, "#a").Focus(bg, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := loc(t, p, "#b").Focus(bg, 0); err != nil {
+			t.Fatal(err)
+		}
+		// The binding's event was sent before Focus returned; the barrier
+		// makes sure the pump has delivered it.
+		p.FlushEvents(bg)
+		mu.Lock()
+		n := seen
+		mu.Unlock()
+		if n != i {
+			t.Fatalf("after %d focus events the subscriber saw %d", i, n)
+		}
 	}
 }

@@ -94,8 +94,12 @@ func withShift(k keyDef, bits int) keyDef {
 }
 
 // trackRepeat marks a key down event of a key already down as a repeat, as
-// holding a key does. The caller holds inputMu.
+// holding a key does, and a keypad key as one (CDP's location only says
+// left or right). The caller holds inputMu.
 func (p *Page) trackRepeat(ev *proto.InputDispatchKeyEvent) {
+	if ev.Location != nil && *ev.Location == 3 {
+		ev.IsKeypad, ev.Location = true, nil
+	}
 	if p.keysDown == nil {
 		p.keysDown = map[string]bool{}
 	}

@@ -128,6 +128,9 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 	if emulate {
 		vp := p.b.opts.viewport()
 		calls = append(calls, proto.EmulationSetDeviceMetricsOverride{Width: vp.Width, Height: vp.Height, DeviceScaleFactor: 1})
+		// Every page behaves as the focused one, as Playwright's do: focus and
+		// blur events fire, document.hasFocus() holds, in background tabs too.
+		calls = append(calls, proto.EmulationSetFocusEmulationEnabled{Enabled: true})
 	}
 	if pats := p.interceptPatterns(); pats != nil {
 		calls = append(calls, proto.FetchEnable{Patterns: pats})

@@ -1061,6 +1061,18 @@ class Browser:
 # Playwright's sync API runs its listeners.
 
 
+def _fit_args(f, args):
+    """The arguments a listener or exposed function takes: as in Playwright's sync API, one that
+    accepts fewer parameters than it is given gets the first ones (lambda: ... for an event)."""
+    try:
+        params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return args
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return args
+    return args[:sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))]
+
+
 class _Emitter:
     """on / once / remove_listener, as Playwright's objects have them."""
 
@@ -1099,7 +1111,7 @@ class _Emitter:
         for f, once in entries:
             if once:
                 self.remove_listener(event, f)
-            f(*args)
+            f(*_fit_args(f, args))
 
     def _waiter(self, event, predicate, timeout, what=None):
         return _EventWaiter(self, event, predicate, timeout, what)
@@ -1762,7 +1774,7 @@ class BrowserContext(_Routing, _Emitter):
             page._call("page.expose_binding", name=name)
 
     def expose_function(self, name, callback):
-        self.expose_binding(name, lambda source, *args: callback(*args))
+        self.expose_binding(name, lambda source, *args: callback(*_fit_args(callback, args)))
 
     def _routes_changed(self):
         for page in self.pages:
@@ -2094,7 +2106,7 @@ class _PageEvents(_Emitter):
 
     def expose_function(self, name, callback):
         """window[name](...) in the page calls callback(*args)."""
-        self.expose_binding(name, lambda source, *args: callback(*args))
+        self.expose_binding(name, lambda source, *args: callback(*_fit_args(callback, args)))
 
     def _on_request(self, params):
         rid = params.get("request")

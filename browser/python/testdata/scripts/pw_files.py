@@ -75,6 +75,17 @@ with sync_playwright() as p:
         page.evaluate("() => window.open('about:blank').close()")
     check(popup.value is not None, "popup seen")
 
+    # listeners have run when the call that caused their events returns
+    seen, logged = [], []
+    page.expose_function("noted", lambda v: seen.append(v))
+    page.evaluate("document.querySelector('#qty').addEventListener('focus', () => noted('focus'))")
+    page.on("console", lambda m: logged.append(m.text))
+    for _ in range(5):
+        page.focus("#docs")
+        page.focus("#qty")
+        page.evaluate("console.log('now')")
+    check(seen == ["focus"] * 5 and logged == ["now"] * 5, (seen, logged))
+
     # pause() returns at once and keeps the timeouts; a page is a context manager
     page.set_default_timeout(321)
     page.pause()
