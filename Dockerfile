@@ -8,6 +8,9 @@ COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -o /out/wright ./cmd/wright
 
 FROM debian:bookworm-slim
+# bubblewrap is the sandbox of the model's processes (env.sandbox). It needs
+# user namespaces, which a container's default seccomp profile may refuse:
+# then wright runs without it and `wright doctor` prints why.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       chromium python3 ca-certificates bubblewrap fonts-dejavu-core \

@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-short bench demo deps chromium fmt vet cross release clean
+.PHONY: all build test test-short bench demo deps chromium bwrap fmt vet cross release clean
 
 all: build
 
@@ -41,7 +41,23 @@ chromium:
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 endif
 
-deps: chromium
+# bubblewrap is the sandbox of the model's processes (env.sandbox); macOS
+# has none, and elsewhere wright runs without it (wright doctor says so).
+ifeq ($(UNAME),Darwin)
+bwrap:
+	@:
+else
+bwrap:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	    command -v apt-get >/dev/null 2>&1 || { \
+	      echo "no bubblewrap: install it with your package manager for the sandbox (wright runs without it)"; \
+	      exit 0; }; \
+	    echo "installing bubblewrap (apt)"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq bubblewrap >/dev/null; }
+endif
+
+deps: chromium bwrap
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 is required"; exit 1; }
 	$(GO) mod download
 

@@ -457,7 +457,7 @@ const (
 // adopt attaches to a page target and gives it the next page id. The
 // caller holds adoptMu.
 func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener string, kind pageKind) (*Page, error) {
-	rp, err := b.rod.Context(b.ctx).PageFromTarget(id)
+	rp, err := b.attachTarget(ctx, id)
 	if err != nil && kind == kindPopup && targetGone(err) {
 		return b.closedPopup(&rod.Page{TargetID: id}, opener), nil
 	}

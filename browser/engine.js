@@ -1183,6 +1183,45 @@
     return false;
   }
 
+  // previewNode is an element as Playwright's messages show it: its
+  // attributes shortest first, its text when it holds only text, else "…".
+  const voidTags = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+  function previewNode(el) {
+    if (!isElement(el)) return String(el);
+    const t = tag(el);
+    const attrs = [];
+    for (const a of Array.from(el.attributes)) {
+      if (a.name === 'style') continue;
+      attrs.push(a.value === '' ? ' ' + a.name : ' ' + a.name + '="' + a.value + '"');
+    }
+    attrs.sort((a, b) => a.length - b.length);
+    const oneLine = (s) => s.replace(/\n/g, '↵').replace(/\t/g, '⇆');
+    const at = oneLine(attrs.join('')).slice(0, 500);
+    if (voidTags.has(t)) return '<' + t + at + '/>';
+    const kids = el.childNodes;
+    const onlyText = kids.length <= 5 && Array.from(kids).every((k) => k.nodeType === 3);
+    let text = onlyText ? (el.textContent || '') : (kids.length ? '\u2026' : '');
+    if (text.length > 50) text = text.slice(0, 49) + '\u2026';
+    return oneLine('<' + t + at + '>' + text + '</' + t + '>');
+  }
+
+  // hitDescription names what took the click instead of el: the element
+  // hit and, when it sits deeper, the subtree it belongs to (the child of
+  // the nearest ancestor it shares with el).
+  function hitDescription(el, hit) {
+    const path = [];
+    for (let x = hit; x; x = parentElementComposed(x)) path.push(x);
+    let root = null;
+    for (let x = el; x; x = parentElementComposed(x)) {
+      const i = path.indexOf(x);
+      if (i !== -1) {
+        if (i > 1) root = path[i - 1];
+        break;
+      }
+    }
+    return previewNode(hit) + (root ? ' from ' + previewNode(root) + ' subtree' : '');
+  }
+
   // hitTargetAt says whether el would receive a click at the page point
   // (px, py), given (qx, qy), the top-left of el's box in page coordinates
   // (from DOM.getContentQuads): the difference maps the point into el's own
@@ -1195,7 +1234,7 @@
     let x = px - qx + r.left, y = py - qy + r.top;
     const doc = el.ownerDocument;
     const hit = deepElementFromPoint(doc, x, y);
-    if (!receives(el, hit)) return { ok: false, other: hit ? describe(hit) : 'nothing (the point is outside the page)' };
+    if (!receives(el, hit)) return { ok: false, other: hit ? hitDescription(el, hit) : 'nothing (the point is outside the page)' };
     let win = doc.defaultView;
     for (;;) {
       let fe = null;

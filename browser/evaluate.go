@@ -307,6 +307,9 @@ type AriaOptions struct {
 	MaxChars        int
 	Ref             string
 	Selector        string
+	// NoRefs leaves out the [ref=eN] markers (Playwright's snapshot format,
+	// for locator.aria_snapshot and to_match_aria_snapshot).
+	NoRefs bool
 }
 
 // AriaSnapshot renders the page (or the scoped element) as ARIA snapshot
@@ -351,7 +354,11 @@ func (p *Page) ariaSnapshot(o *op, opts AriaOptions, l *Locator) (string, error)
 			return "", o.fail(err, "")
 		}
 	}
-	snap, err := aria.Snapshot(o.ctx, p.rod, p.aria, ao)
+	reg := p.aria
+	if opts.NoRefs {
+		reg = nil
+	}
+	snap, err := aria.Snapshot(o.ctx, p.rod, reg, ao)
 	if err != nil {
 		var stale *aria.StaleRefError
 		if errors.As(err, &stale) {

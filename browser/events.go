@@ -146,6 +146,8 @@ func (p *Page) observe(msg *rod.Message) {
 			p.emit("page.response", map[string]any{
 				"request": string(e.RequestID), "url": e.Response.URL, "status": e.Response.Status,
 				"status_text": e.Response.StatusText, "headers": e.Response.Headers, "from_cache": e.Response.FromDiskCache,
+				"remote_ip": e.Response.RemoteIPAddress, "remote_port": e.Response.RemotePort, "protocol": e.Response.Protocol,
+				"security": securityDetails(e.Response.SecurityDetails),
 			})
 		}
 	case "Network.loadingFinished":

@@ -49,10 +49,19 @@ func (p *Page) decideRequest(e *proto.FetchRequestPaused) {
 	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 	defer cancel()
 	r := p.rod.Context(ctx)
-	if pol := p.b.opts.URLPolicy; pol != nil && e.ResourceType == proto.NetworkResourceTypeDocument {
+	// Documents are always paused for the policy; with routing on every
+	// request is, and the policy decides before any route sees it (the
+	// proxy checks the rest on the wire).
+	doc := e.ResourceType == proto.NetworkResourceTypeDocument
+	if pol := p.b.opts.URLPolicy; pol != nil && (doc || p.routing.Load()) {
 		if err := pol(e.Request.URL); err != nil {
-			p.recordBlocked(e.Request.URL, err)
-			p.addConsole("error", "wright: blocked a navigation to "+e.Request.URL+" by the URL policy: "+err.Error(), "", 0)
+			what := "a navigation"
+			if doc {
+				p.recordBlocked(e.Request.URL, err)
+			} else {
+				what = "a request"
+			}
+			p.addConsole("error", "wright: blocked "+what+" to "+e.Request.URL+" by the URL policy: "+err.Error(), "", 0)
 			_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonBlockedByClient}.Call(r)
 			return
 		}
@@ -89,6 +98,7 @@ type RouteOverrides struct {
 func (p *Page) ContinueRoute(ctx context.Context, id string, ov RouteOverrides) error {
 	if ov.URL != "" && p.b.opts.URLPolicy != nil {
 		if err := p.b.opts.URLPolicy(ov.URL); err != nil {
+			p.refuseRewrite(ctx, id, ov.URL, err)
 			return wrapErr(ErrBlockedURL, err, "route.continue to %s: %v", ov.URL, err)
 		}
 	}
@@ -159,4 +169,14 @@ func mustB64(s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// refuseRewrite fails a routed request whose rewritten URL the policy
+// refuses, so that the page sees a blocked request instead of one paused
+// for ever, and says so where blocked navigations are told (notices, the
+// console).
+func (p *Page) refuseRewrite(ctx context.Context, id, url string, err error) {
+	p.recordBlocked(url, err)
+	p.addConsole("error", "wright: blocked a request rewritten to "+url+" by the URL policy: "+err.Error(), "", 0)
+	_ = p.routeCall(ctx, proto.FetchFailRequest{RequestID: proto.FetchRequestID(id), ErrorReason: proto.NetworkErrorReasonBlockedByClient})
 }

@@ -228,6 +228,11 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 	defer func() { err = a.callLog(err, tries) }()
 	err = l.poll(o, a.waitingFor(), func() (bool, string, error) {
 		tries++
+		if !a.force {
+			if state, err := l.p.handlerCheckpoint(o); state != "" || err != nil {
+				return false, state, err
+			}
+		}
 		hs, wait, err := l.strict(o)
 		if wait != "" || err != nil {
 			return false, wait, err
@@ -391,7 +396,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 	}
 	o := l.p.begin(ctx, opts.Timeout)
 	defer o.end()
-	_, pt, err := l.actionable(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position})
+	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position})
 	if err != nil {
 		return err
 	}
@@ -410,7 +415,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 func (l *Locator) Hover(ctx context.Context, force bool, timeout time.Duration) error {
 	o := l.p.begin(ctx, timeout)
 	defer o.end()
-	_, pt, err := l.actionable(o, action{name: "hover", force: force, visible: true, stable: true, pointer: true})
+	pt, err := l.pointerReady(o, action{name: "hover", force: force, visible: true, stable: true, pointer: true})
 	if err != nil {
 		return err
 	}

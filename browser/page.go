@@ -463,7 +463,7 @@ func (p *Page) closedErr() error {
 	if p.closed == "" {
 		return nil
 	}
-	return newErr(ErrTargetClosed, "page %s is closed (%s); use another page from browser.pages or open a new one", p.id, p.closed)
+	return newErr(ErrTargetClosed, "Target page, context or browser has been closed: page %s is closed (%s); use another page from browser.pages or open a new one", p.id, p.closed)
 }
 
 // ID is the page's protocol id (p1, p2, ...).

@@ -52,6 +52,12 @@ type Env struct {
 	// and variable names are case-sensitive.
 	Vars    map[string]string `mapstructure:"-"`
 	HideEnv []string          `mapstructure:"hide_env"`
+	// Sandbox is how the model's processes are confined: auto (bubblewrap
+	// where it works), bwrap (or an error), none (package sandbox).
+	Sandbox string `mapstructure:"sandbox"`
+	// SandboxReadOnly are more paths the sandbox shows, read-only (a
+	// virtualenv, tools installed outside /usr and /opt).
+	SandboxReadOnly []string `mapstructure:"sandbox_read_only"`
 }
 
 // Browser configures Chromium.
@@ -269,6 +275,11 @@ func (c *Config) validate() error {
 	}
 	if c.Env.CommandTimeoutSeconds <= 0 {
 		problems = append(problems, "env.command_timeout_seconds must be positive")
+	}
+	switch c.Env.Sandbox {
+	case "", "auto", "bwrap", "none":
+	default:
+		problems = append(problems, fmt.Sprintf("env.sandbox is %q: use auto, bwrap or none", c.Env.Sandbox))
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("config: %s", strings.Join(problems, "; "))

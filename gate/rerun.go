@@ -44,6 +44,10 @@ type RerunOptions struct {
 	// TailChars is how much of the script's output a refusal quotes.
 	// Default 3000.
 	TailChars int
+	// Sandbox, when set, runs the script under bubblewrap, as the model's
+	// shell ran it (sandbox.Spec; Workspace must be among its Writable
+	// paths).
+	Sandbox *sandbox.Spec
 }
 
 // RerunGate is gate.mode: rerun. On each done it runs the workspace's
@@ -254,7 +258,11 @@ func (g *RerunGate) runPython(ctx context.Context, timeout time.Duration, env []
 	// Where the machine allows, the script is the init of its own PID
 	// namespace: whatever it starts (its browser, a setsid'ed helper) ends
 	// when it does, and with wright.
-	sandbox.Confine(cmd.SysProcAttr)
+	if g.opts.Sandbox == nil {
+		sandbox.Confine(cmd.SysProcAttr)
+	} else if err := g.sandboxed(cmd); err != nil {
+		return runResult{}, fmt.Errorf("rerun gate: %w", err)
+	}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// A grandchild holding the output pipe must not hold us too.
 	cmd.WaitDelay = 5 * time.Second
@@ -327,4 +335,15 @@ func (b *boundedBuffer) String() string {
 		return b.buf.String() + fmt.Sprintf("\n[... %d more bytes]", b.dropped)
 	}
 	return b.buf.String()
+}
+
+// sandboxed wraps the script's command in the run's sandbox. The
+// interpreter is named, not the host's path to it, and found on the
+// sandbox's own PATH (the host's may be a shim in a directory the sandbox
+// does not have).
+func (g *RerunGate) sandboxed(cmd *exec.Cmd) error {
+	if !filepath.IsAbs(g.opts.Python) {
+		cmd.Path = g.opts.Python
+	}
+	return g.opts.Sandbox.Wrap(cmd)
 }

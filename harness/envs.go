@@ -12,6 +12,7 @@ import (
 	"wright/env/live"
 	"wright/env/workspace"
 	"wright/runs"
+	"wright/sandbox"
 	"wright/secrets"
 )
 
@@ -25,6 +26,9 @@ type setup struct {
 	vars map[string]string
 	// secrets are typed by the live driver and redacted from its logs.
 	secrets *secrets.Set
+	// sandbox, when set, is the bubblewrap sandbox of the model's
+	// processes (env.sandbox).
+	sandbox *sandbox.Spec
 }
 
 // environment is one agent.mode: the kind of action it runs and how to
@@ -61,6 +65,8 @@ func newWorkspace(ctx context.Context, s setup) (env.Environment, error) {
 		Timeout:     time.Duration(cfg.Env.CommandTimeoutSeconds * float64(time.Second)),
 		OutputLimit: cfg.Env.OutputTruncationChars,
 		RecentFiles: 8,
+		Sandbox:     s.sandbox,
+		Redact:      logRedactor(s.secrets),
 	})
 }
 
@@ -99,5 +105,15 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 		AttachScreenshot:  cfg.Model.AttachObservationScreenshot,
 		ScreenshotFormat:  cfg.Model.ObservationScreenshotFormat,
 		ScreenshotQuality: cfg.Model.ObservationScreenshotQuality,
+		Sandbox:           s.sandbox,
 	})
+}
+
+// logRedactor is what rewrites the workspace's step logs: nothing without
+// secrets (a log is read back only when there is something to find).
+func logRedactor(set *secrets.Set) func(string) string {
+	if set == nil || len(set.Names()) == 0 {
+		return nil
+	}
+	return set.Redact
 }

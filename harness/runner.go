@@ -18,6 +18,7 @@ import (
 	"wright/model"
 	"wright/output"
 	"wright/runs"
+	"wright/sandbox"
 	"wright/secrets"
 )
 
@@ -31,6 +32,12 @@ type runner struct {
 	// seal of a verdict (gate.mode file).
 	meter  *judgeMeter
 	verify func([]byte, string) error
+	// sandboxed: the model's processes run under bubblewrap; proxySocket
+	// is then where the policy proxy serves them (workspace mode).
+	sandboxed   bool
+	proxySocket string
+	box         *sandbox.Spec // the sandbox of the model's processes, nil without one
+	spawned     bool          // the scripts' browsers come from wright (scriptBrowsers)
 }
 
 func (r *runner) onClose(f func()) { r.closers = append(r.closers, f) }
@@ -60,6 +67,11 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	}); err != nil {
 		return nil, err
 	}
+	sandboxed, err := useSandbox(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.sandboxed = sandboxed
 	judgeVars, err := r.judgeAccess(ctx)
 	if err != nil {
 		run.RuntimeError(0, "judge", err)
@@ -77,11 +89,17 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err := r.saveOutputSchema(schema, shellVars); err != nil {
 		return nil, err
 	}
+	if r.sandboxed {
+		r.box = sandboxSpec(run.Workspace, r.h.opts.Executable, r.proxySocket, shellVars)
+		for _, p := range cfg.Env.SandboxReadOnly {
+			r.box.ReadOnly = append(r.box.ReadOnly, config.Abs(p))
+		}
+	}
 	g, err := r.gate(shellVars, schema)
 	if err != nil {
 		return nil, err
 	}
-	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets})
+	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets, sandbox: r.box})
 	if err != nil {
 		run.RuntimeError(0, "environment", err)
 		return nil, fmt.Errorf("start workspace: %w", err)
@@ -100,7 +118,7 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 		Observer:         r.h.opts.Observer,
 		AttachScreenshot: cfg.Model.AttachObservationScreenshot,
 		ModelName:        cfg.Model.Name,
-		Vars:             templateVars(cfg, run, r.h.secrets),
+		Vars:             templateVars(cfg, run, r.h.secrets, r.spawned),
 		JudgeUsage:       r.meter.total,
 		Redact:           r.h.secrets.Redact,
 		OutputSchema:     schema,
@@ -108,7 +126,7 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 }
 
 // templateVars are what the prompts need from beyond the agent section.
-func templateVars(cfg *config.Config, run *runs.Run, set *secrets.Set) map[string]any {
+func templateVars(cfg *config.Config, run *runs.Run, set *secrets.Set, spawned bool) map[string]any {
 	return map[string]any{
 		"workspace":               run.Workspace,
 		"mode":                    cfg.Agent.Mode,
@@ -116,7 +134,7 @@ func templateVars(cfg *config.Config, run *runs.Run, set *secrets.Set) map[strin
 		"require_reflection":      requiresGate(cfg),
 		"crafted":                 cfg.Gate.Crafted,
 		"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
-		"secrets":                 promptSecrets(cfg, set),
+		"secrets":                 promptSecrets(cfg, set, spawned),
 	}
 }
 
@@ -168,6 +186,7 @@ func (r *runner) gate(shellVars map[string]string, schema *output.Schema) (gate.
 		Crafted: cfg.Gate.Crafted,
 		Env:     env,
 		Schema:  schema,
+		Sandbox: r.box,
 	}), nil
 }
 
@@ -191,8 +210,9 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 	}
 	base := endpoint(jm)
 	key := keyring.Getenv(keyEnv)
-	if key == "" {
-		// A keyless local server: the shell can call it directly.
+	if key == "" && !r.sandboxed {
+		// A keyless local server: the shell can call it directly (a
+		// sandbox has no network of its own, so it goes by the socket).
 		vars["WRIGHT_MODEL_BASE_URL"] = base
 		return vars, nil
 	}
@@ -259,12 +279,21 @@ func (r *runner) trustVars(ctx context.Context, vars map[string]string) error {
 			vars[k] = v
 		}
 	}
-	if cfg.Agent.Mode == "workspace" {
-		pvars, closeProxy, err := workspaceProxy(cfg)
+	// A sandbox has no network but this proxy: in browser mode too, for
+	// the scripts the rerun gate runs in it.
+	if cfg.Agent.Mode == "workspace" || r.sandboxed {
+		socket, err := r.sandboxSocket()
+		if err != nil {
+			return err
+		}
+		pvars, proxyURL, closeProxy, err := workspaceProxy(cfg, socket)
 		if err != nil {
 			return err
 		}
 		r.onClose(closeProxy)
+		if err := r.scriptBrowsers(vars, proxyURL); err != nil {
+			return err
+		}
 		for k, v := range pvars {
 			vars[k] = v
 		}

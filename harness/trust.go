@@ -118,30 +118,41 @@ func privateRanges(cfg *config.Config) ([]netip.Prefix, error) {
 // Python's urllib and the browsers scripts launch (browser.ProxyEnv).
 // Without the sandbox a script can unset them: the proxy is a net, not a
 // wall.
-func workspaceProxy(cfg *config.Config) (map[string]string, func(), error) {
+//
+// With a socket path the proxy serves there too, and the variables name
+// the sandbox's forwarder instead (the sandbox has no other way out).
+func workspaceProxy(cfg *config.Config, socket string) (map[string]string, string, func(), error) {
 	pol, err := live.NewPolicy(cfg.Browser.AllowedDomains, cfg.Browser.BlockedDomains)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	private, err := privateRanges(cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	p, err := netpolicy.Start(netpolicy.Options{CheckURL: pol.Check, AllowPrivate: private})
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
+	}
+	if socket != "" {
+		if err := p.ServeUnix(socket); err != nil {
+			p.Close()
+			return nil, "", nil, err
+		}
+		return sandboxProxyVars(), p.URL(), p.Close, nil
 	}
 	u := p.URL()
 	vars := map[string]string{browser.ProxyEnv: u, "HTTP_PROXY": u, "HTTPS_PROXY": u, "http_proxy": u, "https_proxy": u,
 		"ALL_PROXY": u, "all_proxy": u, "NO_PROXY": "", "no_proxy": ""}
-	return vars, p.Close, nil
+	return vars, u, p.Close, nil
 }
 
-// promptSecrets are the secret names the system prompt offers: only live
-// browser mode types them (in workspace mode the driver runs in the
-// model's own process tree, where a value would not stay secret).
-func promptSecrets(cfg *config.Config, set *secrets.Set) []string {
-	if cfg.Agent.Mode != "browser" {
+// promptSecrets are the secret names the system prompt offers: live
+// browser mode types them, and a sandboxed workspace run whose scripts get
+// their browsers from wright (spawned); otherwise the driver runs in the
+// model's own process tree, where a value would not stay secret.
+func promptSecrets(cfg *config.Config, set *secrets.Set, spawned bool) []string {
+	if cfg.Agent.Mode != "browser" && !spawned {
 		return nil
 	}
 	return set.Names()

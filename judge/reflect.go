@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"wright/atomicfile"
 	"wright/clip"
 	"wright/gate"
 	"wright/model"
@@ -465,22 +466,7 @@ func WriteResult(path string, res *ReflectResult) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write verdict: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".verdict-*.json")
-	if err != nil {
-		return fmt.Errorf("write verdict: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write verdict: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write verdict: %w", err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write verdict: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write verdict: %w", err)
 	}
 	return nil

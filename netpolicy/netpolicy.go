@@ -57,6 +57,8 @@ type Proxy struct {
 	rp   *httputil.ReverseProxy
 	done chan struct{}
 	once sync.Once
+	// extra are the Serve loops of ServeUnix.
+	extra sync.WaitGroup
 }
 
 // ErrRefused is wrapped by every refusal.
@@ -112,6 +114,7 @@ func (p *Proxy) Close() {
 	p.once.Do(func() {
 		_ = p.srv.Close()
 		<-p.done
+		p.extra.Wait()
 	})
 }
 

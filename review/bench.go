@@ -9,56 +9,19 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"wright/suite/results"
 )
 
-// Attempt is one line of a bench's results.jsonl.
+// Attempt is one line of a bench's results.jsonl, as the bench wrote it,
+// with what review finds out about it.
 type Attempt struct {
-	TaskID     string  `json:"task_id"`
-	Attempt    int     `json:"attempt"`
-	ExitStatus string  `json:"exit_status"`
-	GateLabel  any     `json:"gate_label"`
-	Passed     *bool   `json:"passed"`
-	Evals      []Eval  `json:"evals"`
-	Steps      int     `json:"steps"`
-	Tokens     int     `json:"tokens"`
-	Cost       float64 `json:"cost"`
-	Seconds    float64 `json:"seconds"`
-	RunDir     string  `json:"run_dir"`
-	// Error is an infrastructure failure (the endpoint or the browser):
-	// the attempt says nothing about the agent.
-	Error    string `json:"error,omitempty"`
-	Unscored string `json:"unscored,omitempty"`
+	results.Record
 
 	// Found is RunDir resolved on this machine, relative to the bench
 	// directory; empty when the run's folder is not there.
 	Found string `json:"-"`
 	// Reason is the first line of what went wrong, for failures.
 	Reason string `json:"reason,omitempty"`
-}
-
-// Eval is one evaluator's result on an attempt; Passed is nil when the
-// evaluator could not run (Detail says why).
-type Eval struct {
-	Kind   string   `json:"kind"`
-	Passed *bool    `json:"passed"`
-	Score  *float64 `json:"score,omitempty"`
-	Detail string   `json:"detail,omitempty"`
-}
-
-// Mark is ✓, ✗ or ? (could not run).
-func (e Eval) Mark() string {
-	switch {
-	case e.Passed == nil:
-		return "?"
-	case *e.Passed:
-		return "✓"
-	}
-	return "✗"
-}
-
-// Class is the evaluator's CSS class.
-func (e Eval) Class() string {
-	return map[string]string{"✓": "pass", "✗": "fail", "?": "unknown"}[e.Mark()]
 }
 
 // Failed reports an attempt that did not pass: an evaluator said no, or no
@@ -71,15 +34,6 @@ func (a Attempt) Failed() bool {
 		return !*a.Passed
 	}
 	return a.ExitStatus != "Submitted"
-}
-
-// Status is the attempt's exit status, or "error" for an infrastructure
-// failure.
-func (a Attempt) Status() string {
-	if a.Error != "" {
-		return "error"
-	}
-	return a.ExitStatus
 }
 
 // Outcome is "pass", "fail", "error" or "unknown" (no evaluator).
@@ -388,7 +342,7 @@ func (b *Bench) Text(o TextOptions) (string, error) {
 	return renderTerminal(md, o)
 }
 
-func evalSummary(es []Eval) string {
+func evalSummary(es []results.Eval) string {
 	var parts []string
 	for _, e := range es {
 		parts = append(parts, e.Mark()+e.Kind)

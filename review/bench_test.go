@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"wright/suite/results"
 )
 
 // makeBench writes a bench of 20 tasks as `wright bench` lays it out: one
@@ -19,15 +20,15 @@ func makeBench(t *testing.T) (string, []Attempt) {
 	yes, no := true, false
 	var rows []Attempt
 	for i := 1; i <= 20; i++ {
-		a := Attempt{TaskID: fmt.Sprintf("task_%02d", i), Attempt: 1, Steps: i, Tokens: 1000 * i, Cost: 0.01 * float64(i), Seconds: float64(3 * i)}
+		a := Attempt{Record: results.Record{TaskID: fmt.Sprintf("task_%02d", i), Attempt: 1, Steps: i, Tokens: 1000 * i, Cost: 0.01 * float64(i), Seconds: float64(3 * i)}}
 		var src string
 		switch {
 		case i <= 11:
 			src, a.ExitStatus, a.Passed = "finished", "Submitted", &yes
-			a.Evals = []Eval{{Kind: "string_match", Passed: &yes, Detail: "found $39.99"}}
+			a.Evals = []results.Eval{{Kind: "string_match", Passed: &yes, Detail: "found $39.99"}}
 		case i <= 15:
 			src, a.ExitStatus, a.Passed = "live", "Submitted", &no
-			a.Evals = []Eval{{Kind: "string_match", Passed: &yes}, {Kind: "url_match", Passed: &no, Detail: "expected /cart.html\ngot /book.html"}}
+			a.Evals = []results.Eval{{Kind: "string_match", Passed: &yes}, {Kind: "url_match", Passed: &no, Detail: "expected /cart.html\ngot /book.html"}}
 		case i <= 18:
 			src, a.ExitStatus = "gate_refused", "LimitsExceeded"
 		case i == 19:
@@ -36,7 +37,7 @@ func makeBench(t *testing.T) (string, []Attempt) {
 			src, a.Error = "crashed", "the browser would not start: no chromium\nmore"
 		}
 		if i == 11 {
-			a.Evals = append(a.Evals, Eval{Kind: "judge", Detail: "no judge model configured"})
+			a.Evals = append(a.Evals, results.Eval{Kind: "judge", Detail: "no judge model configured"})
 		}
 		// The bench ran elsewhere: its absolute run_dir still ends in runs/<id>.
 		a.RunDir = "/home/user/bench/runs/" + a.TaskID

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"wright/suite/results"
 )
 
 //go:embed assets/*
@@ -23,6 +24,10 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"lower": strings.ToLower,
 	"join":  strings.Join,
 	"first": func(s string) string { return firstLine(s, 140) },
+	// evalClass is an evaluator's CSS class, from its mark.
+	"evalClass": func(e results.Eval) string {
+		return map[string]string{"✓": "pass", "✗": "fail", "?": "unknown"}[e.Mark()]
+	},
 }).ParseFS(assets, "assets/*.html"))
 
 // HTMLOptions say where a page's links go.

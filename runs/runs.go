@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"wright/atomicfile"
 	"wright/model"
 )
 
@@ -125,7 +126,12 @@ func CreateUnique(parent, name string) (*Run, error) {
 // WriteFile writes a file in the run directory atomically (temp file and
 // rename), so a reader never sees half a file.
 func (r *Run) WriteFile(rel string, data []byte) error {
-	return writeAtomic(filepath.Join(r.Dir, rel), r.redact(data))
+	path := filepath.Join(r.Dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	// 0600: a run's files can hold what the task typed into pages.
+	return atomicfile.Write(path, r.redact(data), 0o600)
 }
 
 // redact applies the run's Redact hook.
@@ -134,30 +140,6 @@ func (r *Run) redact(b []byte) []byte {
 		return b
 	}
 	return r.Redact(b)
-}
-
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	return nil
 }
 
 // WriteJSON writes v as indented JSON, atomically.

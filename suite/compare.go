@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"wright/suite/results"
 )
 
 // Pair is one attempt scored in both benches.
@@ -38,7 +39,7 @@ func Compare(a, b []Record) Comparison {
 	}
 	index := func(recs []Record) map[key]Record {
 		m := map[key]Record{}
-		for _, r := range Latest(recs) {
+		for _, r := range results.Latest(recs) {
 			if r.Passed != nil && r.Error == "" {
 				m[key{r.TaskID, r.Attempt}] = r
 			}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"wright/suite/results"
 )
 
 // ExportFormats lists the layouts Export writes.
@@ -32,12 +33,12 @@ func Export(dir, out, format string) (int, error) {
 	if format != "online-mind2web" {
 		return 0, fmt.Errorf("export: unknown format %q (known: %s)", format, strings.Join(ExportFormats, ", "))
 	}
-	recs, _, err := ReadRecords(filepath.Join(dir, ResultsFile))
+	recs, _, err := results.Read(filepath.Join(dir, ResultsFile))
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, r := range Latest(recs) {
+	for _, r := range results.Latest(recs) {
 		if r.Error != "" || r.RunDir == "" {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"wright/suite/results"
 )
 
 func TestExportOnlineMind2Web(t *testing.T) {
@@ -29,7 +30,7 @@ func TestExportOnlineMind2Web(t *testing.T) {
 	}}
 	b, _ := json.Marshal(traj)
 	write(t, run, "trajectory.json", string(b))
-	l, _ := OpenLog(filepath.Join(bench, ResultsFile))
+	l, _ := results.OpenLog(filepath.Join(bench, ResultsFile))
 	l.Append(Record{TaskID: "t1", Attempt: 1, ExitStatus: "Submitted", RunDir: "t1", FinalResponse: "$39.99", Passed: bp(true)})
 	l.Append(Record{TaskID: "t2", Attempt: 1, Error: "endpoint down", ExitStatus: "ModelError"})
 	l.Close()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"wright/atomicfile"
+	"wright/suite/results"
 )
 
 // File names inside a bench directory.
@@ -37,7 +39,7 @@ func WriteRepro(dir string, r *Repro) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, ReproFile), append(b, '\n'))
+	return atomicfile.Write(filepath.Join(dir, ReproFile), append(b, '\n'), 0o644)
 }
 
 // Merge joins the results of shard directories into out: results.jsonl with
@@ -54,7 +56,7 @@ func Merge(out string, dirs []string) (Summary, error) {
 	var all []Record
 	var repro *Repro
 	for _, d := range dirs {
-		recs, _, err := ReadRecords(filepath.Join(d, ResultsFile))
+		recs, _, err := results.Read(filepath.Join(d, ResultsFile))
 		if err != nil {
 			return Summary{}, fmt.Errorf("merge %s: %w", d, err)
 		}
@@ -67,7 +69,7 @@ func Merge(out string, dirs []string) (Summary, error) {
 		if err != nil {
 			return Summary{}, err
 		}
-		for _, r := range Latest(recs) {
+		for _, r := range results.Latest(recs) {
 			if r.RunDir != "" && !filepath.IsAbs(r.RunDir) {
 				if rel, err := filepath.Rel(absOut, filepath.Join(absD, r.RunDir)); err == nil {
 					r.RunDir = rel
@@ -81,7 +83,7 @@ func Merge(out string, dirs []string) (Summary, error) {
 		}
 		repro = mergeRepro(repro, r)
 	}
-	all = Latest(all)
+	all = results.Latest(all)
 	var buf []byte
 	for _, r := range all {
 		b, err := json.Marshal(r)
@@ -90,7 +92,7 @@ func Merge(out string, dirs []string) (Summary, error) {
 		}
 		buf = append(append(buf, b...), '\n')
 	}
-	if err := writeAtomic(filepath.Join(out, ResultsFile), buf); err != nil {
+	if err := atomicfile.Write(filepath.Join(out, ResultsFile), buf, 0o644); err != nil {
 		return Summary{}, err
 	}
 	if repro != nil {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"wright/suite/results"
 )
 
 // ErrTaskTimeout is the cause of an attempt's context when --task-timeout
@@ -117,12 +118,12 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 	defer lock.Release()
 
 	resultsPath := filepath.Join(cfg.Dir, ResultsFile)
-	prior, _, err := ReadRecords(resultsPath)
+	prior, _, err := results.Read(resultsPath)
 	if err != nil {
 		return Outcome{}, err
 	}
 	final := map[string]bool{}
-	for _, r := range Latest(prior) {
+	for _, r := range results.Latest(prior) {
 		if r.Final() {
 			final[r.TaskID+"#"+strconv.Itoa(r.Attempt)] = true
 		}
@@ -143,14 +144,14 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 			return out, err
 		}
 	}
-	log, err := OpenLog(resultsPath)
+	log, err := results.OpenLog(resultsPath)
 	if err != nil {
 		return out, err
 	}
 	defer log.Close()
 
 	b := &bench{cfg: cfg, exec: exec, log: log, all: prior, total: len(jobs) + out.Skipped, done: out.Skipped}
-	for _, r := range Latest(prior) {
+	for _, r := range results.Latest(prior) {
 		b.cost += r.Cost
 		if r.Final() && r.Passed != nil {
 			if *r.Passed {
@@ -213,7 +214,7 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 type bench struct {
 	cfg  Config
 	exec Executor
-	log  *Log
+	log  *results.Log
 
 	mu               sync.Mutex
 	all              []Record

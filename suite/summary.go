@@ -3,11 +3,12 @@ package suite
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+	"wright/atomicfile"
+	"wright/suite/results"
 )
 
 // Repro is the reproducibility record of a bench, kept in DIR/bench.json.
@@ -75,7 +76,7 @@ type Summary struct {
 // attempts (one per task without --repeat); pass@1 and pass@k are over tasks,
 // from each task's scored attempts.
 func Summarize(recs []Record, repro *Repro) Summary {
-	recs = Latest(recs)
+	recs = results.Latest(recs)
 	s := Summary{Total: len(recs), ByStatus: map[string]int{}, Repro: repro}
 	byLevel := map[string]*Rate{}
 	bySite := map[string]*Rate{}
@@ -203,26 +204,10 @@ func WriteSummary(dir string, s Summary) error {
 	if err != nil {
 		return fmt.Errorf("encode summary: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(dir, "summary.json"), append(b, '\n')); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "summary.json"), append(b, '\n'), 0o644); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, "summary.md"), []byte(s.Markdown()))
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(path), err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(filepath.Join(dir, "summary.md"), []byte(s.Markdown()), 0o644)
 }
 
 func pct(v *float64) string {

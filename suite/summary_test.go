@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"wright/suite/results"
 )
 
 func bp(b bool) *bool { return &b }
@@ -90,7 +91,7 @@ func TestWriteSummaryAndMerge(t *testing.T) {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		l, err := OpenLog(filepath.Join(d, ResultsFile))
+		l, err := results.OpenLog(filepath.Join(d, ResultsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +115,7 @@ func TestWriteSummaryAndMerge(t *testing.T) {
 	if s.Passed != 2 || s.Failed != 1 {
 		t.Errorf("merged = %+v", s.Rate)
 	}
-	recs, skipped, err := ReadRecords(filepath.Join(out, ResultsFile))
+	recs, skipped, err := results.Read(filepath.Join(out, ResultsFile))
 	if err != nil || skipped != 0 || len(recs) != 3 {
 		t.Fatalf("merged records %d skipped %d err %v", len(recs), skipped, err)
 	}

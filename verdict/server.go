@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"wright/atomicfile"
 	"wright/gate"
 	"wright/judge"
 	"wright/model"
@@ -103,7 +104,7 @@ func (j *Judge) Run(ctx context.Context, req Request) Response {
 		return Response{Error: err.Error()}
 	}
 	out := filepath.Join(runDir, gate.VerdictName)
-	if err := writeAtomic(out, sealed); err != nil {
+	if err := atomicfile.Write(out, sealed, 0o644); err != nil {
 		return Response{Error: err.Error()}
 	}
 	return Response{Verdict: sealed, Path: out}
@@ -205,24 +206,4 @@ func inside(ws, p string) error {
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular()
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".verdict-*.json")
-	if err != nil {
-		return fmt.Errorf("write verdict: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write verdict: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write verdict: %w", err)
-	}
-	_ = os.Chmod(tmp.Name(), 0o644)
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write verdict: %w", err)
-	}
-	return nil
 }

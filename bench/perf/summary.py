@@ -58,6 +58,7 @@ for u in urls:
         ratio["cut_pw"].append(cut / pa)
         continue  # the generated page is for the budget; the targets are on the npm pages
     ratio["aria"].append(wa / pa)
+    ratio["cached"].append(med(w, "cached_ms") / pa)
     ratio["shot"].append(ws / ps)
     if pc == pc and wc == wc and pc > 0:
         ratio["click"].append(wc / pc)
@@ -71,6 +72,7 @@ spawn = statistics.median(r["spawn_ms"] for r in ws) if ws else float("nan")
 checks = [
     ("ARIA snapshot, geomean", geomean(ratio["aria"]), 0.7),
     ("ARIA snapshot, worst page", max(ratio["aria"], default=float("nan")), 1.0),
+    ("ARIA snapshot of an unchanged page (reused), geomean", geomean(ratio["cached"]), 0.7),
     ("viewport screenshot, geomean", geomean(ratio["shot"]), 1.0),
     ("click, geomean", geomean(ratio["click"]), 0.7),
     ("snapshot size, geomean", geomean(ratio["chars"]), 0.75),

@@ -40,38 +40,68 @@ func Snapshot(ctx context.Context, page *rod.Page, reg *Registry, opts Options) 
 	if opts.MaxDepth < 0 || opts.MaxChars < 0 {
 		return "", fmt.Errorf("aria snapshot: max_depth (%d) and max_chars (%d) must be 0 (no limit) or positive", opts.MaxDepth, opts.MaxChars)
 	}
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("aria snapshot: %w", err)
+	}
+	built, err := buildInPage(ctx, page, reg, opts)
+	if errors.Is(err, errNeedProtocol) {
+		built, err = buildFromAXTree(ctx, page, opts)
+	}
+	if err != nil {
+		return "", fmt.Errorf("aria snapshot: %w", err)
+	}
+	return render(built, reg, opts), nil
+}
+
+// built is a snapshot's tree before it is rendered: more counts the lines
+// the in-page builder left out for the budget without sending them.
+type built struct {
+	root       *node
+	mainLoader proto.NetworkLoaderID
+	more       int
+}
+
+// buildFromAXTree builds the tree from Chromium's accessibility tree over
+// the DevTools protocol: the fallback for what the in-page builder cannot
+// reach (documents in another renderer, scopes in another frame).
+func buildFromAXTree(ctx context.Context, page *rod.Page, opts Options) (*built, error) {
 	p := page.Context(ctx)
 	main, doc, err := openSession(p, "")
 	if err != nil {
-		return "", fmt.Errorf("aria snapshot: %w", err)
+		return nil, err
 	}
 	b := &builder{ctx: ctx, page: page, main: main}
 	if opts.Scope != 0 {
 		if b.scope, err = scopeNodes(p, main, opts.Scope); err != nil {
-			return "", fmt.Errorf("aria snapshot: %w", err)
+			return nil, err
 		}
 	}
 	root := b.build(doc)
 	if b.err != nil {
-		return "", fmt.Errorf("aria snapshot: %w", b.err)
+		return nil, b.err
 	}
 	if err := ctx.Err(); err != nil {
-		return "", fmt.Errorf("aria snapshot: %w", err)
+		return nil, err
 	}
+	return &built{root: root, mainLoader: main.loaders[main.root]}, nil
+}
+
+// render prints a built tree, issuing refs for the lines kept.
+func render(bt *built, reg *Registry, opts Options) string {
+	root := bt.root
 	if opts.InteractiveOnly {
 		root = interactiveOnly(root)
 	}
-
 	r := &renderer{maxDepth: opts.MaxDepth}
 	var pending *issue
 	if reg != nil {
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
-		pending = reg.begin(main.loaders[main.root])
+		pending = reg.begin(bt.mainLoader)
 		r.refFor = pending.refFor
 	}
 	r.render(root)
-	kept, marker := cut(r.lines, opts.MaxChars)
+	kept, marker := cutMore(r.lines, opts.MaxChars, bt.more)
 	if pending != nil {
 		var shown []*node
 		for _, l := range r.lines[:kept] {
@@ -94,7 +124,7 @@ func Snapshot(ctx context.Context, page *rod.Page, reg *Registry, opts Options) 
 		}
 		out.WriteString(marker)
 	}
-	return out.String(), nil
+	return out.String()
 }
 
 // Registry hands out refs for one page. Ref numbers are never reused within
@@ -107,6 +137,8 @@ type Registry struct {
 	refs   map[int]*refEntry
 	byKey  map[refKey]int // the newest ref of each element, to give it again
 	limit  int            // most refs kept; 0: defaultMaxRefs
+
+	page pageState // the in-page builder's world and cached snapshot
 }
 
 // NewRegistry returns an empty registry for one page.

@@ -15,6 +15,8 @@ type refKey struct {
 	target  proto.TargetTargetID // "" for the page's own session
 	frame   proto.PageFrameID
 	backend proto.DOMBackendNodeID
+	world   proto.RuntimeExecutionContextID // in-page builds: the builder's world
+	tag     int                             // in-page builds: the element's tag there
 }
 
 // refEntry is what a ref was given to, and the page state it belongs to.
@@ -133,6 +135,9 @@ func (r *Registry) resolve(ctx context.Context, page *rod.Page, ref string) (*ro
 	}
 	if tree.FrameTree.Frame.LoaderID != e.mainLoader {
 		return nil, stale("page navigated")
+	}
+	if e.key.tag != 0 {
+		return resolveTag(ctx, page, ref, e.key)
 	}
 
 	sess, owner := p, page // the session holding the element, and its page without ctx

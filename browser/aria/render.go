@@ -148,9 +148,9 @@ func (r *renderer) node(n *node, depth int) {
 	prefix := indent(depth) + "- " + yamlKey(key.String())
 	atLimit := r.maxDepth > 0 && depth+1 >= r.maxDepth
 	switch {
-	case len(n.kids) == 1 && n.kids[0].n == nil && len(n.props) == 0:
+	case len(n.kids) == 1 && n.kids[0].n == nil && len(n.props) == 0 && !n.truncated:
 		r.lines = append(r.lines, line{text: prefix + ": " + yamlValue(n.kids[0].text), ref: refNode})
-	case atLimit || (len(n.kids) == 0 && len(n.props) == 0):
+	case atLimit || (len(n.kids) == 0 && len(n.props) == 0 && !n.truncated):
 		r.lines = append(r.lines, line{text: prefix, ref: refNode})
 	default:
 		r.lines = append(r.lines, line{text: prefix + ":", ref: refNode})
@@ -207,3 +207,34 @@ func cut(lines []line, maxChars int) (int, string) {
 	}
 	return best, fmt.Sprintf("[... %d more nodes]", len(lines)-best)
 }
+
+// cutMore is cut for a tree whose last more lines were left out before
+// rendering: the marker counts them too, and is there whenever more > 0.
+func cutMore(lines []line, maxChars, more int) (int, string) {
+	if more <= 0 || maxChars <= 0 {
+		return cut(lines, maxChars)
+	}
+	best, used := 0, 0
+	for k := 0; k <= len(lines); k++ {
+		size := used + utf8.RuneCountInString(marker(len(lines)-k+more))
+		if k > 0 {
+			size++
+		}
+		if size <= maxChars {
+			best = k
+		}
+		if k == len(lines) {
+			break
+		}
+		if k > 0 {
+			used++
+		}
+		used += utf8.RuneCountInString(lines[k].text)
+		if used > maxChars {
+			break
+		}
+	}
+	return best, marker(len(lines) - best + more)
+}
+
+func marker(n int) string { return fmt.Sprintf("[... %d more nodes]", n) }

@@ -28,6 +28,8 @@ type node struct {
 	key        refKey // the element, for the registry
 	loader     proto.NetworkLoaderID
 	ref        string // set while rendering
+	truncated  bool   // the budget cut its children: never printed on one line
+	hole       int    // in-page builds: an iframe whose document is built apart (its tag)
 }
 
 type prop struct{ name, value string }

@@ -76,10 +76,11 @@ type ariaParams struct {
 	InteractiveOnly bool `json:"interactive_only"`
 	MaxDepth        int  `json:"max_depth"`
 	MaxChars        int  `json:"max_chars"`
+	NoRefs          bool `json:"no_refs"`
 }
 
 func (a ariaParams) options() browser.AriaOptions {
-	return browser.AriaOptions{InteractiveOnly: a.InteractiveOnly, MaxDepth: a.MaxDepth, MaxChars: a.MaxChars}
+	return browser.AriaOptions{InteractiveOnly: a.InteractiveOnly, MaxDepth: a.MaxDepth, MaxChars: a.MaxChars, NoRefs: a.NoRefs}
 }
 
 type clearParams struct {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"wright/atomicfile"
 )
 
 // FileName is the module's file name; scripts `import wright_browser`.
@@ -37,35 +38,15 @@ func Install(dir string) (string, error) {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
 	path := filepath.Join(dir, FileName)
-	if err := writeAtomic(dir, path, Client); err != nil {
+	// Written whole: a script importing the module at that moment never sees
+	// half a file.
+	if err := atomicfile.Write(path, []byte(Client), 0o644); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
 	if err := installPackage(dir); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
 	return path, nil
-}
-
-// writeAtomic writes beside the target and renames: a script importing the
-// module at the same moment never sees half a file.
-func writeAtomic(dir, path, content string) error {
-	tmp, err := os.CreateTemp(dir, ".wright-*.py")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.WriteString(content); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // installPackage writes playwright/ into a fresh directory beside the

@@ -338,7 +338,8 @@ func TestBrowserScenarios(t *testing.T) {
 	base := fixtureServer(t)
 	for _, name := range []string{
 		"form", "strict", "dialog", "popup", "overlay", "lazy", "shadow", "getby", "aria", "slow", "screenshot",
-		"pw_content", "pw_events", "pw_context", "pw_files",
+		"pw_content", "pw_events", "pw_context", "pw_storage_aria", "pw_locator_handler", "pw_network_more",
+		"pw_files",
 	} {
 		t.Run(name, func(t *testing.T) {
 			stdout, stderr, tmp, err := script{name: name + ".py", fixture: base}.run(t)

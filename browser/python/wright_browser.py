@@ -37,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import urllib.parse
 
 __all__ = [
@@ -77,6 +78,7 @@ class Error(Exception):
         self.message = message
         self.type = type or self.__class__.__name__
         self.method = method
+        self.stack = "".join(traceback.format_stack()[:-1])
 
     @property
     def name(self):
@@ -831,6 +833,9 @@ def launch(headless=True, viewport=(1280, 1800), slow_mo=0, timeout=10000, execu
     size = _viewport(viewport, "launch")
     if size is not None:
         params["viewport"] = size
+    spawn = os.environ.get("WRIGHT_DRIVER_SPAWN")
+    if spawn and not cdp_url:
+        return _launch_spawned(spawn, params, size, timeout)
     if executable:
         executable = os.fspath(executable)
         if os.sep not in executable:
@@ -869,6 +874,25 @@ def launch(headless=True, viewport=(1280, 1800), slow_mo=0, timeout=10000, execu
         result = transport.call("browser.launch", params, guard_s=_guard_seconds(max(timeout or 0, 60000)))
     except BaseException:
         transport.shutdown(grace=2.0)
+        raise
+    browser = Browser(transport, result, timeout or 10000, owns_driver=True)
+    browser._viewport = size
+    browser._subscribe()
+    return browser
+
+
+def _launch_spawned(path, params, size, timeout):
+    """A browser of wright's own, outside the run's sandbox, behind the socket at path.
+
+    Inside a sandboxed run wright starts the driver and Chromium for each
+    connection itself, so that secrets are typed where the script cannot see
+    them; the browser, its executable and its flags are wright's choice.
+    """
+    transport = _SocketTransport(path)
+    try:
+        result = transport.call("browser.launch", params, guard_s=_guard_seconds(max(timeout or 0, 60000)))
+    except BaseException:
+        transport.shutdown()
         raise
     browser = Browser(transport, result, timeout or 10000, owns_driver=True)
     browser._viewport = size
@@ -934,7 +958,12 @@ class Browser:
             self._page(pid)
 
     def __repr__(self):
-        return "<Browser %s%s>" % (self.id, " closed" if self._closed else "")
+        return "<Browser type=%s version=%s>" % (self._browser_type, self.version)
+
+    @property
+    def _impl_obj(self):
+        # Playwright's sync objects wrap an implementation object; here they are one and the same.
+        return self
 
     def __enter__(self):
         return self
@@ -1205,9 +1234,21 @@ class ConsoleMessage:
         line, column = params.get("line") or 0, params.get("column") or 0
         self.location = {"url": params.get("url") or "", "lineNumber": line, "columnNumber": column,
                          "line": line, "column": column}
+        self.timestamp = params.get("timestamp") or time.time() * 1000
+        self._record = {"type": self.type, "text": self.text, "url": self.location["url"], "line": line}
+
+    # wright's page.console_messages() gave dicts: msg["text"] still works on these objects.
+    def __getitem__(self, key):
+        return self._record[key]
+
+    def get(self, key, default=None):
+        return self._record.get(key, default)
+
+    def keys(self):
+        return self._record.keys()
 
     def __repr__(self):
-        return "<ConsoleMessage type=%s text=%r>" % (self.type, self.text)
+        return "<ConsoleMessage type=%s text=%s>" % (self.type, self.text)
 
     def __str__(self):
         return self.text
@@ -1334,8 +1375,21 @@ class Request:
         return self._response
 
     def sizes(self):
-        return {"requestBodySize": len(self.post_data or ""), "requestHeadersSize": 0,
-                "responseBodySize": 0, "responseHeadersSize": 0}
+        target = urllib.parse.urlsplit(self.url)
+        path = (target.path or "/") + ("?" + target.query if target.query else "")
+        head = "%s %s HTTP/1.1\r\nHost: %s\r\n" % (self.method, path, target.netloc)
+        head += "".join("%s: %s\r\n" % (k, v) for k, v in self._headers.items()) + "\r\n"
+        sizes = {"requestBodySize": len(self.post_data_buffer or b""), "requestHeadersSize": len(head.encode()),
+                 "responseBodySize": 0, "responseHeadersSize": 0}
+        resp = self.response()
+        if resp is not None:
+            lines = "".join("%s: %s\r\n" % (k, v) for k, v in (resp._headers or {}).items())
+            sizes["responseHeadersSize"] = len(("HTTP/1.1 %s %s\r\n%s\r\n" % (resp.status, resp.status_text, lines)).encode())
+            try:
+                sizes["responseBodySize"] = len(resp.body())
+            except Error:
+                pass
+        return sizes
 
     @property
     def service_worker(self):
@@ -1390,10 +1444,19 @@ class Response:
         return out
 
     def finished(self):
-        req = self._request
-        if req is not None and not req._finished and req.failure is None:
-            self._page._transport_of().pump(self._page._timeout_ms() / 1000.0,
-                                            lambda: req._finished or req.failure is not None)
+        req, page = self._request, self._page
+
+        def gone():
+            ctx = page._context
+            return page._closed or (ctx is not None and ctx.__dict__.get("_closed", False))
+
+        if req is not None and not req._finished:
+            if req.failure is None:
+                page._transport_of().pump(page._timeout_ms() / 1000.0,
+                                          lambda: req._finished or req.failure is not None or gone())
+            if not req._finished and gone():
+                raise TargetClosed("Response.finished: Target page, context or browser has been closed",
+                                   method="Response.finished")
         return None if req is None or req.failure is None else req.failure
 
     def body(self):
@@ -1409,11 +1472,53 @@ class Response:
     def json(self):
         return json.loads(self.text())
 
+    def _net(self):
+        return self.__dict__.get("_network") or {}
+
     def server_addr(self):
-        return None
+        """{"ipAddress", "port"} of the server that answered, when the browser knows it."""
+        ip, port = self._net().get("remote_ip"), self._net().get("remote_port")
+        if not ip:
+            return None
+        return {"ipAddress": ip if ":" not in ip or ip.startswith("[") else "[%s]" % ip, "port": port}
 
     def security_details(self):
-        return None
+        """The TLS certificate's summary (protocol, subjectName, issuer, validFrom, validTo), None for HTTP."""
+        details = self._net().get("security")
+        return {k: v for k, v in details.items() if v not in (None, "")} if details else None
+
+    def http_version(self):
+        proto = (self._net().get("protocol") or "http/1.1").lower()
+        return {"h2": "HTTP/2.0", "h3": "HTTP/3.0", "http/1.0": "HTTP/1.0"}.get(proto, "HTTP/1.1")
+
+    @property
+    def from_service_worker(self):
+        return False
+
+
+class PageError(Error):
+    """An uncaught error of the page, as page.page_errors() lists it (Playwright gives Error objects;
+    e["message"] and e["stack"] keep wright's dict reading working)."""
+
+    def __init__(self, record):
+        stack = record.get("stack") or ""
+        first = stack.split("\n", 1)[0]
+        name = first.split(":", 1)[0] if ":" in first and " " not in first.split(":", 1)[0] else "Error"
+        message = record.get("message") or ""
+        if message.startswith("Uncaught "):
+            message = message[len("Uncaught "):]
+        m = re.match(r"((?:[A-Za-z_$][\w$]*)?(?:Error|Exception)): ", message)
+        if m:
+            name, message = m.group(1), message[m.end():]
+        super().__init__(message, type=name)
+        self.stack = stack
+        self._record = dict(record)
+
+    def __getitem__(self, key):
+        return self._record[key]
+
+    def get(self, key, default=None):
+        return self._record.get(key, default)
 
 
 class WebError:
@@ -1474,7 +1579,8 @@ class Route:
         data = body.encode("utf-8") if isinstance(body, str) else (body or b"")
         if isinstance(body, str):
             hdrs.setdefault("content-type", "text/plain")
-        hdrs.setdefault("content-length", str(len(data)))
+        if data:
+            hdrs.setdefault("content-length", str(len(data)))
         self._settle("route.fulfill", status=status or 200, headers=hdrs,
                      body=base64.b64encode(data).decode("ascii"))
 
@@ -1487,23 +1593,177 @@ class Route:
 
     def continue_(self, url=None, method=None, headers=None, post_data=None):
         ov = self._merged(url, method, headers, post_data)
+        self._apply_overrides(url, method, headers, post_data)
         pd = ov.get("post_data")
         if pd is not None:
             if isinstance(pd, (dict, list)):
                 pd = json.dumps(pd)
             pd = base64.b64encode(pd.encode("utf-8") if isinstance(pd, str) else pd).decode("ascii")
         self._settle("route.continue", url=ov.get("url"), method=ov.get("method"),
-                     headers={k: str(v) for k, v in ov["headers"].items()} if ov.get("headers") is not None else None,
+                     headers={k: str(v) for k, v in ov["headers"].items() if v is not None}
+                     if ov.get("headers") is not None else None,
                      post_data=pd)
 
     def fallback(self, url=None, method=None, headers=None, post_data=None):
         if self._handled:
             raise Error("Route is already handled!", type="Error")
         self._overrides = self._merged(url, method, headers, post_data)
+        self._apply_overrides(url, method, headers, post_data)
         self._fell_back = True
 
-    def fetch(self, *args, **kwargs):
-        raise Error("route.fetch is not supported by wright (it needs APIRequestContext); use route.continue_()")
+    def _apply_overrides(self, url, method, headers, post_data):
+        """What a fallback or continue changes shows on route.request, for the next handlers and
+        listeners (Playwright's rule); a header given as None is removed."""
+        req = self.request
+        if url is not None:
+            req.url = url
+            req._url_overridden = True
+        if method is not None:
+            req.method = method
+        if headers is not None:
+            req._headers = {str(k).lower(): str(v) for k, v in headers.items() if v is not None}
+        if post_data is not None:
+            if isinstance(post_data, (dict, list)):
+                post_data = json.dumps(post_data)
+            if isinstance(post_data, (bytes, bytearray)):
+                post_data = bytes(post_data).decode("latin-1")
+            req.post_data = post_data
+
+    def fetch(self, url=None, method=None, headers=None, post_data=None, max_redirects=None, max_retries=None,
+              timeout=None):
+        """Make the request (with the overrides given and those of earlier fallbacks) and return the
+        response, so that fulfill(response=...) can answer with it, changed or not."""
+        ov = self._merged(url, method, headers, post_data)
+        req = self.request
+        hdrs = ov.get("headers") if ov.get("headers") is not None else req.headers
+        data = ov.get("post_data") if ov.get("post_data") is not None else req.post_data_buffer
+        if timeout is None:
+            timeout = self._page._default_timeout or self._page._browser._default_timeout
+        return _fetch(self._page, "Route.fetch", ov.get("url") or req.url, ov.get("method") or req.method, hdrs,
+                      data, timeout, max_redirects)
+
+
+class APIResponse:
+    """What route.fetch() and page.request return: the whole response, body included."""
+
+    def __init__(self, result):
+        self.url = result.get("url") or ""
+        self.status = result.get("status") or 0
+        self.status_text = result.get("status_text") or ""
+        self._pairs = [(k.lower(), v) for k, v in (result.get("headers") or [])]
+        self._body = base64.b64decode(result.get("body") or "")
+
+    def __repr__(self):
+        return "<APIResponse url=%r status=%r status_text=%r>" % (self.url, self.status, self.status_text)
+
+    @property
+    def ok(self):
+        return 200 <= self.status <= 299
+
+    @property
+    def headers(self):
+        out = {}
+        for k, v in self._pairs:
+            out[k] = v if k not in out else out[k] + ("\n" if k == "set-cookie" else ", ") + v
+        return out
+
+    @property
+    def headers_array(self):
+        return [{"name": k, "value": v} for k, v in self._pairs]
+
+    def body(self):
+        return self._body
+
+    def text(self):
+        return self._body.decode("utf-8", "replace")
+
+    def json(self):
+        return json.loads(self.text())
+
+    def dispose(self):
+        self._body = b""
+
+
+# Headers the HTTP client sets itself: forwarding the browser's would garble the exchange (an
+# Accept-Encoding it did not ask for leaves the body compressed).
+_FETCH_DROPPED_HEADERS = frozenset(("host", "content-length", "connection", "accept-encoding", "keep-alive",
+                                    "transfer-encoding"))
+
+
+def _fetch(page, api, url, method=None, headers=None, data=None, timeout=None, max_redirects=None):
+    """One page.fetch call; errors are named after the API method (Route.fetch, APIRequestContext.get)."""
+    if isinstance(data, (dict, list)):
+        data = json.dumps(data)
+        headers = dict(headers or {})
+        if not any(k.lower() == "content-type" for k in headers):
+            headers["content-type"] = "application/json"
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    hdrs = {str(k): str(v) for k, v in (headers or {}).items()
+            if v is not None and str(k).lower() not in _FETCH_DROPPED_HEADERS}
+    if isinstance(timeout, datetime.timedelta):
+        timeout = timeout.total_seconds() * 1000
+    try:
+        result = page._call("page.fetch", timeout if timeout else None, url=url, http_method=method, headers=hdrs,
+                            post_data=base64.b64encode(data).decode("ascii") if data else None,
+                            max_redirects=max_redirects)
+    except Error as exc:
+        text = exc.message.split(": ", 1)[1] if exc.message.startswith("page.fetch: ") else exc.message
+        raise type(exc)("%s: %s" % (api, text), type=exc.type, method=api) from None
+    return APIResponse(result)
+
+
+class APIRequestContext:
+    """page.request / context.request: HTTP requests made by the driver with the page's cookies, under
+    the URL policy. Multipart bodies, HAR and storage_state of their own are not supported."""
+
+    def __init__(self, page):
+        self._page = page
+
+    def fetch(self, url_or_request, params=None, method=None, headers=None, data=None, form=None,
+              multipart=None, timeout=None, fail_on_status_code=None, ignore_https_errors=None,
+              max_redirects=None, max_retries=None):
+        if multipart is not None:
+            raise Error("APIRequestContext.fetch: multipart bodies are not supported by wright")
+        if isinstance(url_or_request, Request):
+            req = url_or_request
+            url, method = req.url, method or req.method
+            headers = headers if headers is not None else req.headers
+            if data is None and req.post_data is not None:
+                data = req.post_data_buffer
+        else:
+            url = url_or_request
+        if params:
+            url += ("&" if "?" in url else "?") + urllib.parse.urlencode(params)
+        if form is not None:
+            data = urllib.parse.urlencode(form)
+            headers = dict(headers or {}, **{"content-type": "application/x-www-form-urlencoded"})
+        resp = _fetch(self._page, "APIRequestContext.%s" % (method or "fetch").lower(), url, method or "GET",
+                      headers, data, timeout, max_redirects)
+        if fail_on_status_code and not resp.ok:
+            raise Error("APIRequestContext.fetch: %d %s" % (resp.status, resp.status_text))
+        return resp
+
+    def get(self, url, **kwargs):
+        return self.fetch(url, method="GET", **kwargs)
+
+    def head(self, url, **kwargs):
+        return self.fetch(url, method="HEAD", **kwargs)
+
+    def post(self, url, **kwargs):
+        return self.fetch(url, method="POST", **kwargs)
+
+    def put(self, url, **kwargs):
+        return self.fetch(url, method="PUT", **kwargs)
+
+    def patch(self, url, **kwargs):
+        return self.fetch(url, method="PATCH", **kwargs)
+
+    def delete(self, url, **kwargs):
+        return self.fetch(url, method="DELETE", **kwargs)
+
+    def dispose(self, reason=None):
+        pass
 
 
 class _RouteEntry:
@@ -1548,6 +1808,25 @@ def _route_through(route, request, entries):
         route.continue_()
 
 
+class Disposable:
+    """What page.route() and context.route() return: dispose() (or leaving a with-block) undoes it."""
+
+    def __init__(self, dispose):
+        self._dispose = dispose
+
+    def dispose(self):
+        if self._dispose is not None:
+            dispose, self._dispose = self._dispose, None
+            dispose()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.dispose()
+        return False
+
+
 class _Routing:
     """page.route / context.route: shared by Page and BrowserContext."""
 
@@ -1556,9 +1835,18 @@ class _Routing:
         return ctx._options.get("base_url") if ctx is not None else None
 
     def route(self, url, handler, times=None):
+        """Route matching requests to handler; returns a Disposable (a context manager) that unroutes it."""
         routes = self.__dict__.setdefault("_routes", [])
-        routes.append(_RouteEntry(url, handler, times, self._base_url()))
+        entry = _RouteEntry(url, handler, times, self._base_url())
+        routes.append(entry)
         self._routes_changed()
+        return Disposable(lambda: self._drop_route(entry))
+
+    def _drop_route(self, entry):
+        routes = self.__dict__.setdefault("_routes", [])
+        if entry in routes:
+            routes.remove(entry)
+            self._routes_changed()
 
     def unroute(self, url, handler=None):
         routes = self.__dict__.setdefault("_routes", [])
@@ -1718,7 +2006,7 @@ class BrowserContext(_Routing, _Emitter):
                 % (json.dumps(origin.get("origin")), json.dumps(items)))
 
     def __repr__(self):
-        return "<BrowserContext%s>" % (" closed" if self._closed else "")
+        return "<BrowserContext browser=%s>" % (self.browser,)
 
     def __enter__(self):
         return self
@@ -2020,6 +2308,8 @@ class _PageEvents(_Emitter):
             self._emit(kind, self)
         elif kind == "binding":
             self._on_binding(params)
+        elif kind == "locator_handler":
+            self._on_locator_handler(params)
         elif kind == "route":
             self._on_route(params)
         elif kind == "framenavigated":
@@ -2031,8 +2321,10 @@ class _PageEvents(_Emitter):
             req = self._requests.get(params.get("request"))
             if req is None:
                 return
-            resp = Response(params.get("url"), params.get("status"), self, req, params.get("headers"),
+            url = req.url if req.__dict__.get("_url_overridden") else params.get("url")
+            resp = Response(url, params.get("status"), self, req, params.get("headers"),
                             params.get("status_text"), params.get("from_cache"))
+            resp._network = params
             req._response = resp
             if req._navigation and req._main_frame:
                 self._nav_response = resp
@@ -2129,6 +2421,7 @@ class _PageEvents(_Emitter):
         if len(self._requests) > 2000:
             self._requests.clear()
         self._requests[rid] = req
+        self.__dict__.setdefault("_recent_requests", collections.deque(maxlen=100)).append(req)
         self._emit("request", req)
         if self._context is not None:
             self._context._emit("request", req)
@@ -2646,9 +2939,6 @@ class _PageFiles:
                                             source_position=source_position, target_position=target_position,
                                             steps=steps)
 
-    def set_checked(self, selector, checked, strict=None, **kwargs):
-        return self._first(selector, strict).set_checked(checked, **kwargs)
-
     def is_disabled(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_disabled()
 
@@ -2686,11 +2976,6 @@ class _PageFiles:
         if referer is not None and any(k.lower() == "referer" for k in (headers or {})):
             raise Error('"referer" is already specified as extra HTTP header (navigating to %s)' % url,
                         type="InvalidParams")
-
-    def pause(self):
-        """Playwright opens its inspector here; wright has none, so this returns at once (as Playwright
-        does in headless runs) and changes nothing: timeouts stay as they were."""
-        return None
 
     def __enter__(self):
         return self
@@ -2760,13 +3045,166 @@ _NAV_CALLS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_for
                         "page.wait_for_url"))
 _LOAD_STATES = ("load", "domcontentloaded", "networkidle", "commit")
 
+def _api_description(selector):
+    """How Playwright's messages name a locator: get_by_role("button", name="Close"), locator("#id")."""
+    m = re.fullmatch(r'role=([\w-]+)(?:\[name=("(?:[^"\\]|\\.)*")(i?)\])?', selector)
+    if m:
+        if m.group(2) is None:
+            return 'get_by_role("%s")' % m.group(1)
+        return 'get_by_role("%s", name=%s%s)' % (m.group(1), m.group(2), "" if m.group(3) else ", exact=True")
+    m = re.fullmatch(r'(?:internal:)?(text|label|placeholder|alt|title)=("(?:[^"\\]|\\.)*")(i?)', selector)
+    if m:
+        kind = {"alt": "alt_text"}.get(m.group(1), m.group(1))
+        return "get_by_%s(%s%s)" % (kind, m.group(2), "" if m.group(3) else ", exact=True")
+    return "locator(%s)" % json.dumps(selector)
+
+
+def _call_locator_handler(handler, locator):
+    """Call handler(locator) when it takes a positional argument, else handler()."""
+    try:
+        params = inspect.signature(handler).parameters.values()
+    except (TypeError, ValueError):
+        return handler(locator)
+    takes = any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in params)
+    return handler(locator) if takes else handler()
+
+
+class _PageLocatorHandlers:
+    """page.add_locator_handler: run a callback whenever an overlay's locator is visible before an action.
+
+    The driver checks the handlers' locators at every attempt of an action (and of expect()'s
+    retries); when one is visible it asks this client to run the handler, then, unless
+    no_wait_after, waits for the locator to be hidden before going on. times= limits how often a
+    handler runs; actions the handler makes itself do not run handlers."""
+
+    def add_locator_handler(self, locator, handler, no_wait_after=None, times=None):
+        if not isinstance(locator, Locator) or locator._owner_page() is not self:
+            raise Error("Locator must belong to the main frame of this page")
+        if times == 0:
+            return
+        uid = self._call("page.add_locator_handler", selector=locator.selector,
+                         description=_api_description(locator.selector),
+                         no_wait_after=True if no_wait_after else None)["uid"]
+        self.__dict__.setdefault("_locator_handlers", {})[uid] = [handler, times, locator]
+
+    def remove_locator_handler(self, locator):
+        table = self.__dict__.get("_locator_handlers", {})
+        for uid, entry in list(table.items()):
+            if entry[2].selector == locator.selector and entry[2]._owner_page() is locator._owner_page():
+                del table[uid]
+                self._call("page.remove_locator_handler", uid=uid)
+
+    def _on_locator_handler(self, params):
+        uid = params.get("uid")
+        table = self.__dict__.get("_locator_handlers", {})
+        entry = table.get(uid)
+        remove = entry is None
+        try:
+            if entry is not None and entry[1] != 0:
+                if entry[1] is not None:
+                    entry[1] -= 1
+                remove = entry[1] == 0
+                _call_locator_handler(entry[0], entry[2])
+        finally:
+            if remove:
+                table.pop(uid, None)
+            try:
+                self._call("page.resolve_locator_handler", uid=uid, remove=True if remove else None)
+            except Error:
+                pass  # the page closed meanwhile (the handler may have closed it)
+
+
+def _locator_handlers_checkpoint(actual, deadline):
+    """expect()'s turn for the page's locator handlers before each retry."""
+    page = actual if isinstance(actual, Page) else getattr(actual, "_owner_page", lambda: None)()
+    if page is None or not page.__dict__.get("_locator_handlers"):
+        return
+    left = max(1, int((deadline - time.monotonic()) * 1000))
+    page._call("page.run_locator_handlers", left)
+
+
+class WebStorage:
+    """page.local_storage / page.session_storage: the current origin's Web Storage, read and written
+    in the page's main frame."""
+
+    def __init__(self, page, kind):
+        self._page = page
+        self._kind = kind
+
+    def __repr__(self):
+        return "<WebStorage %s of %r>" % (self._kind, self._page)
+
+    def _run(self, source, arg=None):
+        return self._page.evaluate("([kind, arg]) => (%s)(window[kind], arg)" % source, [self._kind, arg])
+
+    def get_item(self, name):
+        """The value stored under name, or None."""
+        return self._run("(s, name) => s.getItem(name)", name)
+
+    def set_item(self, name, value):
+        self._run("(s, [name, value]) => { s.setItem(name, value); }", [name, str(value)])
+
+    def remove_item(self, name):
+        self._run("(s, name) => { s.removeItem(name); }", name)
+
+    def clear(self):
+        self._run("(s) => { s.clear(); }")
+
+    def items(self):
+        """Every entry as {"name", "value"}, in the storage's order."""
+        return self._run("(s) => { const out = []; for (let i = 0; i < s.length; i++) { const name = s.key(i);"
+                         " out.push({name, value: s.getItem(name)}); } return out; }")
+
+
+class _PageCompat:
+    """Page methods of Playwright's API that map onto others."""
+
+    @property
+    def request(self):
+        """An APIRequestContext bound to this page: its requests carry the page's cookies."""
+        if self.__dict__.get("_api_request") is None:
+            self._api_request = APIRequestContext(self)
+        return self._api_request
+
+    def requests(self):
+        """The page's last 100 requests, oldest first (each keeps its response)."""
+        return list(self.__dict__.get("_recent_requests", ()))
+
+    def set_checked(self, selector, checked, strict=False, **kwargs):
+        return self._first(selector, strict).set_checked(checked, **kwargs)
+
+    def pause(self):
+        """Playwright opens its inspector here; wright has none, so this returns at once and the
+        page's timeouts stay as they were."""
+
+
+class _PageStorage:
+    """Web Storage of the page (Playwright's page.local_storage and page.session_storage)."""
+
+    @property
+    def local_storage(self):
+        if self.__dict__.get("_local_storage") is None:
+            self._local_storage = WebStorage(self, "localStorage")
+        return self._local_storage
+
+    @property
+    def session_storage(self):
+        if self.__dict__.get("_session_storage") is None:
+            self._session_storage = WebStorage(self, "sessionStorage")
+        return self._session_storage
+
+
+# The navigations, which set_default_navigation_timeout governs before set_default_timeout.
+_PAGE_NAVIGATIONS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_forward", "page.wait_for_url",
+                               "page.wait_for_load_state"))
 
 # The page methods that wait and so take a timeout (every locator method does).
 _PAGE_WAITS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_forward", "page.wait_for_load_state",
                          "page.wait_for_url", "page.wait_for_selector", "page.screenshot", "page.aria_snapshot"))
 
 
-class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
+class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _PageStorage, _PageLocatorHandlers, _PageCompat,
+           _Locating):
     """One tab. Get it from browser.new_page(), browser.pages or page.expect_popup()."""
 
     def __init__(self, browser, page_id):
@@ -2786,7 +3224,7 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
         self._routing_on = False
 
     def __repr__(self):
-        return "<Page %s%s>" % (self.id, " closed" if self._closed else "")
+        return "<Page url=%r>" % (self.url if not self._closed else "",)
 
     def _owner_page(self):
         return self
@@ -2804,6 +3242,12 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
             if value is not None:
                 body[key] = value
         timeout = _timeout
+        if isinstance(timeout, datetime.timedelta):
+            timeout = timeout.total_seconds() * 1000
+        if timeout is None and method in _PAGE_NAVIGATIONS:
+            timeout = self._default_navigation_timeout
+            if timeout is None and self._context is not None:
+                timeout = getattr(self._context, "_default_navigation_timeout", None)
         if timeout is None and (method.startswith("locator.") or method in _PAGE_WAITS):
             timeout = self._default_timeout
         if timeout is not None:
@@ -2922,8 +3366,12 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
                             type=type, quality=quality)
         return _screenshot_bytes(result, target)
 
-    def aria_snapshot(self, interactive_only=False, max_depth=0, max_chars=0, ref=None, timeout=None):
-        """The page as ARIA snapshot YAML; elements that can be acted on carry [ref=eN]."""
+    def aria_snapshot(self, interactive_only=False, max_depth=0, max_chars=0, ref=None, timeout=None, depth=None,
+                      mode=None, boxes=None):
+        """The page as ARIA snapshot YAML; elements that can be acted on carry [ref=eN] (wright's extra).
+        depth: levels below the top-level lines (Playwright's option)."""
+        if depth is not None:
+            max_depth = depth + 1
         result = self._call("page.aria_snapshot", timeout, interactive_only=interactive_only or None,
                             max_depth=max_depth or None, max_chars=max_chars or None, ref=ref)
         return result.get("snapshot", "")
@@ -2966,13 +3414,23 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _Locating):
                 return self._browser._page(info["opener"])
         return None
 
-    def console_messages(self, clear=False):
-        """Console messages since the page opened: [{type, text, url, line}]."""
-        return self._call("page.console_messages", clear=clear or None).get("messages") or []
+    def console_messages(self, clear=False, filter=None):
+        """Console messages since the page opened (the last 200 or so), oldest first: ConsoleMessage
+        objects (.type, .text, .location, .page), which also answer msg["type"], ["text"], ["url"], ["line"]."""
+        records = self._call("page.console_messages", clear=clear or None).get("messages") or []
+        return [ConsoleMessage(self, r) for r in records]
 
-    def page_errors(self, clear=False):
-        """Uncaught JavaScript errors: [{message, stack}]."""
-        return self._call("page.page_errors", clear=clear or None).get("errors") or []
+    def clear_console_messages(self):
+        self._call("page.console_messages", clear=True)
+
+    def page_errors(self, clear=False, filter=None):
+        """Uncaught JavaScript errors, oldest first: PageError objects (.message, .name, .stack), which
+        also answer e["message"] and e["stack"]."""
+        records = self._call("page.page_errors", clear=clear or None).get("errors") or []
+        return [PageError(r) for r in records]
+
+    def clear_page_errors(self):
+        self._call("page.page_errors", clear=True)
 
     def dialogs(self, clear=False):
         """Dialogs seen so far (all accepted as they opened): [{type, message, default_value}]."""
@@ -3230,9 +3688,15 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
         """{x, y, width, height} in CSS pixels, or None when the element is not rendered."""
         return self._call("locator.bounding_box", timeout).get("value")
 
-    def aria_snapshot(self, interactive_only=False, max_depth=0, max_chars=0, timeout=None):
+    def aria_snapshot(self, interactive_only=False, max_depth=0, max_chars=0, timeout=None, depth=None, mode=None,
+                      boxes=None):
+        """The element's subtree as ARIA snapshot YAML in Playwright's format (no refs; mode="ai" adds
+        wright's [ref=eN] markers). depth: levels below the top-level lines (Playwright's option)."""
+        if depth is not None:
+            max_depth = depth + 1
         result = self._call("locator.aria_snapshot", timeout, interactive_only=interactive_only or None,
-                            max_depth=max_depth or None, max_chars=max_chars or None)
+                            max_depth=max_depth or None, max_chars=max_chars or None,
+                            no_refs=None if mode == "ai" else True)
         return result.get("snapshot", "")
 
 
@@ -3527,7 +3991,7 @@ class Frame(_Locating):
         self._element = element
 
     def __repr__(self):
-        return "<Frame %s>" % ("main" if self._element is None else self._element.selector)
+        return "<Frame name=%s url=%r>" % (self.name, self.url)
 
     def __eq__(self, other):
         if not isinstance(other, Frame) or other._page is not self._page:
@@ -3834,6 +4298,245 @@ def _fmt_expected(expected):
     return "'%s'" % (expected,)
 
 
+# ---- ARIA snapshot templates (to_match_aria_snapshot) ----------------------
+#
+# Both the snapshot taken and the template are YAML lists of nodes:
+#   - role "name" [attr] [attr=value]: text        (or a /regex/ for the name or text)
+#   - text: some text
+#   - /url: value                                  (a property of the parent)
+#   - /children: contain | equal | deep-equal      (how the parent's children must match)
+# A template matches when some node of the snapshot (or the snapshot's root) matches it: its role,
+# the name and attributes it gives, its properties, and its children in order (by default a
+# subsequence of the node's children; "equal" asks for exactly them, "deep-equal" at every depth).
+
+_ARIA_BOOL_ATTRS = ("checked", "disabled", "expanded", "pressed", "selected", "active")
+
+
+class _AriaNode:
+    __slots__ = ("role", "name", "attrs", "props", "kids", "mode", "text")
+
+    def __init__(self, role=None, name=None, text=None):
+        self.role, self.name, self.text = role, name, text
+        self.attrs, self.props, self.kids, self.mode = {}, {}, [], None
+
+
+def _yaml_scalar(s):
+    """A YAML flow scalar as this format writes it: "json-like", 'single' or plain."""
+    s = s.strip()
+    if len(s) >= 2 and s[0] == '"' and s[-1] == '"':
+        try:
+            return json.loads(s)
+        except ValueError:
+            return s[1:-1]
+    if len(s) >= 2 and s[0] == "'" and s[-1] == "'":
+        return s[1:-1].replace("''", "'")
+    return s
+
+
+def _aria_split_item(rest):
+    """Split a list item's text into (key, value or None when there is no colon)."""
+    if rest[:1] in ("'", '"'):
+        q = rest[0]
+        i = 1
+        while i < len(rest):
+            if q == '"' and rest[i] == "\\":
+                i += 2
+                continue
+            if rest[i] == q:
+                if q == "'" and rest[i + 1:i + 2] == "'":
+                    i += 2
+                    continue
+                break
+            i += 1
+        key, tail = _yaml_scalar(rest[:i + 1]), rest[i + 1:].strip()
+        if tail.startswith(":"):
+            return key, tail[1:].strip()
+        return key, None
+    inside = None
+    i = 0
+    while i < len(rest):
+        c = rest[i]
+        if inside:
+            if c == "\\":
+                i += 2
+                continue
+            if c == inside:
+                inside = None
+        elif c in ('"', "/") and i > 0 and rest[i - 1] == " ":
+            inside = c
+        elif c == ":" and (i + 1 == len(rest) or rest[i + 1] == " "):
+            return rest[:i].strip(), rest[i + 1:].strip()
+        i += 1
+    return rest.strip(), None
+
+
+def _aria_text_value(raw, template):
+    """A text or property value: in a template, /.../ is a pattern (also compared as written)."""
+    value = _yaml_scalar(raw)
+    if template and len(value) >= 2 and value[0] == "/" and value[-1] == "/":
+        try:
+            return (re.compile(value[1:-1]), value)
+        except re.error:
+            return value
+    return value
+
+
+def _aria_parse_key(key, template):
+    """role "name" [attr] [attr=value] -> a node (name may be a pattern in a template)."""
+    m = re.match(r"\s*([A-Za-z][\w-]*)\s*", key)
+    if not m:
+        raise Error("aria snapshot: cannot read %r (expected a role)" % key)
+    node = _AriaNode(role=m.group(1))
+    rest = key[m.end():]
+    if rest.startswith('"'):
+        i = 1
+        while i < len(rest) and rest[i] != '"':
+            i += 2 if rest[i] == "\\" else 1
+        node.name = _yaml_scalar(rest[:i + 1])
+        rest = rest[i + 1:]
+    elif rest.startswith("/") and template:
+        i = 1
+        while i < len(rest) and rest[i] != "/":
+            i += 2 if rest[i] == "\\" else 1
+        try:
+            node.name = re.compile(rest[1:i])
+        except re.error as exc:
+            raise Error("aria snapshot: bad pattern %r: %s" % (rest[:i + 1], exc)) from None
+        rest = rest[i + 1:]
+    for am in re.finditer(r"\[\s*([\w-]+)\s*(?:=\s*([^\]]*?)\s*)?\]", rest):
+        node.attrs[am.group(1)] = "true" if am.group(2) is None else am.group(2)
+    return node
+
+
+def _aria_parse(text, template=False):
+    """Parse snapshot YAML into a root node whose kids are the top-level items."""
+    root = _AriaNode(role="fragment")
+    stack = [(-1, root)]
+    for raw_line in str(text).split("\n"):
+        if not raw_line.strip():
+            continue
+        indent = len(raw_line) - len(raw_line.lstrip())
+        body = raw_line.strip()
+        if not body.startswith("-"):
+            raise Error("aria snapshot: expected a list item (\"- ...\"), got %r" % body)
+        body = body[1:].strip()
+        while len(stack) > 1 and stack[-1][0] >= indent:
+            stack.pop()
+        parent = stack[-1][1]
+        key, value = _aria_split_item(body)
+        if key == "text":
+            parent.kids.append(_AriaNode(text=_aria_text_value(value or "", template)))
+            continue
+        if key.startswith("/"):
+            if key == "/children":
+                parent.mode = (value or "").strip()
+            else:
+                parent.props[key[1:]] = _aria_text_value(value or "", template)
+            continue
+        node = _aria_parse_key(key, template)
+        if value:
+            node.kids.append(_AriaNode(text=_aria_text_value(value, template)))
+        parent.kids.append(node)
+        stack.append((indent, node))
+    return root
+
+
+def _aria_text_matches(actual, want):
+    if want is None or want == "":
+        return True
+    if actual is None:
+        return False
+    actual = _normalize_ws(actual)
+    if isinstance(want, tuple):
+        pattern, raw = want
+        return actual == raw or pattern.search(actual) is not None
+    if isinstance(want, re.Pattern):
+        return want.search(actual) is not None
+    return actual == _normalize_ws(want)
+
+
+def _aria_node_matches(node, tmpl, deep):
+    if tmpl.role is None:
+        return node.role is None and _aria_text_matches(node.text, tmpl.text)
+    if node.role is None or (tmpl.role != "fragment" and tmpl.role != node.role):
+        return False
+    for attr, want in tmpl.attrs.items():
+        have = node.attrs.get(attr, "false" if attr in _ARIA_BOOL_ATTRS else None)
+        if have != want:
+            return False
+    if tmpl.name is not None and not _aria_text_matches(node.name or "", tmpl.name):
+        return False
+    for prop, want in tmpl.props.items():
+        if not _aria_text_matches(node.props.get(prop), want):
+            return False
+    mode = tmpl.mode or ("deep-equal" if deep else "contain")
+    if mode == "contain":
+        return _aria_contains(node.kids, tmpl.kids)
+    if mode in ("equal", "deep-equal"):
+        deeper = mode == "deep-equal"
+        return len(node.kids) == len(tmpl.kids) and all(
+            _aria_node_matches(n, t, deeper) for n, t in zip(node.kids, tmpl.kids))
+    raise Error("aria snapshot: /children must be contain, equal or deep-equal, not %r" % tmpl.mode)
+
+
+def _aria_contains(kids, wanted):
+    i = 0
+    for t in wanted:
+        while i < len(kids) and not _aria_node_matches(kids[i], t, False):
+            i += 1
+        if i == len(kids):
+            return False
+        i += 1
+    return True
+
+
+def _aria_tree_matches(root, tmpl):
+    """Whether some node of the snapshot tree (the root included) matches the template."""
+    target = tmpl.kids[0] if len(tmpl.kids) == 1 and tmpl.mode is None else tmpl
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if _aria_node_matches(node, target, False):
+            return True
+        todo.extend(k for k in node.kids if k.role is not None)
+        if target.role is None and any(_aria_node_matches(k, target, False) for k in node.kids):
+            return True
+    return False
+
+
+def _dedent_snapshot(text):
+    lines = [line for line in str(text).split("\n") if line.strip()]
+    cut = min((len(line) - len(line.lstrip()) for line in lines), default=0)
+    return "\n".join(line[cut:] for line in lines)
+
+
+class _AriaAssertions:
+    """to_match_aria_snapshot for locators and pages."""
+
+    def _aria_locator(self):
+        return self._actual.locator("body") if isinstance(self._actual, Page) else self._actual
+
+    def to_match_aria_snapshot(self, expected, timeout=None):
+        template = _aria_parse(expected, template=True)
+        loc = self._aria_locator()
+        state = {}
+
+        def check():
+            snap = loc.aria_snapshot(timeout=timeout or _Assertions._default_timeout)
+            state["snap"] = snap
+            return _aria_tree_matches(_aria_parse(snap), template), snap
+
+        subject = "Page" if isinstance(self._actual, Page) else "Locator"
+        try:
+            self._retry("to_match_aria_snapshot", check, "to match Aria snapshot", timeout=timeout, subject=subject)
+        except AssertionError as exc:
+            raise AssertionError("%s\nExpected:\n%s\nReceived:\n%s" % (
+                exc, _dedent_snapshot(expected), state.get("snap", ""))) from None
+
+    def not_to_match_aria_snapshot(self, expected, timeout=None):
+        self._not.to_match_aria_snapshot(expected, timeout)
+
+
 class _Assertions:
     _default_timeout = 5000
 
@@ -3854,6 +4557,7 @@ class _Assertions:
         while True:
             settled = True
             try:
+                _locator_handlers_checkpoint(self._actual, deadline)
                 ok, actual = check()
             except _ExpectStrict as exc:
                 raise Error(str(exc), type="StrictModeViolation") from None
@@ -3892,7 +4596,7 @@ class _Assertions:
         raise AssertionError(text)
 
 
-class PageAssertions(_Assertions):
+class PageAssertions(_AriaAssertions, _Assertions):
     def to_have_title(self, title_or_reg_exp, timeout=None):
         self._retry("to_have_title", lambda: (lambda t: (_text_matches(title_or_reg_exp, t, False, False), t))(
             self._actual.title()), "to be", title_or_reg_exp, timeout, "Page title")
@@ -3925,7 +4629,7 @@ class APIResponseAssertions(_Assertions):
         self._not.to_be_ok()
 
 
-class LocatorAssertions(_Assertions):
+class LocatorAssertions(_AriaAssertions, _Assertions):
     def _probe(self, what, **q):
         q["what"] = what
         return self._actual.evaluate_all(_PROBE_JS, q)

@@ -16,6 +16,7 @@ import (
 
 	"wright/model/modeltest"
 	"wright/suite"
+	"wright/suite/results"
 )
 
 // benchSite serves the fixture pages bench tasks run on.
@@ -128,12 +129,12 @@ python3 kill.py`
 
 func readResults(t *testing.T, dir string) map[string]suite.Record {
 	t.Helper()
-	recs, skipped, err := suite.ReadRecords(filepath.Join(dir, suite.ResultsFile))
+	recs, skipped, err := results.Read(filepath.Join(dir, suite.ResultsFile))
 	if err != nil || skipped > 0 {
 		t.Fatalf("results: %v (%d unreadable)", err, skipped)
 	}
 	out := map[string]suite.Record{}
-	for _, r := range suite.Latest(recs) {
+	for _, r := range results.Latest(recs) {
 		out[r.TaskID] = r
 	}
 	return out
@@ -249,7 +250,7 @@ func TestBenchResumeAndShards(t *testing.T) {
 	}
 	deadline := time.Now().Add(3 * time.Minute)
 	for time.Now().Before(deadline) {
-		if recs, _, _ := suite.ReadRecords(filepath.Join(out, suite.ResultsFile)); len(recs) >= 1 {
+		if recs, _, _ := results.Read(filepath.Join(out, suite.ResultsFile)); len(recs) >= 1 {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -264,7 +265,7 @@ func TestBenchResumeAndShards(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr.String())
 	}
-	recs, _, _ := suite.ReadRecords(filepath.Join(out, suite.ResultsFile))
+	recs, _, _ := results.Read(filepath.Join(out, suite.ResultsFile))
 	count := map[string]int{}
 	for _, rec := range recs {
 		count[rec.TaskID]++

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"wright/suite"
+	"wright/suite/results"
 )
 
 // The bench's offline tools: they read results.jsonl files and write
@@ -18,7 +19,7 @@ var benchSummarizeCmd = &cobra.Command{
 	Args:  cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		dir := args[0]
-		recs, skipped, err := suite.ReadRecords(filepath.Join(dir, suite.ResultsFile))
+		recs, skipped, err := results.Read(filepath.Join(dir, suite.ResultsFile))
 		if err != nil {
 			return err
 		}
@@ -62,7 +63,7 @@ var benchCompareCmd = &cobra.Command{
 	RunE: func(cmd *cobra.Command, args []string) error {
 		var sets [2][]suite.Record
 		for i, dir := range args {
-			recs, _, err := suite.ReadRecords(filepath.Join(dir, suite.ResultsFile))
+			recs, _, err := results.Read(filepath.Join(dir, suite.ResultsFile))
 			if err != nil {
 				return err
 			}

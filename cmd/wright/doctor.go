@@ -46,7 +46,7 @@ func doctor(ctx context.Context, cmd *cobra.Command, layers []string) error {
 	} else {
 		checks = append(checks, check{name: "config", ok: true, detail: fmt.Sprintf("mode %s, model %s", cfg.Agent.Mode, cfg.Model.Name)})
 	}
-	checks = append(checks, checkChromium(ctx, cfg), checkPython(ctx), checkPlatform(), checkConfinement())
+	checks = append(checks, checkChromium(ctx, cfg), checkPython(ctx), checkPlatform(), checkConfinement(), checkSandbox(cfg))
 	if cfg != nil {
 		checks = append(checks, checkEndpoint(ctx, cfg.Model))
 	}

@@ -37,6 +37,7 @@ import (
 	"wright/env"
 	"wright/env/proctab"
 	"wright/netpolicy"
+	"wright/sandbox"
 )
 
 // Options configure a live browser environment. Zero values take the
@@ -92,6 +93,11 @@ type Options struct {
 	AttachScreenshot  bool
 	ScreenshotFormat  string
 	ScreenshotQuality int
+	// Sandbox, when set, runs the Python runner (and all it starts) under
+	// bubblewrap (sandbox.Spec): the workspace writable, the runner's
+	// library and the driver's socket read-only, the network only through
+	// the run's policy proxy. Chromium stays outside, in wright's hands.
+	Sandbox *sandbox.Spec
 }
 
 const (
@@ -123,6 +129,7 @@ type Env struct {
 	netMu      sync.Mutex
 	netBlocked []string // requests the proxy refused since the last observation
 	sockDir    string
+	box        *sandbox.Spec // the runner's sandbox, nil without one
 	sock       string
 	srv        *driver.Server
 	serveStop  context.CancelFunc
@@ -298,6 +305,9 @@ func (e *Env) start(ctx context.Context) error {
 		}
 	}
 	e.lastURL = page.URL()
+	if err := e.prepareSandbox(); err != nil {
+		return err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.startPython(ctx)
@@ -374,7 +384,7 @@ func (e *Env) buildEnviron() []string {
 // startPython starts a fresh runner bound to the current page. Called with
 // e.mu held.
 func (e *Env) startPython(ctx context.Context) error {
-	p, err := startPython(ctx, e.python, e.runner, e.ws, e.opts.TaskJSON, slices.Concat(e.environ, []string{"WRIGHT_DRIVER_SOCKET=" + e.sock}))
+	p, err := startPython(ctx, e.pythonCmd(), e.runner, e.ws, e.opts.TaskJSON, slices.Concat(e.environ, []string{"WRIGHT_DRIVER_SOCKET=" + e.sock}), e.box)
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,7 @@ const tagVar = "WRIGHT_LIVE_ID"
 type pyProc struct {
 	cmd  *exec.Cmd
 	pid  int
+	intr int // the runner as wright sees it, when pid is its sandbox's
 	tag  string
 	reqW *os.File
 	out  *outputBuffer
@@ -44,16 +45,18 @@ type pyProc struct {
 // wright's terminal is wright's to handle, and a kill reaches the runner's
 // children) and, where the machine allows, in a PID namespace of its own
 // that dies with it and with wright (sandbox.Confine).
-func pythonAttr() *syscall.SysProcAttr {
+func pythonAttr(box *sandbox.Spec) *syscall.SysProcAttr {
 	attr := &syscall.SysProcAttr{Setpgid: true}
-	sandbox.Confine(attr)
+	if box == nil {
+		sandbox.Confine(attr)
+	}
 	return attr
 }
 
 var errRunnerGone = errors.New("the Python process ended")
 
 // startPython starts runner.py and waits for it to say it is ready.
-func startPython(ctx context.Context, python, runner, workspace, taskJSON string, environ []string) (*pyProc, error) {
+func startPython(ctx context.Context, python, runner, workspace, taskJSON string, environ []string, box *sandbox.Spec) (*pyProc, error) {
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("start python: %w", err)
@@ -83,9 +86,14 @@ func startPython(ctx context.Context, python, runner, workspace, taskJSON string
 		Stdout:      outW,
 		Stderr:      outW,
 		ExtraFiles:  []*os.File{reqR, ansW},
-		SysProcAttr: pythonAttr(),
+		SysProcAttr: pythonAttr(box),
 	}
-	err = p.cmd.Start()
+	if box != nil {
+		err = box.Wrap(p.cmd)
+	}
+	if err == nil {
+		err = p.cmd.Start()
+	}
 	// The child has its copies; ours would keep the pipes open forever.
 	reqR.Close()
 	ansW.Close()
@@ -110,6 +118,10 @@ func startPython(ctx context.Context, python, runner, workspace, taskJSON string
 	select {
 	case a, ok := <-p.answers:
 		if ok && a["ready"] == true {
+			if box != nil {
+				// SIGINT must reach Python itself, inside the sandbox.
+				p.intr, _ = sandbox.FirstHostPID(p.pid)
+			}
 			return p, nil
 		}
 		p.kill()
@@ -205,7 +217,11 @@ func (p *pyProc) call(ctx context.Context, req map[string]any, timeout time.Dura
 // interrupt sends SIGINT to the runner alone: the code gets a
 // KeyboardInterrupt and the runner answers.
 func (p *pyProc) interrupt() {
-	_ = syscall.Kill(p.pid, syscall.SIGINT)
+	pid := p.pid
+	if p.intr > 0 {
+		pid = p.intr
+	}
+	_ = syscall.Kill(pid, syscall.SIGINT)
 }
 
 func (p *pyProc) alive() bool {

@@ -52,6 +52,13 @@ type Options struct {
 	Timeout     time.Duration     // per command; 0 means 240s
 	OutputLimit int               // characters kept in the observation, head+tail; 0 means 10000
 	RecentFiles int               // how many recent files and screenshots the observation lists; 0 means 8
+	// Sandbox, when set, runs each bash under bubblewrap (sandbox.Spec):
+	// Dir must be among its Writable paths; the shell adds its own private
+	// directory (the status FIFO, the rc file) read-only.
+	Sandbox *sandbox.Spec
+	// Redact, when set, rewrites each step's log once the step is over
+	// (secret values become their placeholders).
+	Redact func(string) string
 }
 
 const (
@@ -263,7 +270,12 @@ func (s *Shell) startShell(ctx context.Context, cwd string) error {
 	// the model starts (setsid, double forks, a cleared environment) ends
 	// with this bash, and the parent-death signal ends it with wright.
 	attr := &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	namespaced := sandbox.Confine(attr)
+	namespaced := true
+	if s.opts.Sandbox == nil {
+		namespaced = sandbox.Confine(attr)
+	} else if !within(cwd, s.dir) {
+		cwd = s.dir // the only place the sandbox is sure to have
+	}
 	cmd := &exec.Cmd{
 		Path:        s.bash,
 		Args:        []string{"bash", "--noprofile", "--rcfile", s.rc, "--noediting", "-i"},
@@ -274,11 +286,17 @@ func (s *Shell) startShell(ctx context.Context, cwd string) error {
 		Stderr:      s.slave,
 		SysProcAttr: attr,
 	}
+	if err := s.sandboxed(cmd); err != nil {
+		return fmt.Errorf("start bash: %w", err)
+	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start bash: %w", err)
 	}
 	p := &bashProc{cmd: cmd, pid: cmd.Process.Pid, self: cmd.Process.Pid, done: make(chan struct{})}
-	if namespaced {
+	switch {
+	case s.opts.Sandbox != nil:
+		p.self = sandbox.FirstPID // after bubblewrap's own init
+	case namespaced:
 		p.self = 1 // the init of its namespace
 	}
 	go func() {
@@ -400,6 +418,9 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 	output, logErr := col.finish(logRel)
 	logDone = true
 	if err := logFile.commit(); err != nil && logErr == nil {
+		logErr = err
+	}
+	if err := s.redactLog(logRel); err != nil && logErr == nil {
 		logErr = err
 	}
 	elapsed := time.Since(start)

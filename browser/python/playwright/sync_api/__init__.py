@@ -36,6 +36,7 @@ from wright_browser import (  # noqa: F401 - the public names
 from wright_browser import APIResponseAssertions, LocatorAssertions, PageAssertions  # noqa: F401
 from wright_browser import ConsoleMessage, Dialog, Request, Route, WebError  # noqa: F401
 from wright_browser import Download, FileChooser  # noqa: F401
+from wright_browser import APIRequestContext, APIResponse, Disposable, WebStorage  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
 
@@ -45,8 +46,6 @@ DEFAULT_TIMEOUT_MS = 30000
 
 _OUT_OF_SCOPE = {
     "APIRequest": "APIRequestContext (playwright.request)",
-    "APIRequestContext": "APIRequestContext (playwright.request)",
-    "APIResponse": "APIRequestContext responses",
     "CDPSession": "raw CDP sessions",
     "Video": "video recording",
     "Tracing": "tracing",
@@ -84,7 +83,7 @@ class BrowserType:
         self.name = name
 
     def __repr__(self):
-        return "<BrowserType name=%s>" % self.name
+        return "<BrowserType name=%s executable_path=%s>" % (self.name, self.executable_path)
 
     @property
     def executable_path(self):

@@ -1,4 +1,6 @@
-package suite
+// Package results is the line format of a bench's results.jsonl: what
+// `wright bench` writes and `wright review` reads, one type for both.
+package results
 
 import (
 	"bufio"
@@ -11,17 +13,17 @@ import (
 
 // Record is one finished attempt: one line of results.jsonl.
 type Record struct {
-	TaskID     string       `json:"task_id"`
-	Attempt    int          `json:"attempt"`
-	ExitStatus string       `json:"exit_status"`
-	GateLabel  *int         `json:"gate_label"`
-	Passed     *bool        `json:"passed"`
-	Evals      []EvalResult `json:"evals"`
-	Steps      int          `json:"steps"`
-	Tokens     int          `json:"tokens"`
-	Cost       float64      `json:"cost"`
-	Seconds    float64      `json:"seconds"`
-	RunDir     string       `json:"run_dir"`
+	TaskID     string  `json:"task_id"`
+	Attempt    int     `json:"attempt"`
+	ExitStatus string  `json:"exit_status"`
+	GateLabel  *int    `json:"gate_label"`
+	Passed     *bool   `json:"passed"`
+	Evals      []Eval  `json:"evals"`
+	Steps      int     `json:"steps"`
+	Tokens     int     `json:"tokens"`
+	Cost       float64 `json:"cost"`
+	Seconds    float64 `json:"seconds"`
+	RunDir     string  `json:"run_dir"`
 	// Error is set for an infrastructure failure (endpoint unreachable, the
 	// browser would not start): the attempt says nothing about the agent.
 	Error         string  `json:"error,omitempty"`
@@ -33,13 +35,24 @@ type Record struct {
 	Retries       int     `json:"retries,omitempty"`
 }
 
-// EvalResult is one evaluator's verdict on one attempt. Passed is nil when
+// Eval is one evaluator's verdict on one attempt. Passed is nil when
 // the evaluator could not run; Detail then says why.
-type EvalResult struct {
+type Eval struct {
 	Kind   string   `json:"kind"`
 	Passed *bool    `json:"passed"`
 	Score  *float64 `json:"score,omitempty"`
 	Detail string   `json:"detail,omitempty"`
+}
+
+// Mark is ✓, ✗ or ? (the evaluator could not run).
+func (e Eval) Mark() string {
+	switch {
+	case e.Passed == nil:
+		return "?"
+	case *e.Passed:
+		return "✓"
+	}
+	return "✗"
 }
 
 // Final says whether a record ends its attempt for good: resume skips it.
@@ -90,9 +103,9 @@ func (l *Log) Append(r Record) error {
 // Close closes the file.
 func (l *Log) Close() error { return l.file.Close() }
 
-// ReadRecords reads results.jsonl. A missing file is no records; a line that
+// Read reads results.jsonl. A missing file is no records; a line that
 // does not parse (the torn end of a killed write) is skipped and counted.
-func ReadRecords(path string) (recs []Record, skipped int, err error) {
+func Read(path string) (recs []Record, skipped int, err error) {
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return nil, 0, nil

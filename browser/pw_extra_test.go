@@ -1,0 +1,84 @@
+package browser
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+func TestFetch(t *testing.T) {
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Method", r.Method)
+		_, _ = w.Write([]byte("cookie=" + r.Header.Get("Cookie")))
+	}))
+	defer echo.Close()
+	p := open(t, "/form.html")
+	// The page's cookies for the URL go with the request.
+	eval[any](t, p, "document.cookie = 'k=v'")
+	res, err := p.Fetch(bg, FetchRequest{URL: site.URL + "/echo-is-elsewhere", MaxRedirects: -1}, 0)
+	if err != nil || res.Status != 404 {
+		t.Fatalf("missing path: %+v %v", res, err)
+	}
+	jar, err := p.Fetch(bg, FetchRequest{URL: echo.URL + "/", Method: "put", MaxRedirects: -1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := base64.StdEncoding.DecodeString(jar.Body)
+	if string(body) != "cookie=k=v" || !hasHeader(jar.Headers, "x-method", "PUT") {
+		// cookies are scoped by host, not port: the echo server gets the page's cookie
+		t.Fatalf("echo: %s %v", body, jar.Headers)
+	}
+	// Redirects: followed by default, the 3xx itself with max 0.
+	res, err = p.Fetch(bg, FetchRequest{URL: site.URL + "/redirect?to=/status/204", MaxRedirects: 0}, 0)
+	if err != nil || res.Status != 302 || !hasHeader(res.Headers, "location", "/status/204") {
+		t.Fatalf("max_redirects 0: %+v %v", res, err)
+	}
+	res, err = p.Fetch(bg, FetchRequest{URL: site.URL + "/redirect?to=/status/204", MaxRedirects: -1}, 0)
+	if err != nil || res.Status != 204 || res.URL != site.URL+"/status/204" {
+		t.Fatalf("followed: %+v %v", res, err)
+	}
+	_, err = p.Fetch(bg, FetchRequest{URL: site.URL + "/slow?ms=3000", MaxRedirects: -1}, 300*time.Millisecond)
+	wantType(t, err, ErrTimeout, "Timeout 300ms exceeded.")
+	_, err = p.Fetch(bg, FetchRequest{URL: "file:///etc/passwd"}, 0)
+	wantType(t, err, ErrInvalidParams, "http(s) URL")
+}
+
+func hasHeader(hs [][2]string, name, value string) bool {
+	for _, h := range hs {
+		if h[0] == name && h[1] == value {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLocatorHandlerCheckpoint(t *testing.T) {
+	p := open(t, "/form.html")
+	var got []Event
+	cancel := shared.Subscribe(func(e Event) {
+		if e.Method == "page.locator_handler" && e.Params["page"] == p.ID() {
+			got = append(got, e)
+			go p.ResolveLocatorHandler(e.Params["uid"].(int), true)
+		}
+	}, false)
+	defer cancel()
+	uid, err := p.AddLocatorHandler("body", "the body", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.RunLocatorHandlers(bg, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Params["uid"] != uid {
+		t.Fatalf("events: %v", got)
+	}
+	// Removed by its answer: it does not run again.
+	if err := p.RunLocatorHandlers(bg, 2*time.Second); err != nil || len(got) != 1 {
+		t.Fatalf("after removal: %v %v", got, err)
+	}
+	if _, err := p.AddLocatorHandler("bad >>", "", false); err == nil {
+		t.Fatal("a bad selector was accepted")
+	}
+}

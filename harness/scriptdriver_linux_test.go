@@ -1,0 +1,42 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A screenshot path must stay inside the workspace, even when the script
+// swaps a directory for a link out of it; launch flags are wright's.
+func TestScriptDriverChecks(t *testing.T) {
+	ws, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(ws, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeBeneath(ws, filepath.Join(ws, "out", "x.png"), []byte("png")); err == nil {
+		t.Error("a write through a link out of the workspace succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "x.png")); err == nil {
+		t.Error("the file landed outside the workspace")
+	}
+	if err := writeBeneath(ws, filepath.Join(ws, "in.png"), []byte("png")); err != nil {
+		t.Errorf("a write inside: %v", err)
+	}
+	o := &lineWriter{pending: map[string]string{}, ws: ws}
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"page.screenshot","params":{"page":"p1","path":"/etc/x.png"}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"page.screenshot","params":{"page":"p1","path":"` + ws + `/../x.png"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"browser.launch","params":{"args":["--renderer-cmd-prefix=/bin/sh"]}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"browser.launch","params":{"executable":"/bin/sh"}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"page.trace","params":{"trace_file":"/tmp/x"}}`,
+	} {
+		if fwd, refusal := o.check([]byte(line)); fwd != nil || refusal == nil || !strings.Contains(string(refusal), `"error"`) {
+			t.Errorf("%s: forwarded %s", line, fwd)
+		}
+	}
+	fwd, refusal := o.check([]byte(`{"jsonrpc":"2.0","id":6,"method":"page.screenshot","params":{"page":"p1","path":"` + ws + `/shots/a.png"}}`))
+	if refusal != nil || strings.Contains(string(fwd), `"path"`) || !strings.Contains(string(fwd), `"jsonrpc":"2.0"`) || o.pending["6"] != ws+"/shots/a.png" {
+		t.Errorf("an inside path: forwarded %s, refusal %s, pending %v", fwd, refusal, o.pending)
+	}
+}

@@ -1,0 +1,132 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+var (
+	bwrapOnce sync.Once
+	bwrapPath string
+	bwrapWhy  string
+)
+
+// BwrapAvailable reports whether bubblewrap can make the sandbox Wrap
+// asks for here, and if not, why. It tries once: containers and hardened
+// kernels refuse user or network namespaces, and only a real start tells.
+func BwrapAvailable() (bool, string) {
+	bwrapOnce.Do(probeBwrap)
+	return bwrapPath != "", bwrapWhy
+}
+
+func probeBwrap() {
+	if os.Getenv("WRIGHT_NO_BWRAP") == "1" {
+		bwrapWhy = "turned off by WRIGHT_NO_BWRAP=1"
+		return
+	}
+	path, err := exec.LookPath("bwrap")
+	if err != nil {
+		bwrapWhy = "bubblewrap is not installed (no bwrap on PATH)"
+		return
+	}
+	truth, err := exec.LookPath("true")
+	if err != nil {
+		bwrapWhy = "no `true` binary to probe with"
+		return
+	}
+	s := &Spec{Bwrap: path}
+	args, err := s.args("", os.Getuid() == 0)
+	if err != nil {
+		bwrapWhy = err.Error()
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, append(args, truth)...).CombinedOutput()
+	if err != nil {
+		bwrapWhy = fmt.Sprintf("bwrap cannot make a sandbox here (%v: %s): user namespaces may be turned off", err, strings.TrimSpace(string(out)))
+		return
+	}
+	bwrapPath = path
+}
+
+// Wrap makes cmd run inside the sandbox spec describes: its Path and Args
+// become bubblewrap's, which runs wright's InitCommand, which starts the
+// proxy forwarder and then executes the original command in cmd.Dir with
+// cmd.Env. The sandbox dies with wright (parent-death signal on
+// bubblewrap, --die-with-parent inside), and every process in it dies
+// with the command (it is the sandbox's first process after bubblewrap's
+// own init).
+func (s *Spec) Wrap(cmd *exec.Cmd) error {
+	bw := s.Bwrap
+	if bw == "" {
+		ok, why := BwrapAvailable()
+		if !ok {
+			return errors.New("sandbox: " + why)
+		}
+		bw = bwrapPath
+	}
+	if s.Wright == "" {
+		return errors.New("sandbox: no wright binary to start the sandbox with")
+	}
+	args, err := s.args(cmd.Dir, os.Getuid() == 0)
+	if err != nil {
+		return err
+	}
+	init := []string{s.Wright, InitCommand}
+	if s.ProxySocket != "" {
+		init = append(init, "--proxy-socket", s.ProxySocket, "--listen", ProxyAddr)
+	}
+	init = append(init, "--exec", cmd.Path, "--")
+	init = append(init, cmd.Args...)
+	cmd.Path = bw
+	cmd.Args = append(append([]string{"bwrap"}, args...), init...)
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	return nil
+}
+
+// FirstHostPID is the process ID, as wright sees it, of the command a
+// sandbox started by the process outer runs (FirstPID inside): signals
+// meant for the command alone (SIGINT for a KeyboardInterrupt) go there,
+// since bubblewrap does not pass them on.
+func FirstHostPID(outer int) (int, error) {
+	pid := outer
+	// bubblewrap, its init inside the namespace, the command.
+	for range 2 {
+		kids, err := children(pid)
+		if err != nil {
+			return 0, err
+		}
+		if len(kids) != 1 {
+			return 0, fmt.Errorf("sandbox: process %d has %d children, not the one expected", pid, len(kids))
+		}
+		pid = kids[0]
+	}
+	return pid, nil
+}
+
+// children lists a process's children from /proc.
+func children(pid int) ([]int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		var n int
+		if _, err := fmt.Sscan(f, &n); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}

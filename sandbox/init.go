@@ -1,0 +1,148 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+)
+
+// Init is InitCommand: the first process bubblewrap starts in a sandbox.
+// Its arguments are
+//
+//	[--proxy-socket SOCKET --listen ADDR] --exec PATH -- ARGV...
+//
+// It listens on ADDR inside the sandbox's network namespace (before the
+// command starts, so the proxy is there for its first request), hands the
+// listener to a forwarder process that carries each connection to wright's
+// policy proxy on SOCKET, and then executes PATH with ARGV in its own
+// place. Run with --serve-fd it is that forwarder. It returns only on error.
+func Init(args []string) error {
+	var sock, listen, path string
+	serve := false
+	for len(args) > 0 {
+		a := args[0]
+		args = args[1:]
+		switch a {
+		case "--serve-fd":
+			serve = true
+		case "--proxy-socket", "--listen", "--exec":
+			if len(args) == 0 {
+				return fmt.Errorf("%s %s: missing value", InitCommand, a)
+			}
+			v := args[0]
+			args = args[1:]
+			switch a {
+			case "--proxy-socket":
+				sock = v
+			case "--listen":
+				listen = v
+			default:
+				path = v
+			}
+		case "--":
+			return start(sock, listen, path, args)
+		default:
+			return fmt.Errorf("%s: unknown argument %q", InitCommand, a)
+		}
+	}
+	if serve {
+		return forward(sock)
+	}
+	return fmt.Errorf("%s: no command after --", InitCommand)
+}
+
+// start starts the forwarder (when there is a proxy) and becomes the
+// command.
+func start(sock, listen, path string, argv []string) error {
+	if path == "" || len(argv) == 0 {
+		return fmt.Errorf("%s: no command to run", InitCommand)
+	}
+	if sock != "" {
+		if err := startForwarder(sock, listen); err != nil {
+			return err
+		}
+	}
+	if !filepath.IsAbs(path) {
+		// A name is looked up inside: the host's PATH may name places
+		// the sandbox does not have (a version manager's shims).
+		found, err := exec.LookPath(path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", InitCommand, err)
+		}
+		path = found
+	}
+	err := syscall.Exec(path, argv, os.Environ())
+	return fmt.Errorf("%s: exec %s: %w", InitCommand, path, err)
+}
+
+func startForwarder(sock, listen string) error {
+	l, err := net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
+	}
+	f, err := l.(*net.TCPListener).File()
+	l.Close()
+	if err != nil {
+		return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
+	}
+	defer f.Close()
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
+	}
+	cmd := exec.Command(self, InitCommand, "--serve-fd", "--proxy-socket", sock)
+	cmd.ExtraFiles = []*os.File{f}
+	// Out of the command's process group, so a Ctrl-C or a timeout's
+	// signal to the command's jobs leaves the network up.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
+	}
+	// Not waited for: it ends with the sandbox, and the command it
+	// becomes reaps it then (or the sandbox's init does).
+	return nil
+}
+
+// forward serves the listener on fd 3: each connection is carried to the
+// proxy's Unix socket unchanged.
+func forward(sock string) error {
+	if sock == "" {
+		return errors.New(InitCommand + ": --serve-fd needs --proxy-socket")
+	}
+	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGPIPE)
+	l, err := net.FileListener(os.NewFile(3, "listener"))
+	if err != nil {
+		return fmt.Errorf("%s: %w", InitCommand, err)
+	}
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return fmt.Errorf("%s: accept: %w", InitCommand, err)
+		}
+		go carry(c, sock)
+	}
+}
+
+func carry(c net.Conn, sock string) {
+	defer c.Close()
+	up, err := net.Dial("unix", sock)
+	if err != nil {
+		return
+	}
+	defer up.Close()
+	done := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(up, c)
+		_ = up.(*net.UnixConn).CloseWrite()
+		close(done)
+	}()
+	_, _ = io.Copy(c, up)
+	_ = c.(*net.TCPConn).CloseWrite()
+	<-done
+}

@@ -1,0 +1,10 @@
+package suite
+
+import "wright/suite/results"
+
+// The results.jsonl line types live in package results, shared with
+// `wright review`; these names keep suite's own code short.
+type (
+	Record     = results.Record
+	EvalResult = results.Eval
+)
