@@ -113,12 +113,8 @@ func (p *Page) clickWith(o *op, pt Point, opts ClickOptions, mods int) error {
 	if opts.Modifiers == nil {
 		mods |= p.held
 	}
-	steps := max(opts.Steps, 1)
-	fx, fy := p.mouseX, p.mouseY
-	for i := 1; i <= steps; i++ {
-		if err := p.moveTo(o, fx+(pt.X-fx)*float64(i)/float64(steps), fy+(pt.Y-fy)*float64(i)/float64(steps), mods); err != nil {
-			return err
-		}
+	if err := p.stepsTo(o, pt, opts.Steps, mods); err != nil {
+		return err
 	}
 	for i := 1; i <= count; i++ {
 		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, pt.X, pt.Y, btn, bit, i, mods); err != nil {
@@ -128,6 +124,32 @@ func (p *Page) clickWith(o *op, pt Point, opts ClickOptions, mods int) error {
 			return err
 		}
 		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, pt.X, pt.Y, btn, 0, i, mods); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveInSteps moves the mouse to pt in steps moves (at least one).
+func (p *Page) moveInSteps(o *op, pt Point, steps int) error {
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	if steps <= 1 {
+		return p.moveTo(o, pt.X, pt.Y, p.held)
+	}
+	return p.stepsTo(o, pt, steps, p.held)
+}
+
+// stepsTo moves the mouse from where it is to pt in steps moves; none when
+// it is there already. The caller holds inputMu.
+func (p *Page) stepsTo(o *op, pt Point, steps int, mods int) error {
+	if p.mouseX == pt.X && p.mouseY == pt.Y {
+		return nil
+	}
+	steps = max(steps, 1)
+	fx, fy := p.mouseX, p.mouseY
+	for i := 1; i <= steps; i++ {
+		if err := p.moveTo(o, fx+(pt.X-fx)*float64(i)/float64(steps), fy+(pt.Y-fy)*float64(i)/float64(steps), mods); err != nil {
 			return err
 		}
 	}

@@ -185,6 +185,7 @@ type action struct {
 	editable bool
 	pointer  bool // hit-test at the click point
 	position *Point
+	steps    int // mouse moves to the point (click's steps)
 }
 
 func (a action) waitingFor() string {
@@ -396,7 +397,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 	}
 	o := l.p.begin(ctx, opts.Timeout)
 	defer o.end()
-	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position})
+	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position, steps: opts.Steps})
 	if err != nil {
 		return err
 	}

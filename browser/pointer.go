@@ -26,9 +26,7 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 		if err != nil || a.force || !a.pointer {
 			return pt, err
 		}
-		l.p.inputMu.Lock()
-		err = l.p.moveTo(o, pt.X, pt.Y, l.p.held)
-		l.p.inputMu.Unlock()
+		err = l.p.moveInSteps(o, pt, a.steps)
 		if err != nil {
 			return Point{}, o.fail(err, "moving the mouse to "+l.selector)
 		}
@@ -55,7 +53,7 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 // hitAfterMove says, after the mouse moved to pt, why the element would not
 // get the click there ("" when it would).
 func (l *Locator) hitAfterMove(o *op, h handle, position *Point, pt Point) (string, error) {
-	now, box, origin, err := l.p.clickPointOrigin(o, h, position)
+	now, box, origin, err := l.p.clickPointOrigin(o, h, l.p.paddingPosition(o, h, position))
 	if err != nil {
 		return "", err
 	}
