@@ -3331,7 +3331,12 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _PageStorage, _PageLo
         last = []
 
         def check():
-            handle = self.evaluate_handle(expression, arg)
+            try:
+                handle = self.evaluate_handle(expression, arg)
+            except Error as exc:
+                if "Cannot find context" in str(exc) or "Execution context was destroyed" in str(exc):
+                    return None  # the document went away mid-call: poll the next one
+                raise
             # An object is truthy; a primitive comes back by value.
             value = True if handle._id else _decode(handle._value_encoded)
             last[:] = [value]
