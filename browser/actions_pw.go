@@ -96,12 +96,12 @@ func (p *Page) scrollToPoint(o *op, h handle, pos *Point) error {
 	return nil
 }
 
-// clickWith clicks at pt as opts say: moving there in Steps moves, and with
-// exactly opts.Modifiers when they are given (an empty list releases the
-// modifiers keyboard.down holds, for this click).
+// clickWith clicks at pt (where pointerReady moved the mouse, in Steps
+// moves) with exactly opts.Modifiers when they are given: an empty list
+// releases the modifiers keyboard.down holds, for this click.
 func (p *Page) clickWith(o *op, pt Point, opts ClickOptions, mods int) error {
-	if opts.Steps <= 1 && opts.Modifiers == nil {
-		return p.clickAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods)
+	if opts.Modifiers == nil {
+		return p.pressAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods)
 	}
 	btn, bit, err := opts.Button.proto()
 	if err != nil {

@@ -3,6 +3,7 @@ package browser
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -110,6 +111,9 @@ func (p *Page) fetchClient(max int) *http.Client {
 		max = 20
 	}
 	tr := &http.Transport{Proxy: runProxy, ForceAttemptHTTP2: true, DisableKeepAlives: true}
+	if p.ignoresHTTPSErrors() {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the context's ignore_https_errors asks for it
+	}
 	return &http.Client{Transport: tr, CheckRedirect: func(r *http.Request, via []*http.Request) error {
 		if len(via) > max {
 			return http.ErrUseLastResponse

@@ -36,12 +36,18 @@ type locatorHandlers struct {
 	running atomic.Int32
 }
 
-// handlersOf holds each page's handlers; a side table keeps Page itself
-// untouched.
+// handlersOf holds the handlers of the pages that have some; a side table
+// keeps Page itself untouched. A page's entry goes when the page does.
 var handlersOf sync.Map // *Page -> *locatorHandlers
 
 func (p *Page) handlers() *locatorHandlers {
-	v, _ := handlersOf.LoadOrStore(p, &locatorHandlers{})
+	if v, ok := handlersOf.Load(p); ok {
+		return v.(*locatorHandlers)
+	}
+	v, loaded := handlersOf.LoadOrStore(p, &locatorHandlers{})
+	if !loaded {
+		context.AfterFunc(p.ctx, func() { handlersOf.Delete(p) })
+	}
 	return v.(*locatorHandlers)
 }
 
@@ -68,7 +74,11 @@ func (p *Page) AddLocatorHandler(selector, desc string, noWaitAfter bool) (int, 
 
 // RemoveLocatorHandler forgets a handler; an unknown uid is not an error.
 func (p *Page) RemoveLocatorHandler(uid int) {
-	hs := p.handlers()
+	v, ok := handlersOf.Load(p)
+	if !ok {
+		return
+	}
+	hs := v.(*locatorHandlers)
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	delete(hs.byID, uid)
@@ -77,7 +87,11 @@ func (p *Page) RemoveLocatorHandler(uid int) {
 // ResolveLocatorHandler is the client's answer: the handler has run (and,
 // with remove, is not to run again).
 func (p *Page) ResolveLocatorHandler(uid int, remove bool) {
-	hs := p.handlers()
+	v, ok := handlersOf.Load(p)
+	if !ok {
+		return
+	}
+	hs := v.(*locatorHandlers)
 	hs.mu.Lock()
 	h := hs.byID[uid]
 	var done chan bool
@@ -130,7 +144,11 @@ func (p *Page) RunLocatorHandlers(ctx context.Context, timeout time.Duration) er
 // op's time ran out while it waited, and an error only when the page went
 // away.
 func (p *Page) handlerCheckpoint(o *op) (string, error) {
-	hs := p.handlers()
+	v, ok := handlersOf.Load(p)
+	if !ok {
+		return "", nil
+	}
+	hs := v.(*locatorHandlers)
 	if hs.running.Load() > 0 || !p.b.hasSubscribers() {
 		return "", nil
 	}

@@ -185,7 +185,8 @@ type action struct {
 	editable bool
 	pointer  bool // hit-test at the click point
 	position *Point
-	steps    int // mouse moves to the point (click's steps)
+	steps    int    // mouse moves to the point (click's steps)
+	origin   *Point // if set, receives the element's top-left in page coordinates (pointer actions)
 }
 
 func (a action) waitingFor() string {
@@ -277,6 +278,9 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 			return false, "", err
 		}
 		box = b
+		if a.origin != nil {
+			*a.origin = origin
+		}
 		if box == nil && a.force {
 			// Nothing to wait for: a forced action does not wait to be visible.
 			return false, "", newErr(ErrBrowser, "Element is not visible: %s has no box on the page (zero size or not rendered)", l.one(o, h))

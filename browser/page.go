@@ -392,11 +392,8 @@ func formatPreview(pv *proto.RuntimeObjectPreview) string {
 		if !arr {
 			b.WriteString(prop.Name + ": ")
 		}
-		if prop.Type == proto.RuntimePropertyPreviewTypeString {
-			b.WriteString(fmt.Sprintf("%q", prop.Value))
-		} else {
-			b.WriteString(prop.Value)
-		}
+		// Strings unquoted, as Playwright's console text shows them: {foo: bar}.
+		b.WriteString(prop.Value)
 	}
 	if pv.Overflow {
 		b.WriteString(", ...")

@@ -3,7 +3,10 @@ package browser
 import (
 	"errors"
 	"fmt"
-	"math"
+	"strings"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
 
 	"wright/pause"
 )
@@ -16,6 +19,8 @@ import (
 // handlers get their turn, as in Playwright.
 func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 	last := ""
+	var origin Point
+	a.origin = &origin
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			if err := pause.For(o.ctx, backoff[min(attempt, len(backoff)-1)]); err != nil {
@@ -23,6 +28,10 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 			}
 		}
 		h, pt, err := l.actionable(o, a)
+		if err != nil && last != "" && o.ctx.Err() != nil && !strings.Contains(err.Error(), "last state:") {
+			// The time ran out at once in this attempt: what the last one saw says more.
+			return Point{}, l.timeoutErr(o, a.waitingFor(), last)
+		}
 		if err != nil || a.force || !a.pointer {
 			return pt, err
 		}
@@ -30,7 +39,7 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 		if err != nil {
 			return Point{}, o.fail(err, "moving the mouse to "+l.selector)
 		}
-		state, err := l.hitAfterMove(o, h, a.position, pt)
+		state, err := l.hitAfterMove(o, h, pt, origin)
 		switch {
 		case errors.Is(err, errRetry):
 			last = "the page was navigating"
@@ -51,18 +60,9 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 }
 
 // hitAfterMove says, after the mouse moved to pt, why the element would not
-// get the click there ("" when it would).
-func (l *Locator) hitAfterMove(o *op, h handle, position *Point, pt Point) (string, error) {
-	now, box, origin, err := l.p.clickPointOrigin(o, h, l.p.paddingPosition(o, h, position))
-	if err != nil {
-		return "", err
-	}
-	if box == nil {
-		return "element is not visible: " + l.one(o, h) + " has no box on the page (zero size or not rendered)", nil
-	}
-	if math.Abs(now.X-pt.X) > 1 || math.Abs(now.Y-pt.Y) > 1 {
-		return "element is not stable: " + l.one(o, h) + " moved when the mouse reached it", nil
-	}
+// get the click there ("" when it would). origin is the element's top-left
+// as measured before the move.
+func (l *Locator) hitAfterMove(o *op, h handle, pt, origin Point) (string, error) {
 	var hit struct {
 		OK    bool   `json:"ok"`
 		Other string `json:"other"`
@@ -74,4 +74,36 @@ func (l *Locator) hitAfterMove(o *op, h handle, position *Point, pt Point) (stri
 		return fmt.Sprintf("%s intercepts pointer events at (%.0f, %.0f) instead of %s once the mouse is over it; wait for it to go away, close it, or pass force: true", hit.Other, pt.X, pt.Y, l.one(o, h)), nil
 	}
 	return "", nil
+}
+
+// pressAt clicks count times where the mouse already is (pointerReady
+// moved it there), as clickAt does after its move.
+func (p *Page) pressAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
+	btn, bit, err := button.proto()
+	if err != nil {
+		return err
+	}
+	if count <= 0 {
+		count = 1
+	}
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	mods |= p.held
+	if p.mouseX != x || p.mouseY != y {
+		if err := p.moveTo(o, x, y, mods); err != nil {
+			return err
+		}
+	}
+	for i := 1; i <= count; i++ {
+		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, x, y, btn, bit, i, mods); err != nil {
+			return err
+		}
+		if err := pause.For(o.ctx, delay); err != nil {
+			return err
+		}
+		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, x, y, btn, 0, i, mods); err != nil {
+			return err
+		}
+	}
+	return nil
 }

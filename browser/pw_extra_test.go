@@ -82,3 +82,41 @@ func TestLocatorHandlerCheckpoint(t *testing.T) {
 		t.Fatal("a bad selector was accepted")
 	}
 }
+
+func TestIgnoreHTTPSErrors(t *testing.T) {
+	tlsSrv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("<title>secure</title>"))
+	}))
+	defer tlsSrv.Close()
+	p := testPage(t)
+	if _, err := p.Goto(bg, tlsSrv.URL, Load, 5*time.Second); err == nil {
+		t.Fatal("a self-signed certificate was accepted before ignore_https_errors")
+	}
+	if _, err := p.Fetch(bg, FetchRequest{URL: tlsSrv.URL, MaxRedirects: -1}, 5*time.Second); err == nil {
+		t.Fatal("request.fetch accepted a self-signed certificate")
+	}
+	if err := p.IgnoreHTTPSErrors(bg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Goto(bg, tlsSrv.URL, Load, 5*time.Second); err != nil {
+		t.Fatalf("goto with ignore_https_errors: %v", err)
+	}
+	if res, err := p.Fetch(bg, FetchRequest{URL: tlsSrv.URL, MaxRedirects: -1}, 5*time.Second); err != nil || res.Status != 200 {
+		t.Fatalf("request.fetch with ignore_https_errors: %+v %v", res, err)
+	}
+	// Another page still refuses such a server: the setting is the page's own.
+	other := httptest.NewTLSServer(tlsSrv.Config.Handler)
+	defer other.Close()
+	if _, err := testPage(t).Goto(bg, other.URL, Load, 5*time.Second); err == nil {
+		t.Fatal("another page accepted the self-signed certificate")
+	}
+}
+
+func TestConsoleTextLikePlaywright(t *testing.T) {
+	p := testPage(t)
+	call(t, p, JSCall{Source: `() => console.log("hello", 5, {foo: "bar", n: 1}, ["x", 2])`})
+	msgs := p.ConsoleMessages(false)
+	if len(msgs) == 0 || msgs[len(msgs)-1].Text != "hello 5 {foo: bar, n: 1} [x, 2]" {
+		t.Fatalf("console text: %+v", msgs)
+	}
+}

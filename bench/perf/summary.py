@@ -64,7 +64,8 @@ for u in urls:
         ratio["click"].append(wc / pc)
     ratio["chars"].append(wchars / pchars if pchars else 1.0)
     ratio["pairs"].append(cover)
-    ratio["live"].append(ls / (pa + ps))
+    if ls == ls:  # a page whose live run failed has none
+        ratio["live"].append(ls / (pa + ps))
 ws = [r for r in rows if r["side"] == "workspace"]
 step = statistics.median(r["step_ms"] for r in ws) if ws else float("nan")
 spawn = statistics.median(r["spawn_ms"] for r in ws) if ws else float("nan")

@@ -44,7 +44,33 @@ type pageState struct {
 	cache  *cachedBuild
 }
 
+// bare holds the builder's state of pages snapshotted without a registry
+// (no refs), by target and session, so that those too keep their world
+// and reuse; bounded, since nothing says when such a page closes.
+var bare = struct {
+	sync.Mutex
+	pages map[string]*pageState
+}{pages: map[string]*pageState{}}
+
+const maxBarePages = 64
+
+func bareState(page *rod.Page) *pageState {
+	key := string(page.TargetID) + "/" + string(page.SessionID)
+	bare.Lock()
+	defer bare.Unlock()
+	st := bare.pages[key]
+	if st == nil {
+		if len(bare.pages) >= maxBarePages {
+			clear(bare.pages)
+		}
+		st = &pageState{}
+		bare.pages[key] = st
+	}
+	return st
+}
+
 type cachedBuild struct {
+	refs         bool // built for a snapshot with refs (the budget counts them)
 	opts         Options
 	world        proto.RuntimeExecutionContextID
 	token, print string
@@ -97,7 +123,7 @@ func (it *jsItem) UnmarshalJSON(b []byte) error {
 
 // buildInPage builds the tree in the page, or says errNeedProtocol.
 func buildInPage(ctx context.Context, page *rod.Page, reg *Registry, opts Options) (*built, error) {
-	st := &pageState{}
+	st := bareState(page)
 	if reg != nil {
 		st = &reg.page
 	}
@@ -132,7 +158,7 @@ func (st *pageState) build(p *rod.Page, opts Options, withRefs bool) (*built, er
 		scope = &proto.RuntimeCallArgument{ObjectID: obj.Object.ObjectID}
 	}
 	cache := st.cache
-	if cache != nil && (cache.opts != opts || cache.world != st.world || opts.Scope != 0) {
+	if cache != nil && (cache.opts != opts || cache.refs != withRefs || cache.world != st.world || opts.Scope != 0) {
 		cache = nil
 	}
 	res, err := st.call(p, opts, cache, scope, withRefs)
@@ -167,7 +193,7 @@ func (st *pageState) build(p *rod.Page, opts Options, withRefs bool) (*built, er
 		}
 	}
 	if opts.Scope == 0 && holes == 0 {
-		st.cache = &cachedBuild{opts: opts, world: st.world, token: res.Token, print: res.Print, built: bt}
+		st.cache = &cachedBuild{refs: withRefs, opts: opts, world: st.world, token: res.Token, print: res.Print, built: bt}
 	}
 	return bt, nil
 }

@@ -41,7 +41,7 @@ func addLocatorHandlerMethods() {
 		p.ResolveLocatorHandler(rp.UID, rp.Remove)
 		return nil, nil
 	})
-	methods["page.fetch"] = onPageTimed(func(ctx context.Context, p *browser.Page, fp *struct {
+	methods["request.fetch"] = onPageTimed(func(ctx context.Context, p *browser.Page, fp *struct {
 		pageParams
 		timeoutParams
 		URL          string            `json:"url"`
@@ -59,6 +59,9 @@ func addLocatorHandlerMethods() {
 			req.MaxRedirects = *fp.MaxRedirects
 		}
 		return p.Fetch(ctx, req, to)
+	})
+	methods["page.ignore_https_errors"] = onPage(func(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
+		return nil, p.IgnoreHTTPSErrors(ctx)
 	})
 	methods["page.run_locator_handlers"] = onPageTimed(func(ctx context.Context, p *browser.Page, rp *struct {
 		pageParams

@@ -1691,7 +1691,7 @@ _FETCH_DROPPED_HEADERS = frozenset(("host", "content-length", "connection", "acc
 
 
 def _fetch(page, api, url, method=None, headers=None, data=None, timeout=None, max_redirects=None):
-    """One page.fetch call; errors are named after the API method (Route.fetch, APIRequestContext.get)."""
+    """One request.fetch call; errors are named after the API method (Route.fetch, APIRequestContext.get)."""
     if isinstance(data, (dict, list)):
         data = json.dumps(data)
         headers = dict(headers or {})
@@ -1704,11 +1704,11 @@ def _fetch(page, api, url, method=None, headers=None, data=None, timeout=None, m
     if isinstance(timeout, datetime.timedelta):
         timeout = timeout.total_seconds() * 1000
     try:
-        result = page._call("page.fetch", timeout if timeout else None, url=url, http_method=method, headers=hdrs,
+        result = page._call("request.fetch", timeout if timeout else None, url=url, http_method=method, headers=hdrs,
                             post_data=base64.b64encode(data).decode("ascii") if data else None,
                             max_redirects=max_redirects)
     except Error as exc:
-        text = exc.message.split(": ", 1)[1] if exc.message.startswith("page.fetch: ") else exc.message
+        text = exc.message.split(": ", 1)[1] if exc.message.startswith("request.fetch: ") else exc.message
         raise type(exc)("%s: %s" % (api, text), type=exc.type, method=api) from None
     return APIResponse(result)
 
@@ -1877,7 +1877,8 @@ class BrowserContext(_Routing, _Emitter):
                  "color_scheme", "reduced_motion", "forced_colors", "offline", "geolocation", "is_mobile",
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
-                                        "strict_selectors", "service_workers", "permissions", "storage_state"))
+                                        "strict_selectors", "service_workers", "permissions", "storage_state",
+                                        "ignore_https_errors"))
 
     def __init__(self, browser, options=None, isolated=True):
         options = {k: v for k, v in (options or {}).items() if v is not None}
@@ -2084,6 +2085,8 @@ class BrowserContext(_Routing, _Emitter):
                 vp = self._options.get("viewport") or self._browser._viewport
                 extra["viewport"] = _viewport(vp, "new_context") if vp else None
             page._call("page.emulate", **dict(self._emulation, **extra))
+        if self._options.get("ignore_https_errors"):
+            page._call("page.ignore_https_errors")
         self._emit("page", page)
         if popup:
             return
@@ -2526,7 +2529,10 @@ class _PageExtras:
 
     def evaluate(self, expression, arg=_UNSET):
         """Run JavaScript: a function source is called with arg; anything else is evaluated."""
-        return _js_call(self, expression, arg)
+        try:
+            return _js_call(self, expression, arg)
+        except Error as exc:
+            raise _named_after(exc, "Page.evaluate") from None
 
     def evaluate_handle(self, expression, arg=_UNSET):
         return _js_call(self, expression, arg, return_handle=True)
@@ -3812,6 +3818,16 @@ def _decode(value, refs=None):
             out[k] = _decode(v, refs)
         return out
     return value
+
+
+def _named_after(exc, api):
+    """The error of a driver call, named after the API method that made it (Playwright's "Page.evaluate: ...")."""
+    prefix = (exc.method or "") + ": "
+    if not exc.method or not exc.message.startswith(prefix):
+        return exc
+    renamed = type(exc)(api + ": " + exc.message[len(prefix):], type=exc.type, method=api)
+    renamed.stack = exc.stack
+    return renamed
 
 
 def _js_call(page, source, arg=_UNSET, element=None, return_handle=False, timeout=None, context=None):
