@@ -1299,7 +1299,9 @@
   W.texts = function (what, ...els) {
     return els.map((el) => {
       switch (what) {
-        case 'inner_text': return tag(el) === 'input' || tag(el) === 'textarea' ? '' : el.innerText;
+        case 'inner_text':
+          if (!(el instanceof el.ownerDocument.defaultView.HTMLElement)) fail('BrowserError', 'Node is not an HTMLElement: ' + describe(el) + ' has no rendered text (inner_text); use text_content');
+          return tag(el) === 'input' || tag(el) === 'textarea' ? '' : el.innerText;
         case 'text_content': return el.textContent;
         case 'inner_html': return el.innerHTML;
       }

@@ -85,6 +85,11 @@ func (b *Browser) clientDialogs() bool { return b.hub.dialogs.Load() > 0 }
 
 func (p *Page) emit(method string, params map[string]any) {
 	params["page"] = p.id
+	if p.opener != "" {
+		// A popup's first events may arrive before browser.page announces
+		// it: the opener lets the client place it in its context at once.
+		params["opener"] = p.opener
+	}
 	p.b.emit(method, params)
 }
 
@@ -117,7 +122,8 @@ func (p *Page) observe(msg *rod.Message) {
 	case "Page.frameNavigated":
 		var e proto.PageFrameNavigated
 		if msg.Load(&e) {
-			p.emit("page.framenavigated", map[string]any{"url": e.Frame.URL + e.Frame.URLFragment, "main": e.Frame.ParentID == "", "name": e.Frame.Name})
+			p.emit("page.framenavigated", map[string]any{"url": e.Frame.URL + e.Frame.URLFragment, "main": e.Frame.ParentID == "", "name": e.Frame.Name,
+				"frame": string(e.Frame.ID)})
 		}
 	case "Page.navigatedWithinDocument":
 		var e proto.PageNavigatedWithinDocument
@@ -140,6 +146,8 @@ func (p *Page) observe(msg *rod.Message) {
 		if msg.Load(&e) {
 			p.emitRequest(&e)
 		}
+	default:
+		p.observeFrames(msg)
 	case "Network.responseReceived":
 		var e proto.NetworkResponseReceived
 		if msg.Load(&e) {
@@ -216,7 +224,13 @@ func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 			msg = first
 		}
 	}
-	p.emit("page.pageerror", map[string]any{"message": msg, "name": name, "stack": stack})
+	url, line, col := d.URL, d.LineNumber, d.ColumnNumber
+	if d.StackTrace != nil && len(d.StackTrace.CallFrames) > 0 {
+		f := d.StackTrace.CallFrames[0]
+		url, line, col = f.URL, f.LineNumber, f.ColumnNumber
+	}
+	p.emit("page.pageerror", map[string]any{"message": msg, "name": name, "stack": stack,
+		"url": url, "line": line, "column": col})
 }
 
 func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {

@@ -254,6 +254,10 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 			switch st.State {
 			case "ok":
 			case "detached":
+				if l.startsAtHandle() {
+					// An element handle cannot come back: no point waiting.
+					return false, "", newErr(ErrBrowser, "Element is not attached to the DOM: the element handle's node was removed from the page")
+				}
 				return false, "the element was removed from the page", nil
 			case "hidden":
 				return false, "element is not visible: " + l.one(o, h), nil

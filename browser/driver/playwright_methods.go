@@ -56,7 +56,11 @@ func addPlaywrightHandlers() {
 		pageParams
 		Source string `json:"source"`
 	}) (any, error) {
-		return nil, p.AddInitScript(ctx, ip.Source)
+		id, err := p.AddInitScriptID(ctx, ip.Source)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"id": id}, nil
 	})
 }
 

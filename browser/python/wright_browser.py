@@ -272,7 +272,7 @@ def _text_body(value, exact, what="text"):
 
 
 def _role_part(role, name=None, exact=False, checked=None, disabled=None, expanded=None,
-               include_hidden=None, level=None, pressed=None, selected=None):
+               include_hidden=None, level=None, pressed=None, selected=None, description=None):
     if not isinstance(role, str) or not re.fullmatch(r"[A-Za-z][A-Za-z-]*", role):
         raise ValueError("get_by_role: role must be an ARIA role name such as 'button' or 'link', not %r" % (role,))
     part = "role=" + role
@@ -296,10 +296,14 @@ def _role_part(role, name=None, exact=False, checked=None, disabled=None, expand
         part += "[include-hidden]"
     if name is not None:
         part += "[name=%s]" % _text_body(name, exact, "name")
+    if description is not None:
+        part += "[description=%s]" % _text_body(description, exact, "description")
     return part
 
 
 def _test_id_part(test_id):
+    if isinstance(test_id, re.Pattern):
+        return "internal:testid=[data-testid=%s]" % _regex_body(test_id)
     if not isinstance(test_id, str):
         raise TypeError("get_by_test_id: the id must be a str, not %s" % type(test_id).__name__)
     if re.fullmatch(r"[A-Za-z0-9_.:-]+", test_id):
@@ -1005,16 +1009,28 @@ class Browser:
         pid = params.get("page")
         if not pid or self._closed:
             return
+        opener = params.get("opener")
+        if opener and pid not in self._pages:
+            # A popup's events can come before browser.page (its console
+            # replayed while the driver attaches): it joins its opener's
+            # context at the first, and is announced once it is ready.
+            self._place_popup(self._page(pid), opener, announce=False)
         page = self._page(pid)
         if method == "browser.page":
-            opener = params.get("opener")
             if opener:
-                op = self._page(opener)
-                if page._context is None and op._context is not None:
-                    op._context._adopt(page, popup=True)
-                op._emit("popup", page)
+                self._place_popup(page, opener, announce=True)
             return
         page._on_driver_event(method, params)
+
+    def _place_popup(self, page, opener, announce):
+        op = self._page(opener)
+        if page._context is None and op._context is not None:
+            op._context._adopt(page, popup=True, quiet=not announce)
+        elif announce and page._context is not None and page in page._context.__dict__.get("_quiet", ()):
+            page._context._quiet.discard(page)
+            page._context._emit("page", page)
+        if announce:
+            op._emit("popup", page)
 
     def _new_page_raw(self):
         result = self._call("browser.new_page", {"browser": self.id})
@@ -1042,6 +1058,8 @@ class Browser:
             raise TargetClosed("new_context: the browser has been closed", method="new_context")
         context = BrowserContext(self, options)
         self._contexts.append(context)
+        if self.__dict__.get("_listeners"):
+            _Emitter._emit(self, "context", context)
         return context
 
     @property
@@ -1080,6 +1098,27 @@ class Browser:
             except Error:
                 pass
         self._transport.shutdown(grace=grace)
+        if self.__dict__.get("_listeners"):
+            _Emitter._emit(self, "disconnected", self)
+
+    # Browser events ("context", "disconnected"), as _Emitter has them.
+
+    def on(self, event, f):
+        return _Emitter.on(self, event, f)
+
+    def once(self, event, f):
+        return _Emitter.once(self, event, f)
+
+    def remove_listener(self, event, f):
+        return _Emitter.remove_listener(self, event, f)
+
+    off = remove_listener
+
+    def _listeners_for(self, event):
+        return _Emitter._listeners_for(self, event)
+
+    def _listener_added(self, event):
+        pass
 
 
 # ---------------------------------------------------------------------------
@@ -1524,9 +1563,10 @@ class PageError(Error):
 class WebError:
     """context.on("weberror"): an uncaught error of one of the context's pages."""
 
-    def __init__(self, page, error):
+    def __init__(self, page, error, location=None):
         self.page = page
         self.error = error
+        self.location = location or {"url": "", "line": 0, "column": 0}
 
 
 class Route:
@@ -2075,7 +2115,7 @@ class BrowserContext(_Routing, _Emitter):
     def expect_console_message(self, predicate=None, timeout=None):
         return self._waiter("console", predicate, timeout)
 
-    def _adopt(self, page, popup=False):
+    def _adopt(self, page, popup=False, quiet=False):
         page._context = self
         self._pages.append(page)
         metrics = any(k in self._emulation for k in ("is_mobile", "has_touch", "device_scale_factor"))
@@ -2087,7 +2127,10 @@ class BrowserContext(_Routing, _Emitter):
             page._call("page.emulate", **dict(self._emulation, **extra))
         if self._options.get("ignore_https_errors"):
             page._call("page.ignore_https_errors")
-        self._emit("page", page)
+        if quiet:
+            self.__dict__.setdefault("_quiet", set()).add(page)  # its "page" event waits for browser.page
+        else:
+            self._emit("page", page)
         if popup:
             return
         if self._default_timeout is not None:
@@ -2120,11 +2163,17 @@ class BrowserContext(_Routing, _Emitter):
         if path is not None:
             with open(path, "r", encoding="utf-8") as f:
                 script = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
-        if script is None:
+        if not isinstance(script, str):
             raise Error("Either path or script parameter must be specified", type="InvalidParams")
         self._init_scripts.append(script)
-        for page in self.pages:
-            page.add_init_script(script)
+        added = [page.add_init_script(script) for page in self.pages]
+
+        def dispose():
+            if script in self._init_scripts:
+                self._init_scripts.remove(script)
+            for d in added:
+                d.dispose()
+        return Disposable(dispose)
 
     def close(self, reason=None):
         if self._closed:
@@ -2172,10 +2221,10 @@ class _Locating:
         return loc
 
     def get_by_role(self, role, name=None, exact=False, checked=None, disabled=None, expanded=None,
-                    include_hidden=None, level=None, pressed=None, selected=None):
+                    include_hidden=None, level=None, pressed=None, selected=None, description=None):
         return self._sub(_role_part(role, name=name, exact=exact, checked=checked, disabled=disabled,
                                     expanded=expanded, include_hidden=include_hidden, level=level,
-                                    pressed=pressed, selected=selected))
+                                    pressed=pressed, selected=selected, description=description))
 
     def get_by_text(self, text, exact=False):
         # internal:text= as Playwright sends it: "t"s is the element's whole
@@ -2298,7 +2347,9 @@ class _PageEvents(_Emitter):
             err.stack = params.get("stack") or ""
             self._emit("pageerror", err)
             if ctx is not None:
-                ctx._emit("weberror", WebError(self, err))
+                ctx._emit("weberror", WebError(self, err, {"url": params.get("url") or "",
+                                                         "line": params.get("line") or 0,
+                                                         "column": params.get("column") or 0}))
         elif kind == "dialog":
             dialog = Dialog(self, params)
             if self._has_listeners("dialog") or (ctx is not None and ctx._has_listeners("dialog")):
@@ -2309,6 +2360,8 @@ class _PageEvents(_Emitter):
                 dialog.dismiss()  # Playwright's rule: a dialog nobody listens to is dismissed
         elif kind in ("load", "domcontentloaded"):
             self._emit(kind, self)
+            if kind == "load" and ctx is not None:
+                ctx._emit("pageload", self)
         elif kind == "binding":
             self._on_binding(params)
         elif kind == "locator_handler":
@@ -2317,7 +2370,16 @@ class _PageEvents(_Emitter):
             self._on_route(params)
         elif kind == "framenavigated":
             if params.get("main"):
-                self._emit("framenavigated", self.main_frame)
+                frame = self.main_frame
+            else:
+                frame = self._frames_by_id().get(params.get("frame"))
+                if frame is None:
+                    return
+            self._emit("framenavigated", frame)
+            if ctx is not None:
+                ctx._emit("framenavigated", frame)
+        elif kind in ("frameattached", "framedetached"):
+            self._on_frame_event(kind, params)
         elif kind == "request":
             self._on_request(params)
         elif kind == "response":
@@ -2352,6 +2414,26 @@ class _PageEvents(_Emitter):
             self._emit("close", self)
             if ctx is not None:
                 ctx._emit("close_page", self)
+                ctx._emit("pageclose", self)
+
+    def _frames_by_id(self):
+        return self.__dict__.setdefault("_child_frames", {})
+
+    def _on_frame_event(self, kind, params):
+        """frameattached / framedetached for the page and its context; the Frame is kept by its id."""
+        frames = self._frames_by_id()
+        fid = params.get("frame")
+        if kind == "frameattached":
+            frame = _EventFrame(self, fid, params.get("parent"), bool(params.get("parent_main")))
+            frames[fid] = frame
+        else:
+            frame = frames.pop(fid, None)
+            if frame is None:
+                return
+            frame._detached = True
+        self._emit(kind, frame)
+        if self._context is not None:
+            self._context._emit(kind, frame)
 
     def _routes_changed(self):
         want = bool(self.__dict__.get("_routes")) or (self._context is not None and
@@ -2592,12 +2674,26 @@ class _PageExtras:
         if path is not None:
             with open(path, "r", encoding="utf-8") as f:
                 script = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
-        if script is None:
+        if not isinstance(script, str):
             raise Error("Either path or script parameter must be specified", type="InvalidParams")
-        self._call("page.add_init_script", source=script)
+        sid = self._call("page.add_init_script", source=script).get("id")
+        return Disposable(lambda: sid and not self.is_closed() and self._call("page.remove_init_script", id=sid))
 
     def dispatch_event(self, selector, type, event_init=None, strict=None, timeout=None):
         self._first(selector, bool(strict)).dispatch_event(type, event_init, timeout=timeout)
+
+    def is_disabled(self, selector, strict=None, timeout=None):
+        return self._first(selector, bool(strict)).is_disabled()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def is_editable(self, selector, strict=None, timeout=None):
+        return self._first(selector, bool(strict)).is_editable()
 
     @property
     def main_frame(self):
@@ -2760,6 +2856,22 @@ class _LocatorExtras:
 
     def highlight(self):
         pass
+
+    def wait_for_function(self, expression, arg=_UNSET, polling=None, timeout=None):
+        """Wait until expression(element, arg) is truthy for the locator's element; returns its value."""
+        page = self._owner_page()
+        limit = timeout if timeout is not None else page._timeout_ms()
+        deadline = time.monotonic() + (limit / 1000.0 if limit else 1e9)
+        interval = (polling if isinstance(polling, (int, float)) else 100) / 1000.0
+        while True:
+            left = max(1, int((deadline - time.monotonic()) * 1000))
+            value = self.evaluate(expression, arg, timeout=left)
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                raise TimeoutError("Timeout %dms exceeded.\nwaiting for %s to satisfy the function"
+                                   % (limit, self.selector), method="wait_for_function")
+            page.wait_for_timeout(interval * 1000)
 
     def select_text(self, force=None, timeout=None):
         el = self.element_handle(timeout=timeout)
@@ -3520,7 +3632,7 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
         self.selector = selector
 
     def __repr__(self):
-        return "<Locator %s %r>" % (self.page.id, self.selector)
+        return "<Locator frame=%r selector=%r>" % (self.page.main_frame, self.selector)
 
     def _owner_page(self):
         return self.page
@@ -3556,10 +3668,19 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
             loc = loc._sub("internal:has-not-text=" + _text_body(has_not_text, exact=False, what="has_not_text"))
         for name, inner in (("has", has), ("has-not", has_not)):
             if inner is not None:
-                loc = loc._sub("internal:%s=%s" % (name, json.dumps(self._inner_selector(name, inner))))
+                loc = loc._sub("internal:%s=%s" % (name, json.dumps(self._inner_selector(name, inner),
+                                                                         ensure_ascii=False)))
         if visible is not None:
             loc = loc._sub("visible=" + ("true" if visible else "false"))
         return loc
+
+    def or_(self, locator):
+        """Matches of this locator or of the other (same page), in document order."""
+        return self._sub("internal:or=" + json.dumps(self._inner_selector("or", locator), ensure_ascii=False))
+
+    def and_(self, locator):
+        """Matches of this locator that the other (same page) matches too."""
+        return self._sub("internal:and=" + json.dumps(self._inner_selector("and", locator), ensure_ascii=False))
 
     def _inner_selector(self, name, inner):
         """The selector of a locator given to filter(has=/has_not=): same page, searched inside each match."""
@@ -3659,10 +3780,10 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
     def get_attribute(self, name, timeout=None):
         return self._call("locator.get_attribute", timeout, name=name).get("value")
 
-    def is_visible(self):
-        return bool(self._call("locator.is_visible").get("value"))
+    def is_visible(self, timeout=None):
+        return bool(self._call("locator.is_visible").get("value"))  # timeout: ignored, as in Playwright
 
-    def is_hidden(self):
+    def is_hidden(self, timeout=None):
         return bool(self._call("locator.is_hidden").get("value"))
 
     def is_enabled(self):
@@ -3890,7 +4011,10 @@ class JSHandle:
                 return "JSHandle@%s" % ("true" if v else "false")
             return "JSHandle@%s" % v
         if self._subtype == "node":
-            return "JSHandle@node"
+            try:
+                return "JSHandle@" + self._jscall(_NODE_PREVIEW_JS, _UNSET, False)
+            except Error:
+                return "JSHandle@node"
         if self._subtype in ("array", "date", "regexp", "error", "map", "set", "promise", "proxy"):
             return "JSHandle@%s" % self._subtype
         return "JSHandle@%s" % (self._type if self._type != "function" else "function")
@@ -3955,7 +4079,12 @@ class ElementHandle(JSHandle, Locator):
         return self
 
     def owner_frame(self):
-        return self._page.main_frame
+        """The frame whose document holds the element: its <iframe>, found from inside the frame."""
+        found = _js_call(self._page, _OWNER_FRAME_JS, element=self._id, return_handle=True)
+        if not isinstance(found, ElementHandle):
+            return self._page.main_frame
+        owners = self._page._query("handle=" + found._id)  # the <iframe> again, in its own frame's world
+        return Frame(self._page, owners[0]) if owners else self._page.main_frame
 
     def content_frame(self):
         is_frame = self.evaluate("e => e.tagName === 'IFRAME' || e.tagName === 'FRAME'")
@@ -3991,10 +4120,21 @@ class ElementHandle(JSHandle, Locator):
         if state not in checks:
             raise Error("state: expected one of (visible|hidden|stable|enabled|disabled|editable)",
                         type="InvalidParams")
-        self._page._poll(lambda: getattr(self, checks[state])(), timeout,
-                         "wait_for_element_state: element is not %s" % state)
+        def check():
+            if state != "hidden" and not self.evaluate("e => e.isConnected"):
+                raise Error("Element is not attached to the DOM: the handle's element was removed", type="Error")
+            return getattr(self, checks[state])()
+
+        limit = timeout if timeout is not None else self._page._timeout_ms()
+        try:
+            self._page._poll(check, limit, "wait_for_element_state: element is not %s" % state)
+        except TimeoutError:
+            raise TimeoutError("Timeout %dms exceeded.\nwaiting for the element to be %s" % (limit, state),
+                               method="wait_for_element_state") from None
 
     def select_text(self, force=None, timeout=None):
+        if not force:
+            self.scroll_into_view_if_needed(timeout=timeout)  # waits for it to be visible and stable
         self.evaluate("e => { if (e.select) { e.focus(); e.select(); return; } const r = document.createRange();"
                       " r.selectNodeContents(e); const s = window.getSelection(); s.removeAllRanges();"
                       " s.addRange(r); }")
@@ -4012,7 +4152,10 @@ class Frame(_Locating):
         self._element = element
 
     def __repr__(self):
-        return "<Frame name=%s url=%r>" % (self.name, self.url)
+        try:
+            return "<Frame name=%s url=%r>" % (self.name, self.url)
+        except Error:
+            return "<Frame %s>" % ("main" if self._element is None else self._element.selector)
 
     def __eq__(self, other):
         if not isinstance(other, Frame) or other._page is not self._page:
@@ -4132,12 +4275,89 @@ _SELECTOR_SHORTCUTS = {
 }
 
 
+# How a node handle prints (str(handle)): its tag and attributes (shortest first), its text when
+# short and alone, "…" for element children; a text node as #text=...; line breaks as ↵.
+_NODE_PREVIEW_JS = r"""n => {
+  const flat = s => s.replace(/\n/g, '\u21b5');
+  if (n.nodeType === 3) return '#text=' + flat(n.nodeValue || '');
+  if (n.nodeType !== 1) return n.nodeName;
+  const tag = n.localName;
+  const attrs = Array.from(n.attributes, a => a.value === '' ? ' ' + a.name : ' ' + a.name + '="' + a.value + '"');
+  attrs.sort((x, y) => x.length - y.length);
+  const open = '<' + tag + attrs.join('');
+  if (/^(area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)$/.test(tag)) return open + '/>';
+  let inner = '\u2026';
+  if (!n.firstElementChild) {
+    const t = n.textContent || '';
+    inner = t.length <= 50 ? flat(t) : flat(t.slice(0, 49)) + '\u2026';
+  }
+  return open + '>' + inner + '</' + tag + '>';
+}"""
+
+# The <iframe> holding a node's document, seen from inside it (null: the main frame, or one the
+# node's frame may not look out of, such as a cross-origin parent).
+_OWNER_FRAME_JS = """n => {
+  const doc = n.nodeType === 9 ? n : n.ownerDocument;
+  const win = doc && doc.defaultView;
+  if (!win || win === win.top) return null;
+  try { return win.frameElement; } catch (e) { return null; }
+}"""
+
+
+class _EventFrame(Frame):
+    """A child frame known by its id from page.frameattached; its <iframe> is looked up when first needed."""
+
+    def __init__(self, page, frame_id, parent_id, parent_main):
+        self._frame_id = frame_id
+        self._parent_id = parent_id
+        self._parent_main = parent_main
+        self._detached = False
+        self._owner = None
+        super().__init__(page, None)
+
+    @property
+    def _element(self):
+        if self._owner is None:
+            if self._detached:
+                raise Error("Frame was detached", type="TargetClosed")
+            handle = self._page._call("page.frame_owner", frame=self._frame_id).get("handle")
+            self._owner = ElementHandle(self._page, handle)
+        return self._owner
+
+    @_element.setter
+    def _element(self, value):
+        self._owner = value
+
+    def __repr__(self):
+        return "<Frame %s>" % self._frame_id
+
+    def __eq__(self, other):
+        if isinstance(other, _EventFrame):
+            return other._frame_id == self._frame_id and other._page is self._page
+        return Frame.__eq__(self, other)
+
+    def __hash__(self):
+        return hash((id(self._page), self._frame_id))
+
+    @property
+    def parent_frame(self):
+        if self._parent_main:
+            return self._page.main_frame
+        return self._page._frames_by_id().get(self._parent_id)
+
+    def is_detached(self):
+        return self._detached or Frame.is_detached(self)
+
+
 class FrameLocator:
     """page.frame_locator(selector): locators inside the frame(s) the selector finds."""
 
     def __init__(self, page, selector):
         self._page = page
         self._selector = selector
+
+    def __repr__(self):
+        return "<FrameLocator frame=%r selector=%r>" % (self._page.main_frame, self._selector)
 
     def locator(self, selector, **kwargs):
         return Locator(self._page, self._selector).locator(selector, **kwargs)
@@ -4543,7 +4763,11 @@ class _AriaAssertions:
         state = {}
 
         def check():
-            snap = loc.aria_snapshot(timeout=timeout or _Assertions._default_timeout)
+            try:
+                snap = loc.aria_snapshot(timeout=timeout or _Assertions._default_timeout)
+            except TimeoutError:
+                # Not there (or not rendered) in time: the assertion fails, as Playwright's does.
+                return False, state.get("snap", "")
             state["snap"] = snap
             return _aria_tree_matches(_aria_parse(snap), template), snap
 
@@ -4643,8 +4867,18 @@ class APIResponseAssertions(_Assertions):
         resp = self._actual
         if bool(resp.ok) == self._negated:
             what = "not to be OK" if self._negated else "to be OK"
-            raise AssertionError("%s\nResponse status expected %s\nActual: %s %s" % (
-                self._message or "Response", what, resp.status, resp.url))
+            lines = ["%s\nResponse status expected %s\nActual: %s %s" % (
+                self._message or "Response", what, resp.status, resp.url)]
+            method = getattr(resp, "_method", None) or getattr(getattr(resp, "request", None), "method", "GET")
+            lines.append("\u2192 %s %s" % (method, resp.url))
+            lines.append("\u2190 %s %s" % (resp.status, resp.status_text))
+            ctype = (resp.headers.get("content-type") or "") if isinstance(resp.headers, dict) else ""
+            if not self._negated and re.match(r"^(text/|application/(json|xml|javascript))", ctype):
+                try:
+                    lines.append("Response Text:\n" + resp.text()[:1000])
+                except Error:
+                    pass
+            raise AssertionError("\n".join(lines))
 
     def not_to_be_ok(self):
         self._not.to_be_ok()

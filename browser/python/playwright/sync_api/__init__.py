@@ -9,7 +9,7 @@
         expect(page.get_by_role("heading")).to_have_text("Example Domain")
         browser.close()
 
-Features outside wright's scope (Playwright's own server protocol, raw CDP sessions, APIRequestContext,
+Features outside wright's scope (Playwright's own server protocol, raw CDP sessions, playwright.request,
 HAR, tracing, video, screencast, PDF, clock, touch, service workers, client certificates, extensions,
 Firefox and WebKit) raise an Error naming the feature.
 """
