@@ -188,12 +188,12 @@ func (p *Page) emitConsole(e *proto.RuntimeConsoleAPICalled) {
 
 func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 	msg, name, stack := strings.TrimPrefix(d.Text, "Uncaught "), "Error", ""
-	if x := d.Exception; x != nil && x.Subtype != proto.RuntimeRemoteObjectSubtypeError && x.Type == proto.RuntimeRemoteObjectTypeObject {
+	x := d.Exception
+	switch {
+	case x != nil && x.Subtype != proto.RuntimeRemoteObjectSubtypeError && x.Type == proto.RuntimeRemoteObjectTypeObject:
 		// A thrown non-Error object ({} or window): no name, its description.
-		p.emit("page.pageerror", map[string]any{"message": x.Description, "name": "", "stack": ""})
-		return
-	}
-	if x := d.Exception; x != nil && x.Subtype == proto.RuntimeRemoteObjectSubtypeError {
+		msg, name = x.Description, ""
+	case x != nil && x.Subtype == proto.RuntimeRemoteObjectSubtypeError:
 		// "name: message" on the first line names the error, whatever its class
 		// (error.name = "my-name" keeps the class Error).
 		stack = x.Description
@@ -202,27 +202,8 @@ func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 		if i := strings.Index(first, ": "); i >= 0 {
 			name, msg = first[:i], first[i+2:]
 		}
-		p.emit("page.pageerror", map[string]any{"message": msg, "name": name, "stack": stack})
-		return
-	}
-	if d.Exception != nil {
-		if d.Exception.ClassName != "" {
-			name = d.Exception.ClassName
-		}
-		desc := d.Exception.Description
-		if desc == "" && !d.Exception.Value.Nil() {
-			desc = d.Exception.Value.String()
-			name = ""
-		}
-		stack = desc
-		first := strings.SplitN(desc, "\n", 2)[0]
-		if name != "" && strings.HasPrefix(first, name+": ") {
-			msg = strings.TrimPrefix(first, name+": ")
-		} else if name != "" && first == name {
-			msg = ""
-		} else {
-			msg = first
-		}
+	case x != nil:
+		msg, name, stack = pageErrorOf(x, name)
 	}
 	url, line, col := d.URL, d.LineNumber, d.ColumnNumber
 	if d.StackTrace != nil && len(d.StackTrace.CallFrames) > 0 {
@@ -231,6 +212,30 @@ func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 	}
 	p.emit("page.pageerror", map[string]any{"message": msg, "name": name, "stack": stack,
 		"url": url, "line": line, "column": col})
+}
+
+// pageErrorOf reads message, name and stack from a thrown value that is
+// neither an Error nor an object (a string, a number).
+func pageErrorOf(x *proto.RuntimeRemoteObject, name string) (msg, outName, stack string) {
+	if x.ClassName != "" {
+		name = x.ClassName
+	}
+	desc := x.Description
+	if desc == "" && !x.Value.Nil() {
+		desc = x.Value.String()
+		name = ""
+	}
+	stack = desc
+	first := strings.SplitN(desc, "\n", 2)[0]
+	switch {
+	case name != "" && strings.HasPrefix(first, name+": "):
+		msg = strings.TrimPrefix(first, name+": ")
+	case name != "" && first == name:
+		msg = ""
+	default:
+		msg = first
+	}
+	return msg, name, stack
 }
 
 func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
