@@ -126,6 +126,8 @@ type Browser struct {
 	wg sync.WaitGroup // event pumps
 
 	hub eventHub // clients' event subscriptions
+
+	dl downloads // download.go
 }
 
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it
@@ -363,6 +365,8 @@ func (b *Browser) pump(events <-chan *rod.Message) {
 					p.markClosed("the page crashed (" + e.Status + ")")
 				}
 			}
+		case "Browser.downloadWillBegin", "Browser.downloadProgress":
+			b.onDownloadEvent(msg)
 		case "Target.detachedFromTarget":
 			var e proto.TargetDetachedFromTarget
 			if msg.Load(&e) {
@@ -454,6 +458,9 @@ const (
 // caller holds adoptMu.
 func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener string, kind pageKind) (*Page, error) {
 	rp, err := b.attachTarget(ctx, id)
+	if err != nil && kind == kindPopup && targetGone(err) {
+		return b.closedPopup(&rod.Page{TargetID: id}, opener), nil
+	}
 	if err != nil {
 		return nil, b.targetErr(wrapErr(ErrBrowser, err, "attach to the new page: %s", cdpMessage(err)))
 	}
@@ -473,7 +480,17 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 	// two sessions overriding the device metrics of one tab fight, so the
 	// size the tab ends up with would depend on which session's override
 	// Chromium applied last.
-	if err := p.setup(ctx, kind != kindForeign); err != nil {
+	setupCtx, gone := ctx, func() bool { return false }
+	if kind == kindPopup {
+		var stop func()
+		setupCtx, gone, stop = b.watchTarget(ctx, id)
+		defer stop()
+	}
+	if err := p.setup(setupCtx, kind != kindForeign); err != nil {
+		if kind == kindPopup && (gone() || targetGone(err)) {
+			b.announceClosed(p, opener)
+			return p, nil
+		}
 		p.markClosed("setting the page up failed")
 		return nil, b.targetErr(err)
 	}

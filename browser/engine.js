@@ -1065,6 +1065,7 @@
 
   // ---- descriptions for messages -----------------------------------------
 
+  const VOID_TAGS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
   function describe(el) {
     if (!isElement(el)) return String(el);
     let s = '<' + tag(el);
@@ -1078,7 +1079,9 @@
     s += '>';
     let text = elementText(el, new Map()).normalized;
     if (text.length > 50) text = text.slice(0, 47) + '...';
-    if (text) s += text + '</' + tag(el) + '>';
+    // Closed as Playwright's previews are (<div id="blocker"></div>), but
+    // for void elements, which have no end tag.
+    if (text || !VOID_TAGS.has(tag(el))) s += text + '</' + tag(el) + '>';
     return s;
   }
 
@@ -1134,7 +1137,7 @@
     if (checks.editable) {
       const t = tag(el);
       if (t !== 'input' && t !== 'textarea' && !el.isContentEditable) {
-        fail('BrowserError', 'cannot fill ' + describe(el) + ': fill() works on <input>, <textarea> and [contenteditable] elements');
+        fail('BrowserError', 'Element is not an <input>, <textarea> or [contenteditable] element: cannot fill ' + describe(el));
       }
       if (!isEditable(retarget(el, 'follow-label'))) return { state: 'readonly' };
     }
@@ -1328,14 +1331,17 @@
     const t = tag(el);
     if (t === 'input') {
       const type = (el.type || 'text').toLowerCase();
-      if (NOT_FILLABLE.has(type)) fail('BrowserError', 'cannot fill an <input type=' + type + '>: ' + (type === 'checkbox' || type === 'radio' ? 'use check()/uncheck()' : type === 'file' ? 'file inputs are not supported' : 'use click()'));
+      if (NOT_FILLABLE.has(type)) fail('BrowserError', 'Input of type "' + type + '" cannot be filled: ' + (type === 'checkbox' || type === 'radio' ? 'use check()/uncheck()' : type === 'file' ? 'use set_input_files()' : 'use click()'));
+      if (type === 'number' && String(value).trim() !== '' && isNaN(Number(String(value).trim()))) {
+        fail('BrowserError', 'Cannot type text into input[type=number]: ' + JSON.stringify(value) + ' is not a number');
+      }
       if (SET_VALUE_TYPES.has(type)) {
         el.focus();
         const before = el.value;
         el.value = value;
         if (el.value !== value && !(type === 'color' && el.value.toLowerCase() === String(value).toLowerCase())) {
           el.value = before;
-          fail('BrowserError', 'malformed value ' + JSON.stringify(value) + ' for <input type=' + type + '>' + (type === 'date' ? ' (use YYYY-MM-DD)' : type === 'time' ? ' (use HH:MM)' : type === 'datetime-local' ? ' (use YYYY-MM-DDTHH:MM)' : ''));
+          fail('BrowserError', 'Malformed value ' + JSON.stringify(value) + ' for <input type=' + type + '>' + (type === 'date' ? ' (use YYYY-MM-DD)' : type === 'time' ? ' (use HH:MM)' : type === 'datetime-local' ? ' (use YYYY-MM-DDTHH:MM)' : ''));
         }
         fire(el, 'input');
         fire(el, 'change');
@@ -1359,7 +1365,7 @@
       sel.addRange(range);
       return 'type';
     }
-    fail('BrowserError', 'cannot fill ' + describe(el) + ': fill() works on <input>, <textarea> and [contenteditable] elements');
+    fail('BrowserError', 'Element is not an <input>, <textarea> or [contenteditable] element: cannot fill ' + describe(el));
   };
 
   W.finishFill = function (el, value) {
@@ -1396,38 +1402,53 @@
   // there yet, or {values} once they are selected.
   W.selectOptions = function (el, want) {
     if (tag(el) !== 'select') {
-      fail('BrowserError', 'select_option works on <select> elements, not on ' + describe(el) + '; for a custom dropdown, click it and then click the option');
+      fail('BrowserError', 'Element is not a <select> element: select_option works on <select> elements, not on ' + describe(el) + '; for a custom dropdown, click it and then click the option');
     }
     const opts = [...el.options];
-    const picked = [];
-    const missing = [];
-    const addMatches = (items, kind) => {
-      for (const item of items) {
-        let found;
-        if (kind === 'value') {
-          found = opts.find((o) => o.value === item) || opts.find((o) => normalize(o.label || o.text) === normalize(item));
-        } else if (kind === 'label') {
-          found = opts.find((o) => normalize(o.label || o.text) === normalize(item));
-        } else {
-          found = opts[item];
-        }
-        if (found) picked.push(found);
-        else missing.push(kind + ' ' + JSON.stringify(item));
-      }
+    const label = (o) => normalize(o.label || o.text);
+    // A value that no option has may name an option by its label.
+    const criteria = [];
+    for (const v of want.value || []) criteria.push({ kind: 'value', item: v, byLabel: !opts.some((o) => o.value === v) });
+    for (const v of want.label || []) criteria.push({ kind: 'label', item: v });
+    for (const v of want.index || []) criteria.push({ kind: 'index', item: v });
+    const matches = (o, c) => {
+      if (c.kind === 'value') return o.value === c.item || (c.byLabel && label(o) === normalize(c.item));
+      if (c.kind === 'label') return label(o) === normalize(c.item);
+      return o.index === c.item;
     };
-    addMatches(want.value || [], 'value');
-    addMatches(want.label || [], 'label');
-    addMatches(want.index || [], 'index');
-    if (missing.length) {
+    if (!criteria.length) {
+      // Nothing to select: every option is deselected, as Playwright does
+      // (a selectedIndex of -1 keeps a drop-down from selecting its first).
+      el.selectedIndex = -1;
+      fire(el, 'input');
+      fire(el, 'change');
+      return { values: [] };
+    }
+    // Options are taken in document order; a <select> without multiple
+    // takes the first that matches any criterion, a multiple one every
+    // option a criterion matches first (and waits until all have one).
+    const picked = [];
+    let remaining = criteria.slice();
+    for (const o of opts) {
+      const hit = remaining.filter((c) => matches(o, c));
+      if (!hit.length) continue;
+      picked.push(o);
+      if (!el.multiple) {
+        remaining = [];
+        break;
+      }
+      remaining = remaining.filter((c) => !hit.includes(c));
+    }
+    if (remaining.length || !picked.length) {
+      const missing = (remaining.length ? remaining : criteria).map((c) => c.kind + ' ' + JSON.stringify(c.item));
       const avail = opts.slice(0, 10).map((o) => JSON.stringify(o.value) + (o.label && o.label !== o.value ? ' (' + JSON.stringify(o.label) + ')' : '')).join(', ');
       return { retry: 'no option with ' + missing.join(', ') + '; options are: ' + (avail || 'none') + (opts.length > 10 ? ', ...' : '') };
     }
-    if (picked.length > 1 && !el.multiple) fail('BrowserError', 'cannot select ' + picked.length + ' options in a <select> without the multiple attribute');
     const disabled = picked.find((o) => o.disabled);
     if (disabled) return { retry: 'option ' + JSON.stringify(disabled.value) + ' is disabled' };
     if (el.multiple) {
       for (const o of opts) o.selected = picked.includes(o);
-    } else if (picked.length) {
+    } else {
       el.value = picked[0].value;
       picked[0].selected = true;
     }

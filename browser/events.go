@@ -130,6 +130,11 @@ func (p *Page) observe(msg *rod.Message) {
 		if msg.Load(&e) {
 			p.emit("page.framenavigated", map[string]any{"url": e.URL, "main": e.FrameID == p.mainFrame(), "same_document": true})
 		}
+	case "Page.fileChooserOpened":
+		var e proto.PageFileChooserOpened
+		if msg.Load(&e) {
+			p.emitFileChooser(&e)
+		}
 	case "Runtime.bindingCalled":
 		var e proto.RuntimeBindingCalled
 		if msg.Load(&e) && strings.HasPrefix(e.Name, bindingPrefix) {
@@ -183,24 +188,22 @@ func (p *Page) emitConsole(e *proto.RuntimeConsoleAPICalled) {
 
 func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 	msg, name, stack := strings.TrimPrefix(d.Text, "Uncaught "), "Error", ""
-	if d.Exception != nil {
-		if d.Exception.ClassName != "" {
-			name = d.Exception.ClassName
+	x := d.Exception
+	switch {
+	case x != nil && x.Subtype != proto.RuntimeRemoteObjectSubtypeError && x.Type == proto.RuntimeRemoteObjectTypeObject:
+		// A thrown non-Error object ({} or window): no name, its description.
+		msg, name = x.Description, ""
+	case x != nil && x.Subtype == proto.RuntimeRemoteObjectSubtypeError:
+		// "name: message" on the first line names the error, whatever its class
+		// (error.name = "my-name" keeps the class Error).
+		stack = x.Description
+		first := strings.SplitN(stack, "\n", 2)[0]
+		name, msg = first, ""
+		if i := strings.Index(first, ": "); i >= 0 {
+			name, msg = first[:i], first[i+2:]
 		}
-		desc := d.Exception.Description
-		if desc == "" && !d.Exception.Value.Nil() {
-			desc = d.Exception.Value.String()
-			name = ""
-		}
-		stack = desc
-		first := strings.SplitN(desc, "\n", 2)[0]
-		if name != "" && strings.HasPrefix(first, name+": ") {
-			msg = strings.TrimPrefix(first, name+": ")
-		} else if name != "" && first == name {
-			msg = ""
-		} else {
-			msg = first
-		}
+	case x != nil:
+		msg, name, stack = pageErrorOf(x, name)
 	}
 	url, line, col := d.URL, d.LineNumber, d.ColumnNumber
 	if d.StackTrace != nil && len(d.StackTrace.CallFrames) > 0 {
@@ -211,9 +214,36 @@ func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 		"url": url, "line": line, "column": col})
 }
 
+// pageErrorOf reads message, name and stack from a thrown value that is
+// neither an Error nor an object (a string, a number).
+func pageErrorOf(x *proto.RuntimeRemoteObject, name string) (msg, outName, stack string) {
+	if x.ClassName != "" {
+		name = x.ClassName
+	}
+	desc := x.Description
+	if desc == "" && !x.Value.Nil() {
+		desc = x.Value.String()
+		name = ""
+	}
+	stack = desc
+	first := strings.SplitN(desc, "\n", 2)[0]
+	switch {
+	case name != "" && strings.HasPrefix(first, name+": "):
+		msg = strings.TrimPrefix(first, name+": ")
+	case name != "" && first == name:
+		msg = ""
+	default:
+		msg = first
+	}
+	return msg, name, stack
+}
+
 func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
+	if strings.HasPrefix(e.Request.URL, "data:") {
+		return // data: URLs are no requests to the network (Playwright reports none)
+	}
 	params := map[string]any{
-		"request": string(e.RequestID), "url": e.Request.URL + e.Request.URLFragment, "method": e.Request.Method,
+		"request": string(e.RequestID), "url": e.Request.URL, "method": e.Request.Method,
 		"headers": e.Request.Headers, "resource_type": strings.ToLower(string(e.Type)),
 		"navigation": e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID),
 		"frame":      string(e.FrameID), "main_frame": e.FrameID == p.mainFrame(),

@@ -77,6 +77,7 @@ func (p *Page) keyEvent(o *op, typ proto.InputDispatchKeyEventType, k keyDef, mo
 		ev.Text = k.text
 		ev.UnmodifiedText = k.text
 	}
+	p.trackRepeat(&ev)
 	return callCDP(o.rodPage(), ev)
 }
 
@@ -99,6 +100,7 @@ func (p *Page) pressCombo(o *op, combo string, hold time.Duration) error {
 		up := strings.ToUpper(key.text)
 		key.key, key.text = up, up
 	}
+	key = withShift(key, bits)
 	if mk, isMod := modifierBits[key.key]; isMod {
 		bits |= mk
 	}
@@ -138,9 +140,9 @@ func (p *Page) typeText(o *op, text string, delay time.Duration) error {
 		}
 		if def, ok := keyTable[string(r)]; ok && def.text != "" {
 			p.inputMu.Lock()
-			err := p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyDown, def, 0, true)
+			err := p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyDown, def, p.held, true)
 			if err == nil {
-				err = p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, def, 0, false)
+				err = p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, def, p.held, false)
 			}
 			p.inputMu.Unlock()
 			if err != nil {

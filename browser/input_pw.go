@@ -48,6 +48,7 @@ func (p *Page) keyHold(ctx context.Context, key string, down bool) error {
 		up := strings.ToUpper(k.text)
 		k.key, k.text = up, up
 	}
+	k = withShift(k, p.held)
 	withText := k.text != "" && p.held&^modShift == 0
 	typ := proto.InputDispatchKeyEventTypeRawKeyDown
 	if withText {
@@ -89,6 +90,12 @@ func (p *Page) MouseButtonHold(ctx context.Context, button MouseButton, clicks i
 		typ = proto.InputDispatchMouseEventTypeMousePressed
 	} else {
 		p.buttons &^= bit
+		if dropped, err := p.drop(o); dropped || err != nil { // an HTML5 drag ends in a drop
+			if err != nil {
+				return o.fail(err, "dropping")
+			}
+			return nil
+		}
 	}
 	if err := p.mouseEvent(o, typ, p.mouseX, p.mouseY, btn, p.buttons, clicks, p.held); err != nil {
 		return o.fail(err, "mouse button")
@@ -114,10 +121,9 @@ func (p *Page) MouseMoveSteps(ctx context.Context, x, y float64, steps int) erro
 	for i := 1; i <= steps; i++ {
 		nx := fx + (x-fx)*float64(i)/float64(steps)
 		ny := fy + (y-fy)*float64(i)/float64(steps)
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, nx, ny, btn, p.buttons, 0, p.held); err != nil {
+		if err := p.heldMove(o, nx, ny, btn); err != nil {
 			return o.fail(err, "moving the mouse")
 		}
-		p.mouseX, p.mouseY = nx, ny
 	}
 	return nil
 }

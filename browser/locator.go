@@ -185,6 +185,7 @@ type action struct {
 	editable bool
 	pointer  bool // hit-test at the click point
 	position *Point
+	steps    int    // mouse moves to the point (click's steps)
 	origin   *Point // if set, receives the element's top-left in page coordinates (pointer actions)
 }
 
@@ -221,11 +222,14 @@ func (l *Locator) actionable(o *op, a action) (handle, Point, error) {
 
 // actionableBox is actionable that also returns the element's box (nil
 // unless the action needs a point).
-func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
+func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err error) {
 	var h handle
 	var pt Point
 	var box *Box
-	err := l.poll(o, a.waitingFor(), func() (bool, string, error) {
+	tries := 0
+	defer func() { err = a.callLog(err, tries) }()
+	err = l.poll(o, a.waitingFor(), func() (bool, string, error) {
+		tries++
 		if !a.force {
 			if state, err := l.p.handlerCheckpoint(o); state != "" || err != nil {
 				return false, state, err
@@ -236,6 +240,9 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 			return false, wait, err
 		}
 		h = hs[0]
+		if a.force && !l.p.connected(o, h) {
+			return false, "", newErr(ErrBrowser, "Element is not attached to the DOM: %s was removed from the page", l.selector)
+		}
 		if !a.force {
 			var st struct {
 				State string `json:"state"`
@@ -267,10 +274,10 @@ func (l *Locator) actionableBox(o *op, a action) (handle, Point, *Box, error) {
 		if !a.pointer && a.position == nil {
 			return true, "", nil
 		}
-		if err := l.p.callValue(o, h.ec, "scrollIntoView", nil, objArg(h.obj)); err != nil {
+		if err := l.p.scrollToPoint(o, h, a.position); err != nil {
 			return false, "", err
 		}
-		p, b, origin, err := l.p.clickPointOrigin(o, h, a.position)
+		p, b, origin, err := l.p.clickPointOrigin(o, h, l.p.paddingPosition(o, h, a.position))
 		if err != nil {
 			return false, "", err
 		}
@@ -372,7 +379,8 @@ type ClickOptions struct {
 	Delay      time.Duration // between press and release
 	Force      bool          // skip the actionability checks
 	Modifiers  []string      // Alt, Control, Meta, Shift held during the click
-	Position   *Point        // relative to the element's top-left; default its centre
+	Position   *Point        // relative to the element's padding box top-left; default its centre
+	Steps      int           // mouse moves to the point (default 1)
 	Timeout    time.Duration
 }
 
@@ -397,7 +405,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 	}
 	o := l.p.begin(ctx, opts.Timeout)
 	defer o.end()
-	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position})
+	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position, steps: opts.Steps})
 	if err != nil {
 		return err
 	}
@@ -405,7 +413,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.pressAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods); err != nil {
+	if err := l.p.clickWith(o, pt, opts, mods); err != nil {
 		return o.fail(err, "clicking "+l.selector)
 	}
 	l.p.settleURL(o, before)

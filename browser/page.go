@@ -83,6 +83,10 @@ type Page struct {
 	routing atomic.Bool // a client decides this page's requests (intercept.go)
 	held    int         // modifier bits of keys held down by KeyDown
 	buttons int         // mouse buttons held down by MouseDown
+
+	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (drag.go)
+	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keys_pw.go)
+	flush    flusher              // the event barrier (flush_pw.go)
 }
 
 type blockedNav struct {
@@ -124,6 +128,9 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 	if emulate {
 		vp := p.b.opts.viewport()
 		calls = append(calls, proto.EmulationSetDeviceMetricsOverride{Width: vp.Width, Height: vp.Height, DeviceScaleFactor: 1})
+		// Every page behaves as the focused one, as Playwright's do: focus and
+		// blur events fire, document.hasFocus() holds, in background tabs too.
+		calls = append(calls, proto.EmulationSetFocusEmulationEnabled{Enabled: true})
 	}
 	if pats := p.interceptPatterns(); pats != nil {
 		calls = append(calls, proto.FetchEnable{Patterns: pats})
@@ -151,6 +158,7 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 	// Lifecycle events that fired before we listened are inferred from the
 	// document's state.
 	ev := p.loaderEvents(p.loader)
+	ev["init"] = true // the document is there: committed
 	switch ready {
 	case "complete":
 		ev["DOMContentLoaded"], ev["load"] = true, true
@@ -279,6 +287,8 @@ func (p *Page) pump(events <-chan *rod.Message) {
 			p.mu.Lock()
 			p.forgetContextsLocked()
 			p.mu.Unlock()
+		case "Runtime.bindingCalled":
+			p.flushed(msg)
 		case "Fetch.requestPaused":
 			var e proto.FetchRequestPaused
 			if msg.Load(&e) {
@@ -568,6 +578,7 @@ const (
 	Load             WaitUntil = "load"
 	DOMContentLoaded WaitUntil = "domcontentloaded"
 	NetworkIdle      WaitUntil = "networkidle"
+	Commit           WaitUntil = "commit" // the response came and the new document replaced the old one
 )
 
 func (w WaitUntil) event() (string, error) {
@@ -578,8 +589,10 @@ func (w WaitUntil) event() (string, error) {
 		return "DOMContentLoaded", nil
 	case NetworkIdle:
 		return "networkIdle", nil
+	case Commit:
+		return "init", nil // the first lifecycle event of a committed document
 	}
-	return "", newErr(ErrInvalidParams, "wait_until/state must be load, domcontentloaded or networkidle, not %q", string(w))
+	return "", newErr(ErrInvalidParams, "wait_until/state must be load, domcontentloaded, networkidle or commit, not %q", string(w))
 }
 
 // GotoResult is where a navigation ended and the HTTP status of its
@@ -603,6 +616,7 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 	if strings.TrimSpace(url) == "" {
 		return GotoResult{}, newErr(ErrInvalidParams, "goto needs a url")
 	}
+	url = completeURL(url)
 	if pol := p.b.opts.URLPolicy; pol != nil {
 		if err := pol(url); err != nil {
 			return GotoResult{}, wrapErr(ErrBlockedURL, err, "navigation to %s is blocked by the URL policy: %v", url, err)
@@ -612,12 +626,12 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 	defer o.end()
 	started := time.Now()
 	p.mu.Lock()
-	start := p.loader
+	start, before := p.loader, p.url
 	p.mu.Unlock()
 	res, err := proto.PageNavigate{URL: url}.Call(o.rodPage())
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot navigate to invalid URL") {
-			return GotoResult{}, newErr(ErrNavigation, "cannot navigate to invalid URL %q: give an absolute URL such as https://example.com/", url)
+			return GotoResult{}, newErr(ErrNavigation, "Cannot navigate to invalid URL %q: give an absolute URL such as https://example.com/", url)
 		}
 		return GotoResult{}, o.fail(err, fmt.Sprintf("waiting for %s to respond", url))
 	}
@@ -628,6 +642,9 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 		return GotoResult{}, newErr(ErrNavigation, "navigation to %s failed: %s", url, res.ErrorText)
 	}
 	if res.LoaderID == "" { // same-document navigation
+		// Page.navigate answers before Page.navigatedWithinDocument
+		// reaches the pump: wait for URL to catch up with the document.
+		p.settleURL(o, before)
 		return GotoResult{URL: p.URL()}, nil
 	}
 	if err := p.waitLoader(o, res.LoaderID, ev, start); err != nil {
@@ -844,7 +861,7 @@ func (p *Page) Title(ctx context.Context) (string, error) {
 // Content is the document's HTML, doctype included.
 func (p *Page) Content(ctx context.Context) (string, error) {
 	var s string
-	err := p.evalInto(ctx, `(document.doctype ? new XMLSerializer().serializeToString(document.doctype) + "\n" : "") + (document.documentElement ? document.documentElement.outerHTML : "")`, &s)
+	err := p.evalInto(ctx, `(document.doctype ? new XMLSerializer().serializeToString(document.doctype) : "") + (document.documentElement ? document.documentElement.outerHTML : "")`, &s)
 	return s, err
 }
 

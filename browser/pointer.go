@@ -35,9 +35,7 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 		if err != nil || a.force || !a.pointer {
 			return pt, err
 		}
-		l.p.inputMu.Lock()
-		err = l.p.moveTo(o, pt.X, pt.Y, l.p.held)
-		l.p.inputMu.Unlock()
+		err = l.p.moveInSteps(o, pt, a.steps)
 		if err != nil {
 			return Point{}, o.fail(err, "moving the mouse to "+l.selector)
 		}

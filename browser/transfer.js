@@ -30,7 +30,7 @@
     if (k === 'URL' && typeof v.href === 'string') return {url: v.href};
     if (v instanceof Error || k === 'Error') return {e: {n: String(v.name), m: String(v.message), s: String(v.stack || '')}};
     if (typed.includes(k)) return {ta: Array.from(v, x => typeof x === 'bigint' ? Number(x) : x)};
-    if (typeof Node === 'function' && v instanceof Node) return {node: 1};
+    if (typeof Node === 'function' && v instanceof Node) return {node: v.nodeType === 9 ? 'Document' : 1};
     if (typeof Window === 'function' && v instanceof Window) return {win: 1};
     const at = seen.indexOf(v);
     if (at >= 0) return {ref: at};

@@ -32,7 +32,7 @@ func (cp *clickParams) options(to time.Duration) (browser.ClickOptions, error) {
 		return browser.ClickOptions{}, err
 	}
 	return browser.ClickOptions{Button: browser.MouseButton(cp.Button), ClickCount: cp.ClickCount, Delay: d,
-		Force: cp.Force, Modifiers: cp.Modifiers, Position: cp.Position, Timeout: to}, nil
+		Force: cp.Force, Modifiers: cp.Modifiers, Position: cp.Position, Steps: cp.Steps, Timeout: to}, nil
 }
 
 func locatorFill(ctx context.Context, l *browser.Locator, fp *struct {

@@ -96,6 +96,7 @@ type clickParams struct {
 	Force      bool           `json:"force"`
 	Modifiers  []string       `json:"modifiers"`
 	Position   *browser.Point `json:"position"`
+	Steps      int            `json:"steps"`
 }
 
 // These methods are promoted into every params struct that embeds the

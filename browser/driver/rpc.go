@@ -160,6 +160,7 @@ func (c *conn) handle(ctx context.Context, req rpcRequest) {
 		return
 	}
 	res, err := h(ctx, c, req.Params)
+	c.flushEvents(ctx, req)
 	if err != nil {
 		e := browser.AsError(err)
 		code := codeServer

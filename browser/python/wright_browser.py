@@ -1129,6 +1129,18 @@ class Browser:
 # Playwright's sync API runs its listeners.
 
 
+def _fit_args(f, args):
+    """The arguments a listener or exposed function takes: as in Playwright's sync API, one that
+    accepts fewer parameters than it is given gets the first ones (lambda: ... for an event)."""
+    try:
+        params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return args
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return args
+    return args[:sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))]
+
+
 class _Emitter:
     """on / once / remove_listener, as Playwright's objects have them."""
 
@@ -1167,7 +1179,7 @@ class _Emitter:
         for f, once in entries:
             if once:
                 self.remove_listener(event, f)
-            f(*args)
+            f(*_fit_args(f, args))
 
     def _waiter(self, event, predicate, timeout, what=None):
         return _EventWaiter(self, event, predicate, timeout, what)
@@ -1324,7 +1336,10 @@ class Dialog:
         self._answer(True, prompt_text)
 
     def dismiss(self):
-        self._answer(False, None)
+        try:
+            self._answer(False, None)
+        except TargetClosed:
+            pass  # the page is gone, and its dialog with it: nothing left to dismiss
 
     def _answer(self, accept, prompt_text):
         if self._handled:
@@ -2088,7 +2103,7 @@ class BrowserContext(_Routing, _Emitter):
             page._call("page.expose_binding", name=name)
 
     def expose_function(self, name, callback):
-        self.expose_binding(name, lambda source, *args: callback(*args))
+        self.expose_binding(name, lambda source, *args: callback(*_fit_args(callback, args)))
 
     def _routes_changed(self):
         for page in self.pages:
@@ -2317,6 +2332,7 @@ class _PageEvents(_Emitter):
     def _listener_added(self, event):
         if event == "dialog":
             self._browser._answer_dialogs()
+        self._files_listener_added(event)
 
     def _on_driver_event(self, method, params):
         ctx = self._context
@@ -2391,6 +2407,8 @@ class _PageEvents(_Emitter):
             self._emit(kind, req)
             if ctx is not None:
                 ctx._emit(kind, req)
+        elif kind in ("filechooser", "download"):
+            self._on_file_event(kind, params)
         elif kind == "close":
             self._closed = True
             self._emit("close", self)
@@ -2465,7 +2483,7 @@ class _PageEvents(_Emitter):
 
     def expose_function(self, name, callback):
         """window[name](...) in the page calls callback(*args)."""
-        self.expose_binding(name, lambda source, *args: callback(*args))
+        self.expose_binding(name, lambda source, *args: callback(*_fit_args(callback, args)))
 
     def _on_request(self, params):
         rid = params.get("request")
@@ -2554,7 +2572,7 @@ class _NavigationWaiter(_EventWaiter):
     def __init__(self, page, url, wait_until, timeout):
         base = page._context._options.get("base_url") if page._context is not None else None
         pred = None if url is None else (lambda frame: _url_matches(url, frame.url, base))
-        super().__init__(page, "framenavigated", pred, timeout, "navigation")
+        super().__init__(page, "framenavigated", pred, page._navigation_timeout(timeout, {}), "navigation")
         self._page = page
         self._wait_until = wait_until
 
@@ -2577,7 +2595,9 @@ class _PageExtras:
 
     def set_content(self, html, timeout=None, wait_until=None):
         """Replace the document with html and wait for its load (or wait_until) event."""
-        limit = timeout if timeout is not None else (self._default_timeout or self._browser._default_timeout)
+        limit = self._navigation_timeout(timeout, {})
+        if limit is None:
+            limit = self._default_timeout or self._browser._default_timeout
         state = wait_until or "load"
         if state not in ("load", "domcontentloaded", "networkidle", "commit"):
             raise Error("set_content: wait_until must be load, domcontentloaded, networkidle or commit",
@@ -2726,8 +2746,12 @@ _SET_CONTENT_JS = """async ({html, state, timeout}) => {
     const check = () => { if (ready()) resolve('ok'); else setTimeout(check, 10); };
     document.open();
     document.write(html);
+    // A written document is "complete" at close(), before its images load;
+    // its load event waits for them (document.open() dropped older listeners).
+    const waitLoad = state === 'load' || state === 'networkidle';
+    if (waitLoad) window.addEventListener('load', () => resolve('ok'), {once: true});
     document.close();
-    check();
+    if (!waitLoad) check();
   });
   if (!timeout) return done;
   return Promise.race([done, new Promise(r => setTimeout(() => r('timeout'), timeout))]);
@@ -2754,9 +2778,21 @@ _ADD_TAG_JS = """({tag, url, content, type}) => {
     el.onerror = () => reject(new Error(tag === 'script' ? 'Failed to load script at ' + url : 'Error loading style ' + url));
     if (!external && tag === 'script') resolve(el);
   });
+  // Inline content a Content Security Policy refuses is dropped silently but
+  // for a securitypolicyviolation event, which comes in a task of its own.
+  let refused = null;
+  const onViolation = e => { refused = e; };
+  if (!external) document.addEventListener('securitypolicyviolation', onViolation);
   (document.head || document.documentElement).appendChild(el);
-  if (!external && tag === 'style') return el;
-  return settled;
+  if (external) return settled;
+  return new Promise(resolve => setTimeout(resolve, 0)).then(() => {
+    document.removeEventListener('securitypolicyviolation', onViolation);
+    if (refused) {
+      el.remove();
+      throw new Error("the page's Content Security Policy refused the inline " + tag + ' (' + refused.violatedDirective + ')');
+    }
+    return el;
+  });
 }"""
 
 
@@ -2886,6 +2922,246 @@ _DISPATCH_JS = """(el, {type, init}) => {
   el.dispatchEvent(new Kind(type, opts));
 }"""
 
+
+class _ArgumentTypeError(Error, builtins.TypeError):
+    """An argument of the wrong type: an Error, as in Playwright, and a TypeError, as it always was here."""
+
+
+def _js_type_name(value):
+    """The JavaScript type name Playwright's messages use for a Python value."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if value is None:
+        return "null"
+    return "object"
+
+
+def _input_files(files):
+    """set_input_files' argument (a path, a {name, mimeType, buffer} dict, or a list of them) as the
+    driver's paths and payloads."""
+    if not isinstance(files, (list, tuple)):
+        files = [files]
+    paths, payloads = [], []
+    for f in files:
+        if isinstance(f, dict):
+            buf = f.get("buffer") or b""
+            if isinstance(buf, str):
+                buf = buf.encode("utf-8")
+            payloads.append({"name": f.get("name") or "", "mimeType": f.get("mimeType") or "",
+                             "buffer": base64.b64encode(bytes(buf)).decode("ascii")})
+            continue
+        path = os.fspath(f)
+        if not os.path.exists(path):
+            raise FileNotFoundError(2, "No such file or directory", path)
+        paths.append(os.path.abspath(path))
+    if paths and payloads:
+        raise Error("set_input_files: give file paths or file payloads, not both", type="InvalidParams")
+    return paths, payloads
+
+
+class FileChooser:
+    """The file chooser a page opened (page.expect_file_chooser(), page.on("filechooser"))."""
+
+    def __init__(self, page, element, multiple):
+        self._page = page
+        self._element = element
+        self._multiple = bool(multiple)
+
+    def __repr__(self):
+        return "<FileChooser page=%s element=%s>" % (self._page, self._element)
+
+    @property
+    def page(self):
+        return self._page
+
+    @property
+    def element(self):
+        return self._element
+
+    def is_multiple(self):
+        return self._multiple
+
+    def set_files(self, files, timeout=None, no_wait_after=None):
+        self._element.set_input_files(files, timeout=timeout)
+
+
+class Download:
+    """A file the page downloads (page.expect_download(), page.on("download")).
+
+    The driver saves it in a directory of its own that goes with the browser: save_as() keeps a copy.
+    """
+
+    def __init__(self, page, params):
+        self._page = page
+        self._guid = params.get("download")
+        self.url = params.get("url") or ""
+        self.suggested_filename = params.get("suggested_filename") or ""
+        self._state = None
+
+    def __repr__(self):
+        return "<Download url=%r suggested_filename=%r>" % (self.url, self.suggested_filename)
+
+    @property
+    def page(self):
+        return self._page
+
+    def _bcall(self, method, **params):
+        body = {"browser": self._page._browser.id, "download": self._guid}
+        body.update(params)
+        return self._page._browser._call(method, body, timeout_ms=False)
+
+    def _wait(self):
+        if self._state is None:
+            self._state = self._bcall("download.wait")
+        return self._state
+
+    def failure(self):
+        """None once the download completed; why it failed ("canceled", ...) otherwise."""
+        return self._wait().get("failure") or None
+
+    def path(self):
+        """Where the finished download is (waits for it); raises if it failed."""
+        state = self._wait()
+        if state.get("failure"):
+            raise Error("download failed: %s" % state["failure"])
+        if not state.get("path"):
+            raise Error("the download was deleted")
+        import pathlib
+        return pathlib.Path(state["path"])
+
+    def save_as(self, path):
+        """Copy the finished download to path (waits for it)."""
+        self._bcall("download.save_as", path=os.path.abspath(os.fspath(path)))
+
+    def cancel(self):
+        self._bcall("download.cancel")
+        self._state = None
+
+    def delete(self):
+        self._bcall("download.delete")
+        self._state = None
+
+
+class _PageFiles:
+    """Files, file choosers, downloads, drag and drop, pause; mixed into Page."""
+
+    def set_input_files(self, selector, files, timeout=None, strict=None, no_wait_after=None):
+        return self._first(selector, strict).set_input_files(files, timeout=timeout)
+
+    def drag_and_drop(self, source, target, source_position=None, target_position=None, force=None,
+                      no_wait_after=None, timeout=None, strict=None, trial=None, steps=None):
+        """Drag the element source matches onto the one target matches (HTML5 drag and drop too)."""
+        self._first(source, strict).drag_to(self._first(target, strict), force=force, timeout=timeout, trial=trial,
+                                            source_position=source_position, target_position=target_position,
+                                            steps=steps)
+
+    def is_disabled(self, selector, strict=None, timeout=None):
+        return self.locator(selector).is_disabled()
+
+    def is_editable(self, selector, strict=None, timeout=None):
+        return self.locator(selector).is_editable()
+
+    def emulate_media(self, media=_UNSET, color_scheme=_UNSET, reduced_motion=_UNSET, forced_colors=_UNSET,
+                      contrast=_UNSET):
+        """Render the page for a CSS media type and media features; an argument left out keeps its value,
+        None (or "null") removes the override."""
+        state = self.__dict__.get("_media")
+        if state is None:
+            ctx = self._context
+            state = dict(ctx._emulation) if ctx is not None else {}
+            state = {k: state.get(k) for k in ("color_scheme", "reduced_motion", "forced_colors")}
+            self._media = state
+        given = {"media": media, "color_scheme": color_scheme, "reduced_motion": reduced_motion,
+                 "forced_colors": forced_colors, "contrast": contrast}
+        for key, value in given.items():
+            if value is not _UNSET:
+                state[key] = value
+        self._call("page.emulate_media", **{k: (v if v is not None else "") for k, v in state.items()})
+
+    def set_extra_http_headers(self, headers):
+        """Send these headers with every request of the page (on top of its context's)."""
+        merged = dict((self._context._emulation.get("extra_http_headers") or {}) if self._context is not None else {})
+        merged.update(headers or {})
+        self._extra_headers = merged
+        self._call("page.emulate", extra_http_headers=merged)
+
+    def _check_referer(self, url, referer):
+        headers = self.__dict__.get("_extra_headers")
+        if headers is None and self._context is not None:
+            headers = self._context._emulation.get("extra_http_headers")
+        if referer is not None and any(k.lower() == "referer" for k in (headers or {})):
+            raise Error('"referer" is already specified as extra HTTP header (navigating to %s)' % url,
+                        type="InvalidParams")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.close()
+
+    def _navigation_timeout(self, timeout, params):
+        """A navigation's timeout: the one given, else the page's or context's navigation timeout (else
+        None: the default timeout). Its load state is checked here, with Playwright's message."""
+        for name in ("wait_until", "state"):
+            value = params.get(name)
+            if value is not None and value not in _LOAD_STATES:
+                raise Error("%s: expected one of (load|domcontentloaded|networkidle|commit)" % name,
+                            type="InvalidParams")
+        if timeout is not None:
+            return timeout
+        for owner in (self, self._context):
+            if owner is not None and owner._default_navigation_timeout is not None:
+                return owner._default_navigation_timeout
+        return None
+
+    def _on_file_event(self, kind, params):
+        if kind == "filechooser":
+            element = ElementHandle(self, params.get("handle"), "input")
+            self._emit("filechooser", FileChooser(self, element, params.get("multiple")))
+        elif kind == "download":
+            self._emit("download", Download(self, params))
+
+    def _files_listener_added(self, event):
+        if event == "filechooser" and not self.__dict__.get("_choosers_on"):
+            self._choosers_on = True
+            self._call("page.intercept_file_chooser", enabled=True)
+        elif event == "download":
+            ctx = self._context
+            owner = ctx if ctx is not None else self._browser
+            if not owner.__dict__.get("_downloads_on"):
+                owner._downloads_on = True
+                self._browser._call("context.accept_downloads", {
+                    "browser": self._browser.id, "context": ctx._id if ctx is not None else "",
+                    "accept": True if ctx is None else ctx._options.get("accept_downloads", True) is not False})
+
+
+class _LocatorFiles:
+    """set_input_files and drag_to; mixed into Locator."""
+
+    def set_input_files(self, files, timeout=None, no_wait_after=None):
+        """Set the files of an <input type=file>: paths, {name, mimeType, buffer} dicts, or a list; [] clears it."""
+        paths, payloads = _input_files(files)
+        params = {"paths": paths}
+        if payloads:
+            params = {"payloads": payloads}
+        self._call("locator.set_input_files", timeout, **params)
+
+    def drag_to(self, target, force=None, no_wait_after=None, timeout=None, trial=None, source_position=None,
+                target_position=None, steps=None):
+        """Press the mouse on this element, move onto target (in steps) and release it there."""
+        if target.page is not self.page:
+            raise Error("drag_to: the target must be a locator of the same page", type="InvalidParams")
+        self._call("locator.drag_to", timeout, target=target.selector, force=force or None, trial=trial or None,
+                   source_position=_point(source_position) if source_position else None,
+                   target_position=_point(target_position) if target_position else None, steps=steps)
+
+
+# Navigations: their default timeout is the navigation timeout, and their load states are Playwright's.
+_NAV_CALLS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_forward", "page.wait_for_load_state",
+                        "page.wait_for_url"))
+_LOAD_STATES = ("load", "domcontentloaded", "networkidle", "commit")
 
 def _api_description(selector):
     """How Playwright's messages name a locator: get_by_role("button", name="Close"), locator("#id")."""
@@ -3045,7 +3321,8 @@ _PAGE_WAITS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_fo
                          "page.wait_for_url", "page.wait_for_selector", "page.screenshot", "page.aria_snapshot"))
 
 
-class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandlers, _PageCompat, _Locating):
+class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _PageStorage, _PageLocatorHandlers, _PageCompat,
+           _Locating):
     """One tab. Get it from browser.new_page(), browser.pages or page.expect_popup()."""
 
     def __init__(self, browser, page_id):
@@ -3074,6 +3351,10 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
         return Locator(self, part)
 
     def _call(self, method, _timeout=None, _wait=True, **params):
+        if isinstance(_timeout, datetime.timedelta):
+            _timeout = _timeout.total_seconds() * 1000
+        if method in _NAV_CALLS:
+            _timeout = self._navigation_timeout(_timeout, params)
         body = {"page": self.id}
         for key, value in params.items():
             if value is not None:
@@ -3103,6 +3384,7 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
 
     def goto(self, url, wait_until=None, timeout=None, referer=None):
         """Navigate; returns the main document's Response (None for about: and data: URLs, which have none)."""
+        self._check_referer(url, referer)
         if self._context is not None and self._context._options.get("base_url"):
             url = urllib.parse.urljoin(self._context._options["base_url"], url)
         self._nav_response = None
@@ -3116,8 +3398,11 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
         return Response(final, result.get("status"), self)
 
     def reload(self, wait_until=None, timeout=None):
+        self._nav_response = None
         result = self._call("page.reload", timeout, wait_until=wait_until)
-        return Response(result.get("url"), None)
+        if re.match(r"(?i)^(about|data):", result.get("url") or ""):
+            return None
+        return self._nav_response or Response(result.get("url"), None)
 
     def go_back(self, wait_until=None, timeout=None):
         """Back one history entry; None when there is none."""
@@ -3155,13 +3440,25 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
         self._call("page.wait_for_url", timeout, url=target, wait_until=wait_until)
 
     def wait_for_function(self, expression, arg=_UNSET, timeout=None, polling=100):
-        """Evaluate expression every `polling` ms until it returns something truthy; returns that value."""
+        """Evaluate expression every `polling` ms ("raf": every animation frame) until it returns something
+        truthy; returns a JSHandle of that value, as Playwright does."""
+        if polling == "raf":
+            polling = 16
+        elif isinstance(polling, bool) or not isinstance(polling, (int, float)):
+            raise Error("Unknown polling option: %s" % polling, type="InvalidParams")
         last = []
 
         def check():
-            value = self.evaluate(expression, arg)
+            try:
+                handle = self.evaluate_handle(expression, arg)
+            except Error as exc:
+                if "Cannot find context" in str(exc) or "Execution context was destroyed" in str(exc):
+                    return None  # the document went away mid-call: poll the next one
+                raise
+            # An object is truthy; a primitive comes back by value.
+            value = True if handle._id else _decode(handle._value_encoded)
             last[:] = [value]
-            return value
+            return handle if value else None
 
         return self._poll(check, timeout, "wait_for_function: %r never returned a truthy value" % expression,
                           polling, lambda: "last value: %r" % (last[0] if last else None))
@@ -3233,8 +3530,10 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
 
     def opener(self):
         """The page that opened this one, or None."""
-        for info in self._browser._page_infos():
-            if info["page"] == self.id and info.get("opener"):
+        infos = self._browser._page_infos()
+        open_ids = {i["page"] for i in infos}
+        for info in infos:
+            if info["page"] == self.id and info.get("opener") in open_ids:
                 return self._browser._page(info["opener"])
         return None
 
@@ -3325,7 +3624,7 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageStorage, _PageLocatorHandler
         return self.locator(selector).is_checked()
 
 
-class Locator(_LocatorExtras, _Locating):
+class Locator(_LocatorExtras, _LocatorFiles, _Locating):
     """A page and a selector chain, resolved again on every call (nothing is held in the browser)."""
 
     def __init__(self, page, selector):
@@ -3403,9 +3702,9 @@ class Locator(_LocatorExtras, _Locating):
     # actions
 
     def click(self, button=None, click_count=None, delay=None, force=None, modifiers=None, position=None,
-              timeout=None):
+              timeout=None, no_wait_after=None, steps=None):
         self._call("locator.click", timeout, button=button, click_count=click_count, delay=delay,
-                   force=force or None, modifiers=modifiers, position=_point(position))
+                   force=force or None, modifiers=modifiers, position=_point(position), steps=steps)
 
     def dblclick(self, button=None, delay=None, force=None, modifiers=None, position=None, timeout=None):
         self._call("locator.dblclick", timeout, button=button, delay=delay, force=force or None,
@@ -3413,7 +3712,8 @@ class Locator(_LocatorExtras, _Locating):
 
     def fill(self, value, force=None, timeout=None):
         if not isinstance(value, str):
-            raise TypeError("fill() takes a str, not %s; convert it first (str(x))" % type(value).__name__)
+            raise _ArgumentTypeError("fill: value: expected string, got %s (fill() takes a str, not %s; convert it "
+                                     "first: str(x))" % (_js_type_name(value), type(value).__name__))
         self._call("locator.fill", timeout, value=value, force=force or None)
 
     def clear(self, force=None, timeout=None):
@@ -3436,26 +3736,20 @@ class Locator(_LocatorExtras, _Locating):
     def set_checked(self, checked, force=None, timeout=None):
         self._call("locator.set_checked", timeout, checked=bool(checked), force=force or None)
 
-    def select_option(self, value=None, label=None, index=None, timeout=None, force=None):
-        """Select options by value=, label= or index= (each one item or a list); returns the selected values.
+    def select_option(self, value=None, label=None, index=None, timeout=None, force=None, element=None,
+                      no_wait_after=None):
+        """Select options by value=, label=, index= or element= (each one item or a list); returns the
+        selected values. Nothing to select (None or []) deselects every option.
 
         A positional str (or list of str) matches an option's value or, failing
         that, its label.
         """
-        if value is not None and label is None and index is None:
-            wanted = [value] if isinstance(value, str) else list(value)
-            if all(isinstance(v, str) for v in wanted):
-                # The protocol selects by value or by label, not "either": ask the
-                # page which of the two each string names.
-                resolved = self.evaluate(
-                    "(el, wanted) => wanted.map(w => {"
-                    " const opts = Array.from(el.options || []);"
-                    " if (opts.some(o => o.value === w)) return w;"
-                    " const byLabel = opts.find(o => (o.label || o.textContent || '').trim() === w.trim());"
-                    " return byLabel ? byLabel.value : w; })", wanted, timeout=timeout)
-                value = resolved[0] if isinstance(value, str) else resolved
+        if element is not None:
+            elements = element if isinstance(element, (list, tuple)) else [element]
+            picked = [e.evaluate("o => o.index") for e in elements]
+            index = picked + ([] if index is None else ([index] if isinstance(index, int) else list(index)))
         if value is None and label is None and index is None:
-            raise ValueError("select_option() needs value=, label= or index=")
+            value = []
         result = self._call("locator.select_option", timeout, value=value, label=label, index=index,
                             force=force or None)
         return result.get("values") or []
@@ -3576,8 +3870,15 @@ def _encode(value, handles, seen=None):
         return {"r": {"p": _regex_body(value)[1:].rsplit("/", 1)[0], "f": _regex_body(value).rsplit("/", 1)[1]}}
     if isinstance(value, urllib.parse.ParseResult):
         return {"url": value.geturl()}
-    if isinstance(value, Exception) and not isinstance(value, Error):
-        return {"e": {"n": type(value).__name__, "m": str(value), "s": ""}}
+    if isinstance(value, Exception):
+        # An exception crosses as an Error: its name, message and stack (Python's traceback).
+        message = value.message if isinstance(value, Error) else str(value)
+        name = getattr(value, "_name", None) or type(value).__name__
+        stack = getattr(value, "_stack", None)
+        if stack is None:
+            import traceback
+            stack = "".join(traceback.format_exception(type(value), value, value.__traceback__))
+        return {"e": {"n": name, "m": message, "s": stack}}
     key = id(value)
     if key in seen:
         return {"ref": seen[key]}
@@ -3596,8 +3897,12 @@ def _decode(value, refs=None):
         refs = {}
     if not isinstance(value, dict):
         return value
-    if "u" in value or "node" in value or "win" in value:
-        return {} if "node" in value or "win" in value else None
+    if "u" in value:
+        return None
+    if "node" in value or "win" in value:
+        # A DOM node or window returned by value stands as a reference, as Playwright shows it.
+        return "ref: <Window>" if "win" in value else "ref: <%s>" % (
+            value["node"] if isinstance(value["node"], str) else "Node")
     if "n" in value:
         return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}[value["n"]]
     if "bi" in value:
@@ -3717,7 +4022,7 @@ class JSHandle:
     def evaluate(self, expression, arg=_UNSET, timeout=None):
         return self._jscall(expression, arg, False)
 
-    def evaluate_handle(self, expression, arg=_UNSET):
+    def evaluate_handle(self, expression, arg=_UNSET, timeout=None):
         return self._jscall(expression, arg, True)
 
     def _jscall(self, expression, arg, as_handle):

@@ -35,6 +35,7 @@ from wright_browser import (  # noqa: F401 - the public names
 )
 from wright_browser import APIResponseAssertions, LocatorAssertions, PageAssertions  # noqa: F401
 from wright_browser import ConsoleMessage, Dialog, Request, Route, WebError  # noqa: F401
+from wright_browser import Download, FileChooser  # noqa: F401
 from wright_browser import APIRequestContext, APIResponse, Disposable, WebStorage  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
@@ -53,8 +54,6 @@ _OUT_OF_SCOPE = {
     "Touchscreen": "touch emulation",
     "Worker": "web and service workers",
     "FormData": "APIRequestContext (multipart forms)",
-    "Download": "downloads (not yet in wright)",
-    "FileChooser": "file choosers (not yet in wright)",
     "WebSocket": "WebSocket events (not yet in wright)",
     "BrowserBindResult": "Playwright's server protocol",
 }

@@ -1,0 +1,237 @@
+package browser
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// HTML5 drag and drop. A headless Chromium starts no drag of its own when
+// the mouse moves with a button held over a draggable element: the page
+// would see mousedown and mousemove but never dragstart or drop. So a move
+// with the left button held asks Chromium to hand the drag over
+// (Input.setInterceptDrags); when the page starts one, the drag's data
+// comes back in Input.dragIntercepted, later moves become dragOver events
+// and the release a drop. Moves that start no drag stay plain mouse moves.
+
+// dragProbe arms, in wright's world of the main frame, a check of
+// whether the next mouse move starts a drag: a dragstart right after the
+// move that the page did not cancel. __wrightDragCheck answers it (false
+// when no mousemove came).
+const dragProbe = `(() => {
+	let started = null, drag = null;
+	const onDrag = (e) => { drag = e; };
+	const onMove = () => {
+		addEventListener('dragstart', onDrag, { once: true, capture: true });
+		started = new Promise((resolve) => setTimeout(() => {
+			removeEventListener('dragstart', onDrag, { capture: true });
+			resolve(!!drag && !drag.defaultPrevented);
+		}, 0));
+	};
+	addEventListener('mousemove', onMove, { once: true, capture: true });
+	globalThis.__wrightDragCheck = async () => {
+		removeEventListener('mousemove', onMove, { capture: true });
+		delete globalThis.__wrightDragCheck;
+		return started ? await started : false;
+	};
+})()`
+
+// heldMove moves the mouse to (x, y) while buttons are held: an ongoing
+// drag gets a dragOver, a move with the left button held may start one.
+// The caller holds inputMu.
+func (p *Page) heldMove(o *op, x, y float64, btn proto.InputMouseButton) error {
+	if p.drag != nil {
+		p.mouseX, p.mouseY = x, y
+		return p.dragEvent(o, proto.InputDispatchDragEventTypeDragOver, x, y)
+	}
+	if p.buttons&1 == 0 {
+		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, btn, p.buttons, 0, p.held); err != nil {
+			return err
+		}
+		p.mouseX, p.mouseY = x, y
+		return nil
+	}
+	data, err := p.interceptDrag(o, func() error {
+		return p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, btn, p.buttons, 0, p.held)
+	})
+	if err != nil {
+		return err
+	}
+	p.mouseX, p.mouseY = x, y
+	if data == nil {
+		return nil
+	}
+	p.drag = data
+	if err := p.dragEvent(o, proto.InputDispatchDragEventTypeDragEnter, x, y); err != nil {
+		return err
+	}
+	return p.dragEvent(o, proto.InputDispatchDragEventTypeDragOver, x, y)
+}
+
+// interceptDrag runs move with drag interception on and returns the drag
+// it started, or nil.
+func (p *Page) interceptDrag(o *op, move func() error) (*proto.InputDragData, error) {
+	subCtx, stop := context.WithCancel(o.ctx)
+	defer stop()
+	events := p.rod.Context(subCtx).Event() // before the move, so the event is not missed
+	got := make(chan *proto.InputDragData, 1)
+	go func() {
+		for msg := range events {
+			var e proto.InputDragIntercepted
+			if msg.Method == "Input.dragIntercepted" && msg.Load(&e) {
+				got <- e.Data
+				return
+			}
+		}
+	}()
+	if err := callCDP(o.rodPage(), proto.InputSetInterceptDrags{Enabled: true}); err != nil {
+		return nil, err
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		defer cancel()
+		_ = callCDP(p.rod.Context(ctx), proto.InputSetInterceptDrags{Enabled: false})
+	}()
+	ec, ecErr := p.main(o)
+	if ecErr == nil {
+		_, ecErr = proto.RuntimeEvaluate{Expression: dragProbe, ContextID: ec.id}.Call(o.rodPage())
+	}
+	if err := move(); err != nil {
+		return nil, err
+	}
+	expect := false
+	if ecErr == nil {
+		res, err := proto.RuntimeEvaluate{Expression: "globalThis.__wrightDragCheck ? __wrightDragCheck() : false",
+			ContextID: ec.id, AwaitPromise: true, ReturnByValue: true}.Call(o.rodPage())
+		expect = err == nil && res.Result != nil && res.Result.Value.Bool()
+	}
+	if !expect {
+		// No drag in the main frame (or no way to tell): take one only if
+		// Chromium already reported it (a drag in a child frame).
+		select {
+		case d := <-got:
+			return d, nil
+		default:
+			return nil, nil
+		}
+	}
+	select {
+	case d := <-got:
+		return d, nil
+	case <-o.ctx.Done():
+		return nil, o.ctx.Err()
+	}
+}
+
+func (p *Page) dragEvent(o *op, typ proto.InputDispatchDragEventType, x, y float64) error {
+	return callCDP(o.rodPage(), proto.InputDispatchDragEvent{Type: typ, X: x, Y: y, Data: p.drag, Modifiers: p.held})
+}
+
+// drop ends an ongoing drag at the mouse position; ok is false when there
+// is none. The caller holds inputMu.
+func (p *Page) drop(o *op) (ok bool, err error) {
+	if p.drag == nil {
+		return false, nil
+	}
+	err = p.dragEvent(o, proto.InputDispatchDragEventTypeDrop, p.mouseX, p.mouseY)
+	p.drag = nil
+	return true, err
+}
+
+// DragOptions are drag_to's and drag_and_drop's options.
+type DragOptions struct {
+	SourcePosition *Point // relative to the source's top-left; default its centre
+	TargetPosition *Point // relative to the target's top-left; default its centre
+	Force          bool
+	Trial          bool // check actionability only, do not drag
+	Steps          int  // mouse moves from source to target (default 1)
+	Timeout        time.Duration
+}
+
+// DragTo drags the locator's element onto target's: it moves the mouse
+// over the source, presses the left button, moves over the target in
+// steps and releases the button there, as a person does. HTML5 drag and
+// drop (draggable elements, dragstart/drop handlers) works too.
+func (l *Locator) DragTo(ctx context.Context, target *Locator, opts DragOptions) error {
+	if target == nil {
+		return newErr(ErrInvalidParams, "drag_to needs a target locator")
+	}
+	if target.p != l.p {
+		return newErr(ErrInvalidParams, "drag_to: the target must be on the same page as the source")
+	}
+	o := l.p.begin(ctx, opts.Timeout)
+	defer o.end()
+	_, from, err := l.actionable(o, action{name: "drag_to", force: opts.Force, visible: true, stable: true, pointer: true, position: opts.SourcePosition})
+	if err != nil {
+		return err
+	}
+	if opts.Trial {
+		_, _, err := target.actionable(o, action{name: "drag_to", force: opts.Force, visible: true, stable: true, pointer: true, position: opts.TargetPosition})
+		return err
+	}
+	if err := l.p.beforeInput(o); err != nil {
+		return o.fail(err, "")
+	}
+	p := l.p
+	p.inputMu.Lock()
+	err = p.moveTo(o, from.X, from.Y, p.held)
+	if err == nil {
+		p.buttons |= 1
+		err = p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, from.X, from.Y, proto.InputMouseButtonLeft, p.buttons, 1, p.held)
+	}
+	p.inputMu.Unlock()
+	if err != nil {
+		return o.fail(err, "pressing the mouse on "+l.selector)
+	}
+	// Whatever happens next, the button does not stay held.
+	released := false
+	defer func() {
+		if !released {
+			p.release(o)
+		}
+	}()
+	_, to, err := target.actionable(o, action{name: "drag_to", force: opts.Force, visible: true, stable: true, pointer: true, position: opts.TargetPosition})
+	if err != nil {
+		return err
+	}
+	steps := opts.Steps
+	if steps <= 0 {
+		steps = 1
+	}
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	fx, fy := p.mouseX, p.mouseY
+	for i := 1; i <= steps; i++ {
+		x := fx + (to.X-fx)*float64(i)/float64(steps)
+		y := fy + (to.Y-fy)*float64(i)/float64(steps)
+		if err := p.heldMove(o, x, y, proto.InputMouseButtonLeft); err != nil {
+			return o.fail(err, "dragging to "+target.selector)
+		}
+	}
+	released = true
+	if err := p.releaseLocked(o); err != nil {
+		return o.fail(err, "dropping on "+target.selector)
+	}
+	return nil
+}
+
+// release lets go of the left button after a failed drag.
+func (p *Page) release(o *op) {
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	o2 := &op{p: p, ctx: ctx, cancel: cancel, timeout: 5 * time.Second}
+	_ = p.releaseLocked(o2)
+}
+
+// releaseLocked drops an ongoing drag, or releases the left button.
+func (p *Page) releaseLocked(o *op) error {
+	dropped, err := p.drop(o)
+	p.buttons &^= 1
+	if dropped || err != nil {
+		return err
+	}
+	return p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, p.mouseX, p.mouseY, proto.InputMouseButtonLeft, p.buttons, 1, p.held)
+}

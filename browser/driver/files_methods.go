@@ -1,0 +1,190 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"wright/browser"
+)
+
+// Drag and drop, file inputs, file choosers and downloads (Playwright's
+// drag_to, set_input_files, expect_file_chooser, expect_download).
+
+func init() {
+	methods["locator.drag_to"] = onLocator(locatorDragTo)
+	methods["locator.set_input_files"] = onLocator(locatorSetInputFiles)
+	methods["page.intercept_file_chooser"] = onPage(pageInterceptFileChooser)
+	methods["page.emulate_media"] = onPage(pageEmulateMedia)
+	methods["context.accept_downloads"] = contextAcceptDownloads
+	methods["download.wait"] = downloadWait
+	methods["download.save_as"] = downloadSaveAs
+	methods["download.cancel"] = downloadDo((*browser.Download).Cancel)
+	methods["download.delete"] = downloadDo((*browser.Download).Delete)
+}
+
+func locatorDragTo(ctx context.Context, l *browser.Locator, dp *struct {
+	locatorParams
+	Target         string         `json:"target"`
+	SourcePosition *browser.Point `json:"source_position"`
+	TargetPosition *browser.Point `json:"target_position"`
+	Force          bool           `json:"force"`
+	Trial          bool           `json:"trial"`
+	Steps          int            `json:"steps"`
+}, to time.Duration) (any, error) {
+	if dp.Target == "" {
+		return nil, invalid("locator.drag_to needs \"target\" (a selector)")
+	}
+	if dp.Steps < 0 {
+		return nil, invalid("steps must be >= 1, got %d", dp.Steps)
+	}
+	target, err := l.Page().Locator(dp.Target)
+	if err != nil {
+		return nil, err
+	}
+	return nil, l.DragTo(ctx, target, browser.DragOptions{SourcePosition: dp.SourcePosition, TargetPosition: dp.TargetPosition,
+		Force: dp.Force, Trial: dp.Trial, Steps: dp.Steps, Timeout: to})
+}
+
+func locatorSetInputFiles(ctx context.Context, l *browser.Locator, fp *struct {
+	locatorParams
+	Paths    []string              `json:"paths"`
+	Payloads []browser.FilePayload `json:"payloads"`
+}, to time.Duration) (any, error) {
+	return nil, l.SetInputFiles(ctx, browser.InputFiles{Paths: fp.Paths, Payloads: fp.Payloads}, to)
+}
+
+func pageEmulateMedia(ctx context.Context, p *browser.Page, mp *struct {
+	pageParams
+	browser.Media
+}) (any, error) {
+	return nil, p.EmulateMedia(ctx, mp.Media)
+}
+
+func pageInterceptFileChooser(ctx context.Context, p *browser.Page, ip *struct {
+	pageParams
+	Enabled bool `json:"enabled"`
+}) (any, error) {
+	return nil, p.InterceptFileChooser(ctx, ip.Enabled)
+}
+
+type downloadParams struct {
+	Browser  string `json:"browser"`
+	Download string `json:"download"`
+}
+
+// download finds the download the params name.
+func (dp downloadParams) find(c *conn) (*browser.Download, error) {
+	b, err := c.s.browserParam(dp.Browser)
+	if err != nil {
+		return nil, err
+	}
+	d := b.Download(dp.Download)
+	if d == nil {
+		return nil, invalid("no download %q", dp.Download)
+	}
+	return d, nil
+}
+
+func contextAcceptDownloads(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+	var ap struct {
+		Browser string `json:"browser"`
+		Context string `json:"context"`
+		Accept  bool   `json:"accept"`
+	}
+	if err := decode(raw, &ap); err != nil {
+		return nil, err
+	}
+	b, err := c.s.browserParam(ap.Browser)
+	if err != nil {
+		return nil, err
+	}
+	return nil, b.AcceptDownloads(ctx, ap.Context, ap.Accept)
+}
+
+func downloadWait(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+	var wp struct {
+		downloadParams
+		Timeout ms `json:"timeout"`
+	}
+	if err := decode(raw, &wp); err != nil {
+		return nil, err
+	}
+	d, err := wp.find(c)
+	if err != nil {
+		return nil, err
+	}
+	to, err := wp.Timeout.duration()
+	if err != nil {
+		return nil, err
+	}
+	st, err := d.Wait(ctx, to)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"path": st.Path, "failure": st.Failure}, nil
+}
+
+func downloadSaveAs(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+	var sp struct {
+		downloadParams
+		Path string `json:"path"`
+	}
+	if err := decode(raw, &sp); err != nil {
+		return nil, err
+	}
+	d, err := sp.find(c)
+	if err != nil {
+		return nil, err
+	}
+	if sp.Path == "" {
+		return nil, invalid("download.save_as needs \"path\"")
+	}
+	return nil, d.SaveAs(ctx, sp.Path)
+}
+
+// downloadDo adapts download.cancel and download.delete.
+func downloadDo(run func(d *browser.Download, ctx context.Context) error) handler {
+	return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+		var dp downloadParams
+		if err := decode(raw, &dp); err != nil {
+			return nil, err
+		}
+		d, err := dp.find(c)
+		if err != nil {
+			return nil, err
+		}
+		return nil, run(d, ctx)
+	}
+}
+
+// quiet are the page methods after which no event can be pending that the
+// client must see first: they cause none.
+var quiet = map[string]bool{"page.url": true, "page.binding_result": true, "page.dialog_answer": true, "js.dispose": true,
+	"network.response_body": true, "page.console_messages": true, "page.page_errors": true, "page.dialogs": true,
+	"page.close": true, "page.set_routing": true, "route.continue": true, "route.fulfill": true, "route.abort": true}
+
+// flushEvents holds a page call's answer back until the events the call
+// caused have gone to this connection's subscription (Browser.FlushEvents),
+// so listeners run before the call returns, as in Playwright's sync API.
+func (c *conn) flushEvents(ctx context.Context, req rpcRequest) {
+	if quiet[req.Method] || !(strings.HasPrefix(req.Method, "page.") || strings.HasPrefix(req.Method, "locator.") || strings.HasPrefix(req.Method, "js.")) {
+		return
+	}
+	c.subMu.Lock()
+	subscribed := c.unsubscribe != nil
+	c.subMu.Unlock()
+	if !subscribed {
+		return
+	}
+	var pp struct {
+		Page string `json:"page"`
+	}
+	if json.Unmarshal(req.Params, &pp) != nil || pp.Page == "" {
+		return
+	}
+	if p, err := c.s.page(pp.Page); err == nil {
+		p.FlushEvents(ctx)
+	}
+}
