@@ -45,8 +45,8 @@ with sync_playwright() as p:
     # remove_locator_handler with an equal locator: the overlay stays and the click times out
     page.remove_locator_handler(page.get_by_text("Subscribe to our newsletter"))
     page.evaluate("document.querySelector('#overlay').classList.add('on')")
-    err = expect_error(TimeoutError, lambda: page.locator("#target").click(timeout=1500),
-                       "Timeout 1500ms exceeded", "intercepts pointer events")
+    err = expect_error(TimeoutError, lambda: page.locator("#target").click(timeout=4000),
+                       "Timeout 4000ms exceeded", "intercepts pointer events")
     check(len(seen) == 3, "a removed handler does not run")
     page.locator("#close").click()
 
@@ -54,12 +54,13 @@ with sync_playwright() as p:
     calls = []
     page.add_locator_handler(page.locator("#overlay"), lambda: calls.append(1), no_wait_after=True, times=2)
     page.evaluate("window.clicked = 0; document.querySelector('#overlay').classList.add('on')")
-    expect_error(TimeoutError, lambda: page.locator("#target").click(timeout=1500), "Timeout 1500ms exceeded")
+    # (timeouts leave a loaded machine room to run the handler first)
+    expect_error(TimeoutError, lambda: page.locator("#target").click(timeout=4000), "Timeout 4000ms exceeded")
     check(len(calls) == 2, "times=2 ran the handler twice: %d" % len(calls))
 
     # without no_wait_after, the action waits for the locator to be hidden after the handler
     page.add_locator_handler(page.get_by_role("button", name="No thanks"), lambda: None)
-    expect_error(TimeoutError, lambda: page.locator("#target").click(timeout=1500),
+    expect_error(TimeoutError, lambda: page.locator("#target").click(timeout=4000),
                  'waiting for get_by_role("button", name="No thanks") to be hidden')
     expect_error(Error, lambda: page.add_locator_handler(browser.new_page().locator("p"), lambda: None),
                  "must belong to the main frame of this page")
