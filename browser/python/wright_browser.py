@@ -22,6 +22,8 @@ import atexit
 import base64
 import builtins
 import collections
+import contextlib
+import contextvars
 import datetime
 import inspect
 import itertools
@@ -2886,6 +2888,12 @@ _ACCESSIBLE_JS = """(e, kind) => {
   const byIds = ids => ids.split(/\\s+/).map(id => document.getElementById(id)).filter(Boolean)
     .map(n => (n.textContent || '').trim()).join(' ');
   const norm = s => (s || '').replace(/\\s+/g, ' ').trim();
+  if (kind === 'errormessage') {
+    // ARIA exposes an error message only while the field says it is invalid.
+    const invalid = e.getAttribute('aria-invalid');
+    if (invalid === null || invalid === 'false' || !e.getAttribute('aria-errormessage')) return '';
+    return norm(byIds(e.getAttribute('aria-errormessage')));
+  }
   if (kind === 'description') {
     if (e.getAttribute('aria-describedby')) return norm(byIds(e.getAttribute('aria-describedby')));
     return norm(e.getAttribute('aria-description') || e.getAttribute('title') || '');
@@ -5074,6 +5082,13 @@ class LocatorAssertions(_AriaAssertions, _Assertions):
             return _text_matches(description, actual, ignore_case, False), actual
         self._retry("to_have_accessible_description", check, "to have accessible description", description, timeout)
 
+    def to_have_accessible_error_message(self, error_message, ignore_case=None, timeout=None):
+        def check():
+            actual = self._actual._accessible("errormessage")
+            return _text_matches(error_message, actual, ignore_case, False), actual
+        self._retry("to_have_accessible_error_message", check, "to have accessible error message", error_message,
+                    timeout)
+
 
 def _negations(cls):
     for name in list(vars(cls)):
@@ -5102,12 +5117,56 @@ class _Expect:
             return APIResponseAssertions(actual, message)
         raise ValueError("expect() takes a Page, a Locator or a Response, not %s" % type(actual).__name__)
 
+    def soft(self, actual, message=None):
+        """A soft assertion: a failure is collected by the enclosing soft-assertion scope (which a
+        test runner's plugin sets up) instead of ending the script. Outside such a scope it is an error."""
+        if _soft_errors.get() is None:
+            raise RuntimeError("expect.soft() needs a soft-assertion scope, which a test runner plugin "
+                               "(such as pytest-playwright) sets up; use expect() in scripts")
+        return _SoftAssertions(self(actual, message))
+
     def set_options(self, timeout=_UNSET):
         if timeout is not _UNSET:
             _Assertions._default_timeout = 5000 if timeout is None else timeout
 
 
 expect = _Expect()
+
+# The failures soft assertions collect; None outside a scope.
+_soft_errors = contextvars.ContextVar("wright_soft_errors", default=None)
+
+
+@contextlib.contextmanager
+def _soft_scope():
+    """Collect the failures of expect.soft() inside it; yields the list."""
+    errors = []
+    token = _soft_errors.set(errors)
+    try:
+        yield errors
+    finally:
+        _soft_errors.reset(token)
+
+
+class _SoftAssertions:
+    """Wraps an assertions object: a failing assertion is recorded, not raised."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def __getattr__(self, name):
+        attr = getattr(self._inner, name)
+        if not callable(attr) or not (name.startswith("to_") or name.startswith("not_to_")):
+            return attr
+
+        def soft(*args, **kwargs):
+            try:
+                return attr(*args, **kwargs)
+            except AssertionError as err:
+                errors = _soft_errors.get()
+                if errors is None:
+                    raise
+                errors.append(err)
+        return soft
 
 
 def _point(position):
