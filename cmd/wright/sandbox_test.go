@@ -108,7 +108,7 @@ func TestDemoUnderSandbox(t *testing.T) {
 		sawSandbox = cmdlineWith("bwrap", sandbox.InitCommand, out)
 		time.Sleep(20 * time.Millisecond)
 	}
-	if code := waitExit(t, cmd); code != 0 || !strings.Contains(stderr.String(), "Submitted after 6 steps") {
+	if code := waitExitWithin(t, cmd, 5*time.Minute); code != 0 || !strings.Contains(stderr.String(), "Submitted after 6 steps") {
 		t.Fatalf("demo under the sandbox: exit %d\n%s", code, stderr.String())
 	}
 	if !sawSandbox {

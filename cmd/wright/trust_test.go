@@ -45,6 +45,13 @@ func startRun(t *testing.T, srv *modeltest.Server, dir, running string, extra ..
 
 func waitExit(t *testing.T, cmd *exec.Cmd) int {
 	t.Helper()
+	return waitExitWithin(t, cmd, 30*time.Second)
+}
+
+// waitExitWithin is waitExit with its own bound, for commands that do a
+// whole run (a loaded machine makes a demo take minutes).
+func waitExitWithin(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
+	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
@@ -56,9 +63,9 @@ func waitExit(t *testing.T, cmd *exec.Cmd) int {
 			t.Fatal(err)
 		}
 		return 0
-	case <-time.After(30 * time.Second):
+	case <-time.After(limit):
 		cmd.Process.Kill()
-		t.Fatal("wright did not stop")
+		t.Fatalf("wright did not stop within %v", limit)
 	}
 	return -1
 }
