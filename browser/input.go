@@ -214,6 +214,12 @@ func (p *Page) moveTo(o *op, x, y float64, mods int) error {
 // clickAt moves to (x, y) and clicks count times (a double click is two
 // clicks, the second with clickCount 2, as a real mouse sends them).
 func (p *Page) clickAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
+	return p.press(o, x, y, button, count, delay, mods, true)
+}
+
+// press clicks count times at (x, y); the mouse moves there first when
+// alwaysMove is set or it is elsewhere.
+func (p *Page) press(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int, alwaysMove bool) error {
 	btn, bit, err := button.proto()
 	if err != nil {
 		return err
@@ -224,8 +230,10 @@ func (p *Page) clickAt(o *op, x, y float64, button MouseButton, count int, delay
 	p.inputMu.Lock()
 	defer p.inputMu.Unlock()
 	mods |= p.held
-	if err := p.moveTo(o, x, y, mods); err != nil {
-		return err
+	if alwaysMove || p.mouseX != x || p.mouseY != y {
+		if err := p.moveTo(o, x, y, mods); err != nil {
+			return err
+		}
 	}
 	for i := 1; i <= count; i++ {
 		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, x, y, btn, bit, i, mods); err != nil {

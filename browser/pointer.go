@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-rod/rod/lib/proto"
-
 	"wright/pause"
 )
 
@@ -77,33 +75,7 @@ func (l *Locator) hitAfterMove(o *op, h handle, pt, origin Point) (string, error
 }
 
 // pressAt clicks count times where the mouse already is (pointerReady
-// moved it there), as clickAt does after its move.
+// moved it there), moving only if it is not.
 func (p *Page) pressAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
-	btn, bit, err := button.proto()
-	if err != nil {
-		return err
-	}
-	if count <= 0 {
-		count = 1
-	}
-	p.inputMu.Lock()
-	defer p.inputMu.Unlock()
-	mods |= p.held
-	if p.mouseX != x || p.mouseY != y {
-		if err := p.moveTo(o, x, y, mods); err != nil {
-			return err
-		}
-	}
-	for i := 1; i <= count; i++ {
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, x, y, btn, bit, i, mods); err != nil {
-			return err
-		}
-		if err := pause.For(o.ctx, delay); err != nil {
-			return err
-		}
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, x, y, btn, 0, i, mods); err != nil {
-			return err
-		}
-	}
-	return nil
+	return p.press(o, x, y, button, count, delay, mods, false)
 }
