@@ -2,10 +2,7 @@ package live
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -16,17 +13,7 @@ import (
 // is refused before any route sees it; a blob: URL is judged by the origin
 // inside it; and a page cannot move its top frame to a data: URL.
 func TestPolicyOnTheInterceptionLayer(t *testing.T) {
-	var mu sync.Mutex
-	var reached []string
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		reached = append(reached, r.URL.Path)
-		mu.Unlock()
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		fmt.Fprint(w, "leaked")
-	}))
-	defer target.Close()
-	port := target.URL[strings.LastIndexByte(target.URL, ':')+1:]
+	port, reached := blockedTarget(t)
 	blocked := "http://blocked.localhost:" + port
 	site := fixtureSite(t)
 	e, _ := startEnv(t, site.URL+"/", func(o *Options) { o.BlockedDomains = []string{"blocked.localhost"} })
@@ -67,9 +54,7 @@ print("data top frame:", page.url == before, page.title() != "from data")
 	if !strings.Contains(str(obs, "console_output"), "blocked a request rewritten to") {
 		t.Errorf("no console message for the refused rewrite: %q", str(obs, "console_output"))
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(reached) > 0 {
-		t.Errorf("the blocked host was reached: %v", reached)
+	if got := reached(); len(got) > 0 {
+		t.Errorf("the blocked host was reached: %v", got)
 	}
 }

@@ -15,17 +15,7 @@ import (
 // loopback server under another name (blocked.localhost), so nothing
 // leaves the machine, and the server records whatever reaches it.
 func TestSubresourcesAreChecked(t *testing.T) {
-	var mu sync.Mutex
-	var reached []string
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		reached = append(reached, r.URL.Path)
-		mu.Unlock()
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		fmt.Fprint(w, "leaked")
-	}))
-	defer target.Close()
-	port := target.URL[strings.LastIndexByte(target.URL, ':')+1:]
+	port, reached := blockedTarget(t)
 	other := "http://blocked.localhost:" + port
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -44,11 +34,9 @@ try { new WebSocket("ws://blocked.localhost:%[2]s/ws"); } catch (e) {}
 	if !strings.Contains(out, "fetch failed") || !strings.Contains(out, "goto refused") {
 		t.Errorf("output %q", out)
 	}
-	mu.Lock()
-	if len(reached) > 0 {
-		t.Errorf("the blocked host was reached: %v", reached)
+	if got := reached(); len(got) > 0 {
+		t.Errorf("the blocked host was reached: %v", got)
 	}
-	mu.Unlock()
 	var notices []string
 	switch n := obs["notices"].(type) {
 	case []string:
@@ -56,5 +44,26 @@ try { new WebSocket("ws://blocked.localhost:%[2]s/ws"); } catch (e) {}
 	}
 	if joined := strings.Join(notices, "\n"); !strings.Contains(joined, "network policy refused") || !strings.Contains(joined, "blocked.localhost") {
 		t.Errorf("no notice of the refused requests: %v", notices)
+	}
+}
+
+// blockedTarget is a loopback server that stands for a blocked host (tests
+// name it blocked.localhost): it returns its port and what reached it.
+func blockedTarget(t *testing.T) (port string, reached func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var paths []string
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		fmt.Fprint(w, "leaked")
+	}))
+	t.Cleanup(target.Close)
+	return target.URL[strings.LastIndexByte(target.URL, ':')+1:], func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), paths...)
 	}
 }
