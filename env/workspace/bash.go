@@ -82,8 +82,14 @@ func buildEnv(inherited []string, opts Options, dir, tag string) ([]string, erro
 	return env, nil
 }
 
+// genVar hands each bash its generation; the rc file moves it into a
+// read-only shell variable and out of the environment.
+const genVar = "WRIGHT_SHELL_GEN"
+
 // rcFile is the shell's only startup file. Each time the shell is ready for
-// a command, PROMPT_COMMAND reports on the FIFO its pid, a fresh random nonce,
+// a command, PROMPT_COMMAND reports on the FIFO its generation (which bash
+// of this Shell it is: in a PID namespace every bash is the same pid), a
+// fresh random nonce,
 // the last exit code and the cwd, then prints the nonce's end marker on the
 // terminal (after the command's output, which is what we wait for). The EXIT
 // trap does the same when a command ends the shell (exit 3, set -e), so the
@@ -99,10 +105,12 @@ shopt -u expand_aliases
 unalias -a 2>/dev/null
 PS0='' PS1='' PS2='' PS4='+ '
 __wright_fifo=` + env.ShellQuote(fifo) + `
+__wright_gen=${` + genVar + `:-0}
+unset ` + genVar + `
 __wright_status() {
 	local n=$SRANDOM
 	[[ -n $n ]] || n=$((RANDOM * 32768 + RANDOM))
-	printf '%s %s %s %s %s\0' "$1" "$$" "$n" "$2" "$PWD" >"$__wright_fifo"
+	printf '%s %s %s %s %s\0' "$1" "$__wright_gen" "$n" "$2" "$PWD" >"$__wright_fifo"
 	printf '\036wright-%010u\036' "$n" >/dev/tty
 }
 __wright_prompt() {
@@ -115,7 +123,7 @@ __wright_exit() {
 	__wright_status X "$?"
 }
 readonly -f __wright_status __wright_prompt __wright_exit
-readonly __wright_fifo
+readonly __wright_fifo __wright_gen
 trap '{ __wright_exit; } 2>/dev/null' EXIT
 PROMPT_COMMAND='{ __wright_prompt; } 2>/dev/null'
 readonly PROMPT_COMMAND

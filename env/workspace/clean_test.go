@@ -199,7 +199,7 @@ func TestParseStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.kind != 'P' || st.pid != 123 || st.nonce != "0000000042" || st.code != 7 || st.cwd != "/a dir/with spaces" {
+	if st.kind != 'P' || st.gen != 123 || st.nonce != "0000000042" || st.code != 7 || st.cwd != "/a dir/with spaces" {
 		t.Errorf("parsed %+v", st)
 	}
 	for _, bad := range []string{"", "P", "Q 1 2 3 /", "P x 2 3 /", "P 1 2x 3 /", "P 1 12345678901 3 /", "P 1 2 x /", "P 1 2 3"} {

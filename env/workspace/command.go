@@ -97,7 +97,7 @@ func (c *command) endWith(st status) {
 // takeStatus records a status record of this shell; its marker may already
 // be in the output.
 func (c *command) takeStatus(st status) {
-	if st.pid != c.p.self || c.ended {
+	if st.gen != c.p.gen || c.ended {
 		return
 	}
 	c.known[st.nonce] = true

@@ -82,8 +82,11 @@ echo inside > %q && echo ws-ok`, outside, os.Getpid(), filepath.Join(dir, "f")))
 		t.Errorf("the shell did not survive the timeout: %v", obs)
 	}
 
+	// The pattern is a regular expression: a bare 876.5 would also match
+	// the random digits of a temporary path in the sandbox init's
+	// arguments, and the loop would end before the sleep exists.
 	st.run(`env -i /usr/bin/setsid /usr/bin/sleep 876.5 </dev/null >/dev/null 2>&1 &
-while ! pgrep -f 876.5 >/dev/null; do sleep 0.05; done`)
+while ! pgrep -f 'sleep 876[.]5' >/dev/null; do sleep 0.05; done`)
 	if len(sleepersOf("876.5")) == 0 {
 		t.Fatal("the background sleep did not start")
 	}
@@ -97,7 +100,7 @@ while ! pgrep -f 876.5 >/dev/null; do sleep 0.05; done`)
 		t.Errorf("restarted shell: %q", out)
 	}
 	st.run(`env -i /usr/bin/setsid /usr/bin/sleep 876.6 </dev/null >/dev/null 2>&1 &
-while ! pgrep -f 876.6 >/dev/null; do sleep 0.05; done`)
+while ! pgrep -f 'sleep 876[.]6' >/dev/null; do sleep 0.05; done`)
 	if len(sleepersOf("876.6")) == 0 {
 		t.Fatal("the second background sleep did not start")
 	}
@@ -107,11 +110,12 @@ while ! pgrep -f 876.6 >/dev/null; do sleep 0.05; done`)
 	waitGone(t, "876.6")
 }
 
+// sleepersOf lists the processes running `sleep marker`.
 func sleepersOf(marker string) []string {
 	var out []string
 	files, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, f := range files {
-		if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), marker) {
+		if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), "sleep\x00"+marker+"\x00") {
 			out = append(out, f)
 		}
 	}

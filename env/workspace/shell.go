@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -114,12 +115,13 @@ type Shell struct {
 	pending []byte   // terminal bytes read past the last end marker
 	notes   []string // said once, in the next observation (platform limits)
 	spare   *spares  // the next step's files, created ahead (spare.go)
+	started int      // how many bashes were started: the generation of the newest
 }
 
 type bashProc struct {
 	cmd  *exec.Cmd
 	pid  int
-	self int           // the pid bash sees for itself ($$): 1 in a namespace of its own
+	gen  int           // which bash of this Shell: 1 for the first, then one more per restart
 	done chan struct{} // closed once bash is reaped
 	code int           // exit status (128+signal if killed); valid after done
 }
@@ -270,17 +272,18 @@ func (s *Shell) startShell(ctx context.Context, cwd string) error {
 	// the model starts (setsid, double forks, a cleared environment) ends
 	// with this bash, and the parent-death signal ends it with wright.
 	attr := &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	namespaced := true
 	if s.opts.Sandbox == nil {
-		namespaced = sandbox.Confine(attr)
+		sandbox.Confine(attr)
 	} else if !within(cwd, s.dir) {
 		cwd = s.dir // the only place the sandbox is sure to have
 	}
+	s.started++
+	gen := s.started
 	cmd := &exec.Cmd{
 		Path:        s.bash,
 		Args:        []string{"bash", "--noprofile", "--rcfile", s.rc, "--noediting", "-i"},
 		Dir:         cwd,
-		Env:         s.env,
+		Env:         append(slices.Clip(s.env), fmt.Sprintf("%s=%d", genVar, gen)),
 		Stdin:       s.slave,
 		Stdout:      s.slave,
 		Stderr:      s.slave,
@@ -292,13 +295,7 @@ func (s *Shell) startShell(ctx context.Context, cwd string) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start bash: %w", err)
 	}
-	p := &bashProc{cmd: cmd, pid: cmd.Process.Pid, self: cmd.Process.Pid, done: make(chan struct{})}
-	switch {
-	case s.opts.Sandbox != nil:
-		p.self = sandbox.FirstPID // after bubblewrap's own init
-	case namespaced:
-		p.self = 1 // the init of its namespace
-	}
+	p := &bashProc{cmd: cmd, pid: cmd.Process.Pid, gen: gen, done: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		p.code = exitCode(cmd.ProcessState)
@@ -353,7 +350,7 @@ func (s *Shell) awaitPrompt(ctx context.Context, p *bashProc) error {
 				return nil
 			}
 		case st := <-s.statusC:
-			if st.pid != p.self {
+			if st.gen != p.gen {
 				continue // from an earlier bash
 			}
 			known[st.nonce] = true

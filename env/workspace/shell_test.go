@@ -197,6 +197,14 @@ func TestExitInsideCommand(t *testing.T) {
 		t.Errorf("set -e: %v", obs)
 	}
 	wantOutput(t, st.run("echo alive"), "alive\n")
+
+	// A status record of a dead bash that arrives late (forged here) does
+	// not end the next command: in a PID namespace every bash has the same
+	// pid, so records carry the bash's generation instead.
+	obs = st.run(`printf 'X 1 77 0 /\0' >"$__wright_fifo"; sleep 2.5; echo finished gen=${WRIGHT_SHELL_GEN-unset}`)
+	if rc(obs) != 0 || output(obs) != "finished gen=unset\n" {
+		t.Errorf("a dead bash's record ended the command: %v", obs)
+	}
 }
 
 func TestTimeout(t *testing.T) {

@@ -116,7 +116,7 @@ func (s *ptyStream) stop() {
 // (kind 'X', from the EXIT trap).
 type status struct {
 	kind  byte
-	pid   int // the reporting bash, so a late record of a dead one is ignored
+	gen   int // the reporting bash's generation, so a late record of a dead one is ignored
 	nonce string
 	code  int
 	cwd   string
@@ -143,15 +143,15 @@ func readStatuses(r io.Reader, out chan<- status, done <-chan struct{}) {
 	}
 }
 
-// parseStatus reads "KIND PID NONCE CODE CWD".
+// parseStatus reads "KIND GEN NONCE CODE CWD".
 func parseStatus(rec string) (status, error) {
 	parts := strings.SplitN(rec, " ", 5)
 	if len(parts) != 5 || (parts[0] != "P" && parts[0] != "X") {
 		return status{}, fmt.Errorf("malformed status record %q", rec)
 	}
-	pid, err := strconv.Atoi(parts[1])
-	if err != nil || pid <= 0 {
-		return status{}, fmt.Errorf("malformed pid in %q", rec)
+	gen, err := strconv.Atoi(parts[1])
+	if err != nil || gen <= 0 {
+		return status{}, fmt.Errorf("malformed generation in %q", rec)
 	}
 	if len(parts[2]) == 0 || len(parts[2]) > nonceDigits {
 		return status{}, fmt.Errorf("malformed nonce in %q", rec)
@@ -164,7 +164,7 @@ func parseStatus(rec string) (status, error) {
 	if err != nil {
 		return status{}, fmt.Errorf("malformed exit code in %q", rec)
 	}
-	return status{kind: parts[0][0], pid: pid, nonce: fmt.Sprintf("%0*d", nonceDigits, n), code: code, cwd: parts[4]}, nil
+	return status{kind: parts[0][0], gen: gen, nonce: fmt.Sprintf("%0*d", nonceDigits, n), code: code, cwd: parts[4]}, nil
 }
 
 // The shell prints markerPrefix, a nonce of nonceDigits digits and
