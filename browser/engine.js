@@ -1030,6 +1030,19 @@
         cur = filter(cur, p, st);
         continue;
       }
+      if (p.engine === 'enter-frame') {
+        // The next part searches inside the frame: there must be one.
+        const frames = cur.filter(isElement);
+        if (frames.length > 1) {
+          fail('StrictModeViolation', 'strict mode violation: ' + p.value + ' resolved to ' + frames.length + ' elements:\n' +
+            frames.slice(0, 5).map((e, k) => '  ' + (k + 1) + ') ' + describe(e)).join('\n') +
+            '\nA frame locator enters one <iframe>: pick one with .first / .nth(i), or narrow its selector.');
+        }
+        if (frames.length === 1 && !isFrame(frames[0])) {
+          fail('BrowserError', p.value + ' resolved to ' + describe(frames[0]) + ', which is not an <iframe> or <frame>: a frame locator needs a frame element');
+        }
+        continue;
+      }
       const opaque = [];
       cur.forEach((r, k) => {
         if (isFrame(r)) {
@@ -1401,6 +1414,7 @@
   // selectOptions returns {retry: message} while the wanted options are not
   // there yet, or {values} once they are selected.
   W.selectOptions = function (el, want) {
+    el = retarget(el, 'follow-label'); // a <label> selects in the <select> it labels
     if (tag(el) !== 'select') {
       fail('BrowserError', 'Element is not a <select> element: select_option works on <select> elements, not on ' + describe(el) + '; for a custom dropdown, click it and then click the option');
     }

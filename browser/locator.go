@@ -736,9 +736,9 @@ func (l *Locator) resolveNow(o *op) ([]handle, error) {
 	}
 }
 
-// Is reports a state of the first match without waiting: visible, hidden,
+// Is reports a state of the one match without waiting: visible, hidden,
 // enabled, disabled, editable or checked. With no match every state is
-// false except hidden.
+// false except hidden; several matches are a strict-mode violation.
 func (l *Locator) Is(ctx context.Context, state string) (bool, error) {
 	switch state {
 	case "visible", "hidden", "enabled", "disabled", "editable", "checked":
@@ -753,6 +753,10 @@ func (l *Locator) Is(ctx context.Context, state string) (bool, error) {
 	}
 	if len(hs) == 0 {
 		return state == "hidden", nil
+	}
+	if len(hs) > 1 {
+		// Which of several elements the answer is about would be a guess.
+		return false, strictError(l.selector, len(hs), l.p.describe(o, hs, 5))
 	}
 	var v bool
 	if err := l.p.callValue(o, hs[0].ec, "state", &v, objArg(hs[0].obj), valArg(state)); err != nil {

@@ -122,6 +122,12 @@ func parseChain(sel string, depth int) ([]part, error) {
 		if strings.HasPrefix(r, "*") && len(r) > 1 {
 			return parseCapture(raw[:i], r[1:], raw[i+1:], depth)
 		}
+		if isEnterFrame(r) {
+			// Into the one <iframe> the parts before it found (strict, as in
+			// Playwright); Value names those parts for the error.
+			parts = append(parts, part{Engine: "enter-frame", Value: apiChain(raw[:i])})
+			continue
+		}
 		ps, err := parsePart(r, depth)
 		if err != nil {
 			return nil, err

@@ -3649,7 +3649,27 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
         return Locator(self.page, _join(self.selector, part))
 
     def _call(self, method, timeout=None, wait=True, **params):
-        return self.page._call(method, timeout, wait, selector=self.selector, **params)
+        try:
+            return self.page._call(method, timeout, wait, selector=self.selector, **params)
+        except Error as exc:
+            raise self._api_error(exc) from None
+
+    def _api_error(self, exc):
+        """The driver's error in Playwright's words: "Locator.click: ...", the locator named as written
+        (waiting for get_by_role("button", name="Save"))."""
+        method = exc.method or ""
+        if not method.startswith("locator."):
+            return exc
+        api = type(self).__name__ + "." + method[len("locator."):]
+        renamed = _named_after(exc, api)
+        if renamed is exc:
+            return exc
+        described = _api_description(self.selector)
+        if not described.startswith("locator(") and "waiting for " + self.selector in renamed.message:
+            renamed = type(renamed)(renamed.message.replace("waiting for " + self.selector, "waiting for " + described),
+                                    type=renamed.type, method=api)
+            renamed.stack = exc.stack
+        return renamed
 
     # narrowing
 
@@ -3698,10 +3718,22 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
             raise Error("filter(%s=...): the inner locator belongs to another page" % name.replace("-", "_"),
                         type="InvalidParams")
         first = inner.selector.split(">>")[0].strip()
+        if first.startswith("handle=") and self._frame_element(first):
+            # A child frame's locator (its chain starts at the <iframe>): it searches another document.
+            raise Error('Inner "%s" locator must belong to the same frame. filter(%s=...) searches inside '
+                        'each match of this locator; build the inner locator from the same frame' % (
+                            name, name.replace("-", "_")), type="InvalidParams")
         if first.startswith(("handle=", "aria-ref=")):
             raise Error("filter(%s=...): the inner locator starts at a fixed element (%s); use a selector that "
                         "searches" % (name.replace("-", "_"), first), type="InvalidParams")
         return inner.selector
+
+    def _frame_element(self, part):
+        """Whether the fixed element of a handle= part is a frame's <iframe> (or <frame>)."""
+        try:
+            return bool(Locator(self.page, part).evaluate_all("els => els.some(e => /^i?frame$/i.test(e.tagName))"))
+        except Error:
+            return False
 
     def all(self):
         """A locator for each current match (no waiting)."""
@@ -4357,8 +4389,11 @@ class _EventFrame(Frame):
         return self._detached or Frame.is_detached(self)
 
 
+_ENTER_FRAME = "internal:control=enter-frame"
+
+
 class FrameLocator:
-    """page.frame_locator(selector): locators inside the frame(s) the selector finds."""
+    """page.frame_locator(selector): locators inside the frame the selector finds."""
 
     def __init__(self, page, selector):
         self._page = page
@@ -4368,10 +4403,11 @@ class FrameLocator:
         return "<FrameLocator frame=%r selector=%r>" % (self._page.main_frame, self._selector)
 
     def locator(self, selector, **kwargs):
-        return Locator(self._page, self._selector).locator(selector, **kwargs)
+        return self._loc().locator(selector, **kwargs)
 
     def _loc(self):
-        return Locator(self._page, self._selector)
+        # The driver enters the one frame the selector finds (more than one is a strict-mode violation).
+        return Locator(self._page, _join(self._selector, _ENTER_FRAME))
 
     def get_by_role(self, *a, **k):
         return self._loc().get_by_role(*a, **k)
@@ -4395,7 +4431,7 @@ class FrameLocator:
         return self._loc().get_by_test_id(*a, **k)
 
     def frame_locator(self, selector):
-        return FrameLocator(self._page, _join(self._selector, selector))
+        return FrameLocator(self._page, _join(_join(self._selector, _ENTER_FRAME), selector))
 
     @property
     def first(self):
@@ -4465,6 +4501,12 @@ _PROBE_JS = r"""(els, q) => {
     return true;
   };
   const text = e => q.inner ? e.innerText : (e.textContent || '');
+  // A <label> (or its content) stands for the control it labels, as in actions.
+  const control = e => {
+    if (['INPUT', 'TEXTAREA', 'SELECT'].includes(e.tagName)) return e;
+    const label = e.closest('label');
+    return label && label.control ? label.control : e;
+  };
   const one = e => {
     switch (q.what) {
       case 'visible': return visible(e);
@@ -4480,18 +4522,21 @@ _PROBE_JS = r"""(els, q) => {
       case 'id': return e.id;
       case 'property': return e[q.name];
       case 'value':
+        e = control(e);
         if (!['INPUT', 'TEXTAREA', 'SELECT'].includes(e.tagName)) return {error: 'Not an input element'};
         return e.value;
       case 'values':
+        e = control(e);
         if (e.tagName !== 'SELECT' || !e.multiple) return {error: 'Error: Not a select element with a multiple attribute'};
         return Array.from(e.selectedOptions).map(o => o.value);
       case 'viewport': {
+        // the share of the element's box inside the viewport (0 for an element with no box)
         const r = e.getBoundingClientRect();
         const w = innerWidth, h = innerHeight;
-        if (r.width === 0 || r.height === 0) return false;
+        if (r.width === 0 || r.height === 0) return 0;
         const iw = Math.max(0, Math.min(r.right, w) - Math.max(r.left, 0));
         const ih = Math.max(0, Math.min(r.bottom, h) - Math.max(r.top, 0));
-        return (iw * ih) / (r.width * r.height) > (q.ratio || 0) || (q.ratio === 1 && iw * ih === r.width * r.height);
+        return (iw * ih) / (r.width * r.height);
       }
       case 'role': return e.getAttribute('role') || q.implicit(e);
       default: return null;
@@ -4529,7 +4574,10 @@ def _text_matches(expected, actual, ignore_case, substring, normalize=True):
     if actual is None:
         return False
     if isinstance(expected, re.Pattern):
-        flags = expected.flags | (re.IGNORECASE if ignore_case else 0)
+        # ignore_case None keeps the pattern's own flags; True or False overrides its IGNORECASE.
+        flags = expected.flags
+        if ignore_case is not None:
+            flags = (flags | re.IGNORECASE) if ignore_case else (flags & ~re.IGNORECASE)
         return re.search(expected.pattern, actual, flags) is not None
     exp, act = str(expected), actual
     if normalize:
@@ -4537,6 +4585,11 @@ def _text_matches(expected, actual, ignore_case, substring, normalize=True):
     if ignore_case:
         exp, act = exp.lower(), act.lower()
     return exp in act if substring else exp == act
+
+
+def _short_number(x):
+    """A ratio as people write it: 1, 0.25, 0.333."""
+    return ("%.3f" % x).rstrip("0").rstrip(".") if isinstance(x, float) else str(x)
 
 
 def _fmt_expected(expected):
@@ -4846,12 +4899,24 @@ class _Assertions:
                 previews = []
             if len(previews) == 1:
                 text += "\n  - locator resolved to %s" % previews[0]
+            if isinstance(actual, str) and not actual.startswith("<element"):
+                text += "\n  - unexpected value \"%s\"" % actual
+            if name != "to_match_aria_snapshot":  # that one shows the snapshot it received already
+                text += self._aria_section()
         raise AssertionError(text)
+
+    def _aria_section(self):
+        """The page's ARIA snapshot, for a failed locator assertion: what the page holds instead."""
+        try:
+            snap = self._actual.page.locator("body").aria_snapshot(max_chars=4000, timeout=1000)
+        except Error:
+            return ""
+        return "\nAria snapshot:\n" + snap if snap.strip() else ""
 
 
 class PageAssertions(_AriaAssertions, _Assertions):
     def to_have_title(self, title_or_reg_exp, timeout=None):
-        self._retry("to_have_title", lambda: (lambda t: (_text_matches(title_or_reg_exp, t, False, False), t))(
+        self._retry("to_have_title", lambda: (lambda t: (_text_matches(title_or_reg_exp, t, None, False), t))(
             self._actual.title()), "to be", title_or_reg_exp, timeout, "Page title")
 
     def not_to_have_title(self, title_or_reg_exp, timeout=None):
@@ -4925,7 +4990,10 @@ class LocatorAssertions(_AriaAssertions, _Assertions):
 
     def to_be_checked(self, timeout=None, checked=None, indeterminate=None):
         if checked is not None and indeterminate:
-            raise Error("Can't assert indeterminate and checked at the same time", type="InvalidParams")
+            # A failed assertion, as in Playwright (not a retry: no page state can satisfy it).
+            raise AssertionError("Locator expected to be %s\nCan't assert indeterminate and checked at the same "
+                                 "time: pass either checked= or indeterminate=True" % (
+                                     "checked" if checked else "unchecked"))
         want = "mixed" if indeterminate else (checked is None or checked)
         desc = "to be indeterminate" if indeterminate else ("to be checked" if want is True else "to be unchecked")
         self._state("to_be_checked", "checked", want, desc, timeout)
@@ -4973,7 +5041,15 @@ class LocatorAssertions(_AriaAssertions, _Assertions):
         self._retry("to_be_hidden", check, "to be hidden", timeout=timeout)
 
     def to_be_in_viewport(self, ratio=None, timeout=None):
-        self._state("to_be_in_viewport", "viewport", True, "to be in viewport", timeout)
+        """The element intersects the viewport; with ratio, at least that share of it is inside."""
+        def check():
+            r = self._single("viewport")
+            if r["count"] == 0:
+                return False, "<element(s) not found>"
+            seen = r["value"]
+            ok = seen >= ratio if ratio else seen > 0
+            return ok, "viewport ratio %s" % _short_number(seen)
+        self._retry("to_be_in_viewport", check, "to be in viewport", timeout=timeout)
 
     def _texts(self, name, expected, substring, use_inner_text, ignore_case, timeout, describe):
         if isinstance(expected, (list, tuple)):
@@ -5027,14 +5103,23 @@ class LocatorAssertions(_AriaAssertions, _Assertions):
             def check():
                 classes = self._probe("class", all=True)
                 ok = len(classes) == len(expected) and all(
-                    _text_matches(e, c, False, False) for e, c in zip(expected, classes))
+                    _text_matches(e, c, None, False) for e, c in zip(expected, classes))
                 return ok, classes
             self._retry("to_have_class", check, "to have class", expected, timeout)
             return
         self._value("to_have_class", "class", expected, "to have class", timeout,
-                    lambda v: _text_matches(expected, v, False, False))
+                    lambda v: _text_matches(expected, v, None, False))
 
     def to_contain_class(self, expected, timeout=None):
+        if isinstance(expected, (list, tuple)):
+            # One class string per element, in order: every element must carry all the classes of its string.
+            def check():
+                classes = self._probe("class", all=True)
+                ok = len(classes) == len(expected) and all(
+                    all(c in have.split() for c in str(want).split()) for want, have in zip(expected, classes))
+                return ok, classes
+            self._retry("to_contain_class", check, "to contain class", expected, timeout)
+            return
         want = expected.split() if isinstance(expected, str) else []
         self._value("to_contain_class", "class", expected, "to contain class", timeout,
                     lambda v: all(c in v.split() for c in want))
@@ -5047,22 +5132,24 @@ class LocatorAssertions(_AriaAssertions, _Assertions):
 
     def to_have_css(self, name, value, timeout=None):
         self._value("to_have_css", "css", value, "to have CSS", timeout,
-                    lambda v: _text_matches(value, v, False, False, False), name=name)
+                    lambda v: _text_matches(value, v, None, False, False), name=name)
 
     def to_have_id(self, id, timeout=None):
-        self._value("to_have_id", "id", id, "to have id", timeout, lambda v: _text_matches(id, v, False, False, False))
+        self._value("to_have_id", "id", id, "to have id", timeout, lambda v: _text_matches(id, v, None, False, False))
 
     def to_have_js_property(self, name, value, timeout=None):
+        # Compared in their transferred form, as the page would see them: a naive datetime is UTC there.
+        want = _encode(value, [])
         self._value("to_have_js_property", "property", value, "to have JS Property", timeout,
-                    lambda v: v == value, name=name)
+                    lambda v: _encode(v, []) == want, name=name)
 
     def to_have_value(self, value, timeout=None):
         self._value("to_have_value", "value", value, "to have Value", timeout,
-                    lambda v: _text_matches(value, v, False, False, False))
+                    lambda v: _text_matches(value, v, None, False, False))
 
     def to_have_values(self, values, timeout=None):
         def match(v):
-            return len(v) == len(values) and all(_text_matches(e, a, False, False, False) for e, a in zip(values, v))
+            return len(v) == len(values) and all(_text_matches(e, a, None, False, False) for e, a in zip(values, v))
         self._value("to_have_values", "values", list(values), "to have Values", timeout, match)
 
     def to_have_role(self, role, timeout=None):
