@@ -29,6 +29,7 @@ import inspect
 import itertools
 import json
 import math
+import mimetypes
 import os
 import queue
 import re
@@ -2856,9 +2857,6 @@ class _LocatorExtras:
     def blur(self, timeout=None):
         self.evaluate("e => e.blur()", timeout=timeout)
 
-    def highlight(self):
-        pass
-
     def wait_for_function(self, expression, arg=_UNSET, polling=None, timeout=None):
         """Wait until expression(element, arg) is truthy for the locator's element; returns its value."""
         page = self._owner_page()
@@ -2881,6 +2879,98 @@ class _LocatorExtras:
             el.select_text()
         finally:
             el.dispose()
+
+    def drop(self, payload, position=None, timeout=None):
+        """Drop files and/or data onto the element, as from another application: dragenter, dragover and
+        drop at its centre (or position, from its padding box's top-left) with a DataTransfer holding
+        payload["files"] (paths or {name, mimeType, buffer}) and payload["data"] ({mime type: str}).
+        A target whose dragover is not cancelled refuses the drop: dragleave, then an Error."""
+        if not isinstance(payload, dict) or not (payload.get("files") or payload.get("data")):
+            raise Error("Locator.drop: payload must be a dict with files= (paths or {name, mimeType, buffer}) "
+                        "and/or data= ({mime type: text})", type="InvalidParams")
+        files = [_drop_file(f) for f in _as_list(payload.get("files"))]
+        data = payload.get("data") or {}
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise Error("Locator.drop: data must map mime types to str, such as {'text/plain': 'hello'}",
+                        type="InvalidParams")
+        self.scroll_into_view_if_needed(timeout=timeout)
+        accepted = self.evaluate(_DROP_JS, {"files": files, "data": data, "position": _point(position)},
+                                 timeout=timeout)
+        if not accepted:
+            raise Error("Locator.drop: the target did not accept the drop (its dragover listener did not call "
+                        "preventDefault()), so nothing was dropped", type="Error")
+
+    def highlight(self, style=None):
+        """Outline every current match on the page (until hide_highlight() or the next highlight()),
+        in an overlay that takes no pointer events: for screenshots and people watching."""
+        _js_call(self._owner_page(), _HIGHLIGHT_JS, [self.element_handles(), style])
+
+    def hide_highlight(self):
+        _js_call(self._owner_page(), _HIGHLIGHT_JS, [[], None])
+
+
+def _as_list(value):
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _drop_file(item):
+    """A file for drop(): {name, type, b64} from a path or a {name, mimeType, buffer} dict."""
+    if isinstance(item, dict):
+        buffer = item.get("buffer") or b""
+        if isinstance(buffer, str):
+            buffer = buffer.encode()
+        return {"name": item.get("name") or "file", "type": item.get("mimeType") or "",
+                "b64": base64.b64encode(buffer).decode()}
+    path = os.fspath(item)
+    try:
+        with open(path, "rb") as f:
+            buffer = f.read()
+    except OSError as exc:
+        raise Error("Locator.drop: cannot read %s: %s" % (path, exc.strerror or exc), type="InvalidParams") from None
+    return {"name": os.path.basename(path), "type": mimetypes.guess_type(path)[0] or "application/octet-stream",
+            "b64": base64.b64encode(buffer).decode()}
+
+
+_DROP_JS = r"""(el, {files, data, position}) => {
+  const dt = new DataTransfer();
+  for (const f of files) {
+    const bytes = Uint8Array.from(atob(f.b64), c => c.charCodeAt(0));
+    dt.items.add(new File([bytes], f.name, {type: f.type}));
+  }
+  for (const [type, value] of Object.entries(data)) dt.setData(type, value);
+  const r = el.getBoundingClientRect();
+  const x = position ? r.left + el.clientLeft + position.x : r.left + r.width / 2;
+  const y = position ? r.top + el.clientTop + position.y : r.top + r.height / 2;
+  const fire = type => el.dispatchEvent(new DragEvent(type, {bubbles: true, cancelable: true, composed: true,
+    clientX: x, clientY: y, dataTransfer: dt}));
+  fire('dragenter');
+  if (fire('dragover')) {  // not cancelled: the target does not take drops
+    fire('dragleave');
+    return false;
+  }
+  fire('drop');
+  return true;
+}"""
+
+
+# One overlay per document (<x-pw-glass>, as Playwright names it), with a box over each element.
+_HIGHLIGHT_JS = r"""([els, style]) => {
+  for (const old of document.querySelectorAll('x-pw-glass')) old.remove();
+  if (!els.length) return;
+  const glass = document.createElement('x-pw-glass');
+  glass.style.cssText = 'position:fixed;inset:0;z-index:2147483647;pointer-events:none;display:block';
+  for (const el of els) {
+    const r = el.getBoundingClientRect();
+    const box = document.createElement('x-pw-highlight');
+    box.style.cssText = 'position:fixed;display:block;box-sizing:border-box;left:' + r.left + 'px;top:' + r.top +
+      'px;width:' + r.width + 'px;height:' + r.height + 'px;background:rgba(111,168,220,0.49);' +
+      'outline:1px solid rgba(111,168,220,0.9);' + (style || '');
+    glass.appendChild(box);
+  }
+  document.documentElement.appendChild(glass);
+}"""
 
 
 # An approximation of the accessible name / description computation.
@@ -3302,6 +3392,10 @@ class _PageCompat:
     def pause(self):
         """Playwright opens its inspector here; wright has none, so this returns at once and the
         page's timeouts stay as they were."""
+
+    def hide_highlight(self):
+        """Remove what locator.highlight() drew."""
+        _js_call(self, _HIGHLIGHT_JS, [[], None])
 
 
 class _PageStorage:
