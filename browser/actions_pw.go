@@ -155,3 +155,14 @@ func (p *Page) stepsTo(o *op, pt Point, steps int, mods int) error {
 	}
 	return nil
 }
+
+// inViewport reports whether a point in page coordinates lies inside the
+// layout viewport (true when the viewport cannot be measured).
+func (p *Page) inViewport(o *op, pt Point) bool {
+	m, err := (proto.PageGetLayoutMetrics{}).Call(o.rodPage())
+	if err != nil || m.CSSLayoutViewport == nil {
+		return true
+	}
+	vw, vh := float64(m.CSSLayoutViewport.ClientWidth), float64(m.CSSLayoutViewport.ClientHeight)
+	return pt.X >= 0 && pt.Y >= 0 && pt.X < vw && pt.Y < vh
+}

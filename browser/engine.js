@@ -1110,6 +1110,26 @@
     (view || window).requestAnimationFrame(() => { clearTimeout(t); r(); });
   });
 
+  // nextFrame waits for an animation frame at least a frame's time (16 ms)
+  // away: raf's short timer, or a frame that comes at once, would read the
+  // box twice at one animation time on a busy machine, so an element that
+  // moves would pass for stable. A page that runs no frames at all (a
+  // background one) is let through after a second.
+  const nextFrame = (view) => new Promise((r) => {
+    const w = view || window;
+    const start = w.performance.now();
+    const t = setTimeout(r, 1000);
+    const tick = () => {
+      if (w.performance.now() - start >= 16) {
+        clearTimeout(t);
+        r();
+        return;
+      }
+      w.requestAnimationFrame(tick);
+    };
+    w.requestAnimationFrame(tick);
+  });
+
   function isEditable(el) {
     const t = tag(el);
     if (t === 'input' || t === 'textarea' || t === 'select') return !el.readOnly && !isDisabled(el);
@@ -1155,13 +1175,18 @@
       if (!isEditable(retarget(el, 'follow-label'))) return { state: 'readonly' };
     }
     if (checks.stable) {
-      // The box in this frame and in the next must agree.
+      // The box must be the same over two frames in a row: on a busy
+      // machine one frame can come at the previous one's animation time.
       const view = el.ownerDocument.defaultView;
-      const a = el.getBoundingClientRect();
-      await raf(view);
-      const b = el.getBoundingClientRect();
-      if (!el.isConnected) return { state: 'detached' };
-      if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return { state: 'unstable' };
+      const same = (a, b) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+      let a = el.getBoundingClientRect();
+      for (let i = 0; i < 2; i++) {
+        await nextFrame(view);
+        if (!el.isConnected) return { state: 'detached' };
+        const b = el.getBoundingClientRect();
+        if (!same(a, b)) return { state: 'unstable' };
+        a = b;
+      }
     }
     return { state: 'ok' };
   };

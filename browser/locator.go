@@ -187,6 +187,7 @@ type action struct {
 	position *Point
 	steps    int    // mouse moves to the point (click's steps)
 	origin   *Point // if set, receives the element's top-left in page coordinates (pointer actions)
+	noScroll bool   // leave the page's scroll position alone (scroll: "none")
 }
 
 func (a action) waitingFor() string {
@@ -239,7 +240,7 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 		if wait != "" || err != nil {
 			return false, wait, err
 		}
-		h = hs[0]
+		h = l.p.elementOf(o, hs[0])
 		if a.force && !l.p.connected(o, h) {
 			return false, "", newErr(ErrBrowser, "Element is not attached to the DOM: %s was removed from the page", l.selector)
 		}
@@ -274,8 +275,10 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 		if !a.pointer && a.position == nil {
 			return true, "", nil
 		}
-		if err := l.p.scrollToPoint(o, h, a.position); err != nil {
-			return false, "", err
+		if !a.noScroll {
+			if err := l.p.scrollToPoint(o, h, a.position); err != nil {
+				return false, "", err
+			}
 		}
 		p, b, origin, err := l.p.clickPointOrigin(o, h, l.p.paddingPosition(o, h, a.position))
 		if err != nil {
@@ -287,12 +290,18 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 		}
 		if box == nil && a.force {
 			// Nothing to wait for: a forced action does not wait to be visible.
-			return false, "", newErr(ErrBrowser, "Element is not visible: %s has no box on the page (zero size or not rendered)", l.one(o, h))
+			return false, "", newErr(ErrBrowser, "Element is outside of the viewport: %s has no box to act on (zero size or not rendered)", l.one(o, h))
 		}
 		if box == nil {
 			return false, "element is not visible: " + l.one(o, h) + " has no box on the page (zero size or not rendered)", nil
 		}
 		pt = p
+		if a.noScroll && !l.p.inViewport(o, pt) {
+			if a.force {
+				return false, "", newErr(ErrBrowser, "element is outside of the viewport: %s is not in view and scroll: \"none\" forbids scrolling to it", l.one(o, h))
+			}
+			return false, "element is outside of the viewport (scroll: \"none\" does not scroll to it)", nil
+		}
 		if a.force || !a.pointer {
 			return true, "", nil
 		}
@@ -382,6 +391,7 @@ type ClickOptions struct {
 	Position   *Point        // relative to the element's padding box top-left; default its centre
 	Steps      int           // mouse moves to the point (default 1)
 	Timeout    time.Duration
+	NoScroll   bool // never scroll: wait until the point is in the viewport where the element already is
 }
 
 // Click waits for the element to be actionable and clicks it.
@@ -405,7 +415,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 	}
 	o := l.p.begin(ctx, opts.Timeout)
 	defer o.end()
-	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position, steps: opts.Steps})
+	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position, steps: opts.Steps, noScroll: opts.NoScroll})
 	if err != nil {
 		return err
 	}
@@ -547,7 +557,7 @@ func (l *Locator) Focus(ctx context.Context, timeout time.Duration) error {
 func (l *Locator) ScrollIntoViewIfNeeded(ctx context.Context, timeout time.Duration) error {
 	o := l.p.begin(ctx, timeout)
 	defer o.end()
-	h, _, err := l.actionable(o, action{name: "scroll_into_view_if_needed", visible: true, stable: true})
+	h, _, err := l.actionable(o, action{name: "scroll into view", visible: true, stable: true})
 	if err != nil {
 		return err
 	}

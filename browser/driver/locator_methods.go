@@ -31,8 +31,12 @@ func (cp *clickParams) options(to time.Duration) (browser.ClickOptions, error) {
 	if err != nil {
 		return browser.ClickOptions{}, err
 	}
+	if cp.Scroll != "" && cp.Scroll != "none" && cp.Scroll != "auto" {
+		return browser.ClickOptions{}, invalid("scroll must be \"auto\" (the default: scroll the element into view) or \"none\", not %q", cp.Scroll)
+	}
 	return browser.ClickOptions{Button: browser.MouseButton(cp.Button), ClickCount: cp.ClickCount, Delay: d,
-		Force: cp.Force, Modifiers: cp.Modifiers, Position: cp.Position, Steps: cp.Steps, Timeout: to}, nil
+		Force: cp.Force, Modifiers: cp.Modifiers, Position: cp.Position, Steps: cp.Steps, Timeout: to,
+		NoScroll: cp.Scroll == "none"}, nil
 }
 
 func locatorFill(ctx context.Context, l *browser.Locator, fp *struct {

@@ -97,6 +97,7 @@ type clickParams struct {
 	Modifiers  []string       `json:"modifiers"`
 	Position   *browser.Point `json:"position"`
 	Steps      int            `json:"steps"`
+	Scroll     string         `json:"scroll"` // "none": act only where the element already is in view
 }
 
 // These methods are promoted into every params struct that embeds the

@@ -3836,13 +3836,15 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
     # actions
 
     def click(self, button=None, click_count=None, delay=None, force=None, modifiers=None, position=None,
-              timeout=None, no_wait_after=None, steps=None):
+              timeout=None, no_wait_after=None, steps=None, scroll=None):
+        """scroll="none": do not scroll; wait until the element is in the viewport where it is."""
         self._call("locator.click", timeout, button=button, click_count=click_count, delay=delay,
-                   force=force or None, modifiers=modifiers, position=_point(position), steps=steps)
+                   force=force or None, modifiers=modifiers, position=_point(position), steps=steps, scroll=scroll)
 
-    def dblclick(self, button=None, delay=None, force=None, modifiers=None, position=None, timeout=None):
+    def dblclick(self, button=None, delay=None, force=None, modifiers=None, position=None, timeout=None,
+                 no_wait_after=None, steps=None, scroll=None):
         self._call("locator.dblclick", timeout, button=button, delay=delay, force=force or None,
-                   modifiers=modifiers, position=_point(position))
+                   modifiers=modifiers, position=_point(position), steps=steps, scroll=scroll)
 
     def fill(self, value, force=None, timeout=None):
         if not isinstance(value, str):
