@@ -898,7 +898,7 @@ func (l *Locator) BoundingBox(ctx context.Context, timeout time.Duration) (*Box,
 	if err != nil {
 		return nil, err
 	}
-	_, box, err := l.p.clickPoint(o, h, &Point{})
+	box, err := l.p.unionBox(o, h)
 	if err != nil {
 		return nil, o.fail(err, "")
 	}

@@ -1,6 +1,9 @@
 package browser
 
 import (
+	"math"
+	"strings"
+
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -16,4 +19,28 @@ func (p *Page) elementOf(o *op, h handle) handle {
 		return h
 	}
 	return handle{ec: h.ec, obj: res.Result.ObjectID}
+}
+
+// unionBox is the box around all of an element's content quads (every line
+// box of an inline element, as getBoundingClientRect gives it) in main-frame
+// viewport coordinates; nil when the element has no layout.
+func (p *Page) unionBox(o *op, h handle) (*Box, error) {
+	q, err := proto.DOMGetContentQuads{ObjectID: h.obj}.Call(o.rodPage())
+	if err != nil {
+		if strings.Contains(err.Error(), "Could not compute content quads") {
+			return nil, nil
+		}
+		return nil, p.jsErr(err)
+	}
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, quad := range q.Quads {
+		for i := 0; i+1 < len(quad); i += 2 {
+			minX, maxX = math.Min(minX, quad[i]), math.Max(maxX, quad[i])
+			minY, maxY = math.Min(minY, quad[i+1]), math.Max(maxY, quad[i+1])
+		}
+	}
+	if math.IsInf(minX, 1) {
+		return nil, nil
+	}
+	return &Box{X: minX, Y: minY, Width: maxX - minX, Height: maxY - minY}, nil
 }
