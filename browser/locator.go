@@ -290,7 +290,11 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 		}
 		if box == nil && a.force {
 			// Nothing to wait for: a forced action does not wait to be visible.
-			return false, "", newErr(ErrBrowser, "Element is outside of the viewport: %s has no box to act on (zero size or not rendered)", l.one(o, h))
+			if rendered, _ := l.p.unionBox(o, h); rendered != nil {
+				// Laid out, but with no area to act on (a <br>): no point of it is in the viewport.
+				return false, "", newErr(ErrBrowser, "Element is outside of the viewport: %s has no area to act on (zero width or height)", l.one(o, h))
+			}
+			return false, "", newErr(ErrBrowser, "Element is not visible: %s has no box on the page (zero size or not rendered)", l.one(o, h))
 		}
 		if box == nil {
 			return false, "element is not visible: " + l.one(o, h) + " has no box on the page (zero size or not rendered)", nil

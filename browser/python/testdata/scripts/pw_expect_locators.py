@@ -139,6 +139,7 @@ with sync_playwright() as p:
                      "<style>@keyframes slide { from { margin-left: 0 } to { margin-left: 300px } }</style>"
                      "<button style='animation: slide 1s linear infinite alternate'>moving</button>")
     expect_error(Error, lambda: page.query_selector("br").click(force=True), "Element is outside of the viewport")
+    expect_error(Error, lambda: page.query_selector("div").click(force=True), "Element is not visible")
     expect_error(Error, lambda: page.query_selector("div").scroll_into_view_if_needed(timeout=1000),
                  "element is not visible", "retrying scroll into view action")
     expect_error(Error, lambda: page.locator("button").click(timeout=2000), "element is not stable",
