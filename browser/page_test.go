@@ -255,8 +255,10 @@ func TestScreenshots(t *testing.T) {
 	if w, h := decode(full); w != 800 || h < 2000 {
 		t.Errorf("full page screenshot %dx%d, want 800 wide and over 2000 high", w, h)
 	}
-	// An element below the fold: scrolled to, cropped to its box.
-	eval[any](t, p, `(() => { const d = document.createElement('div'); d.id = 'box';
+	// An element below the fold: scrolled to, cropped to its box. The list
+	// is told it is full first: scrolling to its end would load more items
+	// and push the box down between the measuring and the capture.
+	eval[any](t, p, `(() => { n = 60; const d = document.createElement('div'); d.id = 'box';
 		d.style.cssText = 'width: 120px; height: 40px; background: rgb(255, 0, 0)'; document.body.appendChild(d) })()`)
 	el, err := loc(t, p, "#box").Screenshot(bg, 0)
 	if err != nil {
