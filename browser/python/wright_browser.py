@@ -1363,6 +1363,7 @@ class Request:
         self.resource_type = params.get("resource_type") or "other"
         self._navigation = bool(params.get("navigation"))
         self._main_frame = params.get("main_frame", True)
+        self._frame_id = params.get("frame")
         self.redirected_from = redirected_from
         self.redirected_to = None
         self._response = None
@@ -1403,7 +1404,7 @@ class Request:
 
     @property
     def frame(self):
-        return self._page.main_frame
+        return self._page._frame_for(self._frame_id, self._main_frame)
 
     def is_navigation_request(self):
         return self._navigation
@@ -1462,6 +1463,8 @@ class Response:
 
     @property
     def frame(self):
+        if self._request is not None and self._page is not None:
+            return self._request.frame
         return self._page.main_frame if self._page else None
 
     @property
@@ -2371,12 +2374,13 @@ class _PageEvents(_Emitter):
         elif kind == "route":
             self._on_route(params)
         elif kind == "framenavigated":
-            if params.get("main"):
-                frame = self.main_frame
-            else:
-                frame = self._frames_by_id().get(params.get("frame"))
-                if frame is None:
-                    return
+            if params.get("main") and params.get("frame"):
+                self.__dict__["_main_frame_id"] = params.get("frame")
+            frame = self._frame_for(params.get("frame"), bool(params.get("main")))
+            if frame is None:
+                return
+            if not params.get("same_document"):
+                self._detach_below(params.get("frame"), bool(params.get("main")))
             self._emit("framenavigated", frame)
             if ctx is not None:
                 ctx._emit("framenavigated", frame)
@@ -2395,6 +2399,8 @@ class _PageEvents(_Emitter):
             req._response = resp
             if req._navigation and req._main_frame:
                 self._nav_response = resp
+            if req._navigation and req._frame_id:
+                self._frame_nav_responses()[req._frame_id] = resp
             self._emit("response", resp)
             if ctx is not None:
                 ctx._emit("response", resp)
@@ -2421,21 +2427,66 @@ class _PageEvents(_Emitter):
     def _frames_by_id(self):
         return self.__dict__.setdefault("_child_frames", {})
 
+    def _frame_nav_responses(self):
+        return self.__dict__.setdefault("_frame_navs", {})
+
+    def _frame_for(self, fid, main=False, parent=None):
+        """The one Frame object of the child frame with CDP id fid (made on first sight); the main frame for main."""
+        if main:
+            return self.main_frame
+        if not fid:
+            return None
+        frames = self._frames_by_id()
+        frame = frames.get(fid)
+        if frame is None:
+            if len(frames) > 500:  # detached frames are remembered for identity, not forever
+                for k in [k for k, f in frames.items() if f._detached][:250]:
+                    del frames[k]
+            frame = frames[fid] = _EventFrame(self, fid, parent)
+        elif parent and not frame._parent_id:
+            frame._parent_id = parent
+        return frame
+
+    def _main_id(self):
+        main = self.__dict__.get("_main_frame_id")
+        if not main:
+            self._frame_tree()
+            main = self.__dict__.get("_main_frame_id")
+        return main
+
+    def _frame_tree(self):
+        """The page's live frames from the driver: [{frame, parent, name, url}], the main frame first."""
+        tree = self._call("page.frame_tree").get("frames") or []
+        if tree:
+            self.__dict__["_main_frame_id"] = tree[0]["frame"]
+        return tree
+
     def _on_frame_event(self, kind, params):
         """frameattached / framedetached for the page and its context; the Frame is kept by its id."""
-        frames = self._frames_by_id()
         fid = params.get("frame")
         if kind == "frameattached":
-            frame = _EventFrame(self, fid, params.get("parent"), bool(params.get("parent_main")))
-            frames[fid] = frame
-        else:
-            frame = frames.pop(fid, None)
-            if frame is None:
+            frame = self._frame_for(fid, parent=params.get("parent"))
+            if params.get("parent_main"):
+                frame._parent_main = True
+            if frame._attached_seen:
                 return
+            frame._attached_seen = True
+        else:
+            frame = self._frames_by_id().get(fid)
+            if frame is None or frame._detached:
+                return
+            self._detach_below(fid, False)
             frame._detached = True
         self._emit(kind, frame)
         if self._context is not None:
             self._context._emit(kind, frame)
+
+    def _detach_below(self, fid, main):
+        """A frame got a new document (or went away): the frames inside the old one are detached."""
+        for child in list(self._frames_by_id().values()):
+            if child._detached or not (child._parent_main if main else child._parent_id == fid):
+                continue
+            self._on_frame_event("framedetached", {"frame": child._frame_id})
 
     def _routes_changed(self):
         want = bool(self.__dict__.get("_routes")) or (self._context is not None and
@@ -2501,6 +2552,7 @@ class _PageEvents(_Emitter):
             req = prev  # made when its route was paused; the request event completes it
             req._navigation = bool(params.get("navigation"))
             req._main_frame = params.get("main_frame", True)
+            req._frame_id = params.get("frame")
         if redirected_from is not None:
             redirected_from.redirected_to = req
             self._emit("response", redirected_from._response)
@@ -2703,12 +2755,9 @@ class _PageExtras:
 
     @property
     def frames(self):
-        out = [self.main_frame]
-        i = 0
-        while i < len(out):
-            out.extend(out[i].child_frames)
-            i += 1
-        return out
+        """The main frame and every live child frame, parents before their children."""
+        tree = self._frame_tree()
+        return [self.main_frame] + [self._frame_for(i["frame"], parent=i["parent"]) for i in tree[1:]]
 
     def frame(self, name=None, url=None):
         for fr in self.frames:
@@ -4087,18 +4136,21 @@ class ElementHandle(JSHandle, Locator):
         return self
 
     def owner_frame(self):
-        """The frame whose document holds the element: its <iframe>, found from inside the frame."""
-        found = _js_call(self._page, _OWNER_FRAME_JS, element=self._id, return_handle=True)
-        if not isinstance(found, ElementHandle):
-            return self._page.main_frame
-        owners = self._page._query("handle=" + found._id)  # the <iframe> again, in its own frame's world
-        return Frame(self._page, owners[0]) if owners else self._page.main_frame
+        """The frame whose document holds the node (its CDP frame id, so the page's one Frame object)."""
+        fid = self._page._call("page.node_frames", handle=self._id).get("owner")
+        if not fid:
+            return None
+        return self._page._frame_for(fid, main=fid == self._page._main_id())
 
     def content_frame(self):
-        is_frame = self.evaluate("e => e.tagName === 'IFRAME' || e.tagName === 'FRAME'")
-        if not is_frame:
+        """The frame an <iframe> or <frame> element shows; None for other elements."""
+        fid = self._page._call("page.node_frames", handle=self._id).get("content")
+        if not fid:
             return None
-        return Frame(self._page, self)
+        frame = self._page._frame_for(fid)
+        if frame._owner is None:
+            frame._owner = self
+        return frame
 
     def query_selector(self, selector):
         found = self._page._query(_join(self.selector, selector))
@@ -4193,9 +4245,10 @@ class Frame(_Locating):
 
     @property
     def child_frames(self):
-        if self._element is not None:
-            return [Frame(self._page, el) for el in self._page._query(_join(self._element.selector, "iframe, frame"))]
-        return [Frame(self._page, el) for el in self._page._query("iframe, frame")]
+        tree = self._page._frame_tree()
+        if not tree:
+            return []
+        return [self._page._frame_for(i["frame"], parent=i["parent"]) for i in tree[1:] if i["parent"] == tree[0]["frame"]]
 
     @property
     def name(self):
@@ -4302,32 +4355,38 @@ _NODE_PREVIEW_JS = r"""n => {
   return open + '>' + inner + '</' + tag + '>';
 }"""
 
-# The <iframe> holding a node's document, seen from inside it (null: the main frame, or one the
-# node's frame may not look out of, such as a cross-origin parent).
-_OWNER_FRAME_JS = """n => {
-  const doc = n.nodeType === 9 ? n : n.ownerDocument;
-  const win = doc && doc.defaultView;
-  if (!win || win === win.top) return null;
-  try { return win.frameElement; } catch (e) { return null; }
-}"""
-
-
 class _EventFrame(Frame):
-    """A child frame known by its id from page.frameattached; its <iframe> is looked up when first needed."""
+    """A child frame, known by its CDP frame id (from frame events, the frame tree, a request, a handle).
 
-    def __init__(self, page, frame_id, parent_id, parent_main):
+    The page keeps one object per id, so the same frame is the same object everywhere; its <iframe>
+    is looked up when first needed. It is detached once its id leaves the page's frame tree.
+    """
+
+    def __init__(self, page, frame_id, parent_id=None):
         self._frame_id = frame_id
         self._parent_id = parent_id
-        self._parent_main = parent_main
+        self._parent_main_flag = False
         self._detached = False
+        self._attached_seen = False
         self._owner = None
+        self._last = {"name": "", "url": ""}
         super().__init__(page, None)
+
+    @property
+    def _parent_main(self):
+        if self._parent_main_flag:
+            return True
+        main = self._page.__dict__.get("_main_frame_id")
+        return bool(main) and self._parent_id == main
+
+    @_parent_main.setter
+    def _parent_main(self, value):
+        self._parent_main_flag = value
 
     @property
     def _element(self):
         if self._owner is None:
-            if self._detached:
-                raise Error("Frame was detached", type="TargetClosed")
+            self._check_attached("Frame was detached")
             handle = self._page._call("page.frame_owner", frame=self._frame_id).get("handle")
             self._owner = ElementHandle(self._page, handle)
         return self._owner
@@ -4336,25 +4395,168 @@ class _EventFrame(Frame):
     def _element(self, value):
         self._owner = value
 
+    def _info(self):
+        """This frame's entry of the page's frame tree (None once detached); remembers name and url."""
+        if self._detached:
+            return None
+        for info in self._page._frame_tree():
+            if info["frame"] == self._frame_id:
+                self._last = info
+                if info.get("parent") and not self._parent_id:
+                    self._parent_id = info["parent"]
+                return info
+        self._detached = True
+        return None
+
+    def _check_attached(self, message, method=None):
+        if self._page.is_closed() or self._info() is None:
+            if method:
+                message = method + ": " + message
+            raise Error(message, type="Error", method=method)
+
     def __repr__(self):
-        return "<Frame %s>" % self._frame_id
+        if not self._detached and not self._page.is_closed():
+            try:
+                self._info()
+            except Error:
+                pass
+        return "<Frame name=%s url=%r>" % (self._last.get("name") or "", self._last.get("url") or "")
 
     def __eq__(self, other):
         if isinstance(other, _EventFrame):
             return other._frame_id == self._frame_id and other._page is self._page
-        return Frame.__eq__(self, other)
+        return False
 
     def __hash__(self):
         return hash((id(self._page), self._frame_id))
 
     @property
     def parent_frame(self):
+        if self._info() is None:
+            return None
         if self._parent_main:
             return self._page.main_frame
-        return self._page._frames_by_id().get(self._parent_id)
+        return self._page._frame_for(self._parent_id)
+
+    @property
+    def child_frames(self):
+        if self._info() is None:
+            return []
+        return [self._page._frame_for(i["frame"], parent=i["parent"]) for i in self._page._frame_tree()
+                if i.get("parent") == self._frame_id]
+
+    @property
+    def name(self):
+        info = self._info() or self._last
+        if info.get("name"):
+            return info["name"]
+        if self._detached:
+            return ""
+        try:
+            return self._element.get_attribute("id") or ""
+        except Error:
+            return ""
+
+    @property
+    def url(self):
+        info = self._info() or self._last
+        return info.get("url") or ""
 
     def is_detached(self):
-        return self._detached or Frame.is_detached(self)
+        return self._info() is None
+
+    def frame_element(self):
+        self._check_attached("Frame has been detached.", "Frame.frame_element")
+        return self._element
+
+    def _doc(self):
+        self._check_attached("Frame was detached")
+        return Frame._doc(self)
+
+    def goto(self, url, wait_until=None, timeout=None, referer=None):
+        """Navigate this child frame; returns its document's Response (None for about: and data: URLs)."""
+        page = self._page
+        page._check_referer(url, referer)
+        if page._context is not None and page._context._options.get("base_url"):
+            url = urllib.parse.urljoin(page._context._options["base_url"], url)
+        self._check_attached("Frame was detached", "Frame.goto")
+        page._frame_nav_responses().pop(self._frame_id, None)
+        result = page._call("page.frame_goto", page._navigation_timeout(timeout, {}), frame=self._frame_id,
+                            url=url, wait_until=wait_until, referer=referer or "")
+        if re.match(r"(?i)^(about|data):", url):
+            return None
+        nav = page._frame_nav_responses().get(self._frame_id)
+        if nav is not None:
+            return nav
+        return Response(result.get("url", url), result.get("status"), page)
+
+    def wait_for_load_state(self, state=None, timeout=None):
+        """Wait until this frame's document reached state (load, domcontentloaded; networkidle as load)."""
+        state = state or "load"
+        if state not in ("load", "domcontentloaded", "networkidle", "commit"):
+            raise Error("state: expected one of (load|domcontentloaded|networkidle|commit)", type="InvalidParams")
+        ready = "['interactive', 'complete']" if state == "domcontentloaded" else "['complete']"
+        if state == "commit":
+            return
+        limit = timeout if timeout is not None else self._page._timeout_ms()
+
+        def check():
+            try:
+                return self.evaluate("() => %s.includes(document.readyState)" % ready)
+            except TargetClosed:
+                raise
+            except Error:
+                self._check_attached("Frame was detached", "Frame.wait_for_load_state")
+                return False  # the document is being replaced: ask the next one
+        try:
+            self._page._poll(check, limit, "waiting for the %s state of the frame" % state)
+        except TimeoutError:
+            raise TimeoutError("Timeout %dms exceeded.\nwaiting for the %s state of %s" % (limit, state, self.url),
+                               method="Frame.wait_for_load_state") from None
+
+    def expect_navigation(self, url=None, wait_until=None, timeout=None):
+        """with frame.expect_navigation() as info: <action>; info.value is this frame's new document's Response."""
+        return _FrameNavigationWaiter(self, url, wait_until, timeout)
+
+    def wait_for_navigation(self, url=None, wait_until=None, timeout=None):
+        with self.expect_navigation(url=url, wait_until=wait_until, timeout=timeout) as info:
+            pass
+        return info.value
+
+    def wait_for_url(self, url, wait_until=None, timeout=None):
+        base = self._page._context._options.get("base_url") if self._page._context is not None else None
+        if _url_matches(url, self.url, base):
+            return self.wait_for_load_state(wait_until, timeout=timeout)
+        with self.expect_navigation(url=url, wait_until=wait_until, timeout=timeout):
+            pass
+
+
+class _FrameNavigationWaiter(_EventWaiter):
+    """expect_navigation of a child frame: its next framenavigated, then its load state."""
+
+    def __init__(self, frame, url, wait_until, timeout):
+        page = frame._page
+        base = page._context._options.get("base_url") if page._context is not None else None
+
+        def pred(f):
+            return f is frame and (url is None or _url_matches(url, f.url, base))
+        super().__init__(page, "framenavigated", pred, page._navigation_timeout(timeout, {}), "navigation")
+        self._page = page
+        self._frame = frame
+        self._wait_until = wait_until
+
+    def __enter__(self):
+        self._page._frame_nav_responses().pop(self._frame._frame_id, None)
+        return super().__enter__()
+
+    def _wait(self):
+        started = time.monotonic()
+        super()._wait()
+        limit = self._timeout if self._timeout is not None else self._page._timeout_ms()
+        left = max(1, int(limit - (time.monotonic() - started) * 1000)) if limit else None
+        self._frame.wait_for_load_state(self._wait_until or "load", timeout=left)
+        self._frame_value = self._value
+        self._value = self._page._frame_nav_responses().get(self._frame._frame_id)
 
 
 class FrameLocator:
