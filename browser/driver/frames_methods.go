@@ -69,3 +69,10 @@ func init() {
 		return map[string]any{"url": res.URL, "status": status}, nil
 	})
 }
+
+func init() {
+	// page.close_before_unload: Playwright's page.close(run_before_unload=True).
+	methods["page.close_before_unload"] = onPage(func(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
+		return nil, p.CloseRunningBeforeUnload(ctx)
+	})
+}

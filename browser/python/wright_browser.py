@@ -2362,7 +2362,12 @@ class _PageEvents(_Emitter):
                 if ctx is not None:
                     ctx._emit("dialog", dialog)
             elif self._browser._dialogs_ours:
-                dialog.dismiss()  # Playwright's rule: a dialog nobody listens to is dismissed
+                # Playwright's rule: a dialog nobody listens to is dismissed, but a beforeunload one
+                # is accepted, so that leaving the page is not refused by nobody.
+                if dialog.type == "beforeunload":
+                    dialog.accept()
+                else:
+                    dialog.dismiss()
         elif kind in ("load", "domcontentloaded"):
             self._emit(kind, self)
             if kind == "load" and ctx is not None:
@@ -3568,6 +3573,11 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _PageStorage, _PageLo
 
     def close(self, run_before_unload=None, reason=None):
         if self._closed:
+            return
+        if run_before_unload:
+            # The page's beforeunload handlers run first and may keep it open (a "beforeunload"
+            # dialog that is dismissed); the "close" event tells when it went.
+            self._call("page.close_before_unload")
             return
         try:
             self._call("page.close")
