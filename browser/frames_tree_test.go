@@ -85,3 +85,14 @@ func TestCloseRunningBeforeUnload(t *testing.T) {
 		t.Errorf("closing twice: %v", err)
 	}
 }
+
+func TestGotoNetworkIdleCountsChildFrames(t *testing.T) {
+	p := testPage(t)
+	ctx := context.Background()
+	if _, err := p.Goto(ctx, site.URL+"/frames.html", NetworkIdle, 20*time.Second); err != nil {
+		t.Fatalf("networkidle of a page with frames: %v", err)
+	}
+	// A child frame whose document never arrives keeps the page busy.
+	_, err := p.Goto(ctx, site.URL+"/frames.html?cross="+site.URL+"/slow?ms=30000", NetworkIdle, 3*time.Second)
+	wantType(t, err, ErrTimeout, `waiting until "networkidle"`, "/frames.html")
+}

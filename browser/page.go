@@ -628,6 +628,8 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 	p.mu.Lock()
 	start, before := p.loader, p.url
 	p.mu.Unlock()
+	idle := p.watchIdle(o, ev == "networkIdle")
+	defer idle.close()
 	res, err := proto.PageNavigate{URL: url}.Call(o.rodPage())
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot navigate to invalid URL") {
@@ -647,8 +649,12 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 		p.settleURL(o, before)
 		return GotoResult{URL: p.URL()}, nil
 	}
-	if err := p.waitLoader(o, res.LoaderID, ev, start); err != nil {
-		return GotoResult{}, o.fail(err, fmt.Sprintf("waiting for the %s event of %s (the page responded but is still loading; try wait_until=\"domcontentloaded\" or a longer timeout)", ev, url))
+	err = p.waitLoader(o, res.LoaderID, ev, start)
+	if err == nil {
+		err = idle.wait(o)
+	}
+	if err != nil {
+		return GotoResult{}, o.fail(err, fmt.Sprintf("navigating to %q, waiting until %q: waiting for the %s event of %s (the page responded but is still loading; try wait_until=\"domcontentloaded\" or a longer timeout)", url, waitUntil.name(), ev, url))
 	}
 	p.mu.Lock()
 	st := p.status[res.LoaderID]

@@ -2382,8 +2382,8 @@ class _PageEvents(_Emitter):
             if params.get("main") and params.get("frame"):
                 self.__dict__["_main_frame_id"] = params.get("frame")
             frame = self._frame_for(params.get("frame"), bool(params.get("main")))
-            if frame is None:
-                return
+            if frame is None or getattr(frame, "_detached", False):
+                return  # a late event of a frame already gone
             if not params.get("same_document"):
                 self._detach_below(params.get("frame"), bool(params.get("main")))
             self._emit("framenavigated", frame)
@@ -2627,13 +2627,48 @@ def _url_predicate(url_or_predicate, page):
     return lambda r: _url_matches(url_or_predicate, r.url, base)
 
 
-class _NavigationWaiter(_EventWaiter):
+class _NavFailures:
+    """Mixed into navigation waiters: a navigation of the waited frame that fails (a refused
+    certificate, an unreachable host) ends the wait with its error instead of a timeout."""
+
+    _failure = None
+
+    def _navigation_failed(self, req):
+        if not req._navigation or not self._frame_matches(req) or self._failure is not None:
+            return
+        if (req.failure or "net::ERR_ABORTED") == "net::ERR_ABORTED":
+            return  # replaced by another navigation, which the waiter follows
+        self._failure = NavigationError("%s at %s" % (req.failure, req.url), method="expect_navigation")
+        if not self._done:
+            self._error, self._done = self._failure, True
+
+    def __enter__(self):
+        self._page.on("requestfailed", self._navigation_failed)
+        return super().__enter__()
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            return super().__exit__(exc_type, exc, tb)
+        finally:
+            self._page.remove_listener("requestfailed", self._navigation_failed)
+
+    def _raise_failure(self):
+        if self._failure is not None:
+            raise self._failure
+
+
+class _NavigationWaiter(_NavFailures, _EventWaiter):
     def __init__(self, page, url, wait_until, timeout):
         base = page._context._options.get("base_url") if page._context is not None else None
-        pred = None if url is None else (lambda frame: _url_matches(url, frame.url, base))
+
+        def pred(frame):  # the page's navigations are its main frame's
+            return not isinstance(frame, _EventFrame) and (url is None or _url_matches(url, frame.url, base))
         super().__init__(page, "framenavigated", pred, page._navigation_timeout(timeout, {}), "navigation")
         self._page = page
         self._wait_until = wait_until
+
+    def _frame_matches(self, req):
+        return req._main_frame
 
     def __enter__(self):
         self._page._nav_response = None
@@ -2642,9 +2677,11 @@ class _NavigationWaiter(_EventWaiter):
     def _wait(self):
         started = time.monotonic()
         super()._wait()
+        self._raise_failure()
         limit = self._timeout if self._timeout is not None else self._page._timeout_ms()
         left = max(1, int(limit - (time.monotonic() - started) * 1000)) if limit else None
         self._page.wait_for_load_state(self._wait_until or "load", timeout=left)
+        self._raise_failure()
         self._frame_value = self._value
         self._value = self._page._nav_response
 
@@ -4541,7 +4578,7 @@ class _EventFrame(Frame):
             pass
 
 
-class _FrameNavigationWaiter(_EventWaiter):
+class _FrameNavigationWaiter(_NavFailures, _EventWaiter):
     """expect_navigation of a child frame: its next framenavigated, then its load state."""
 
     def __init__(self, frame, url, wait_until, timeout):
@@ -4555,6 +4592,9 @@ class _FrameNavigationWaiter(_EventWaiter):
         self._frame = frame
         self._wait_until = wait_until
 
+    def _frame_matches(self, req):
+        return req._frame_id == self._frame._frame_id
+
     def __enter__(self):
         self._page._frame_nav_responses().pop(self._frame._frame_id, None)
         return super().__enter__()
@@ -4562,9 +4602,11 @@ class _FrameNavigationWaiter(_EventWaiter):
     def _wait(self):
         started = time.monotonic()
         super()._wait()
+        self._raise_failure()
         limit = self._timeout if self._timeout is not None else self._page._timeout_ms()
         left = max(1, int(limit - (time.monotonic() - started) * 1000)) if limit else None
         self._frame.wait_for_load_state(self._wait_until or "load", timeout=left)
+        self._raise_failure()
         self._frame_value = self._value
         self._value = self._page._frame_nav_responses().get(self._frame._frame_id)
 
