@@ -4358,6 +4358,23 @@ class Frame(_Locating):
     def wait_for_selector(self, selector, state=None, timeout=None):
         return self._page._wait_selector(self._sub(selector), state, timeout)
 
+    def eval_on_selector(self, selector, expression, arg=_UNSET, strict=None):
+        if self._element is None:
+            return self._page.eval_on_selector(selector, expression, arg, strict=strict)
+        found = self.query_selector_all(selector)
+        if not found:
+            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
+        if strict and len(found) > 1:
+            raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
+        return found[0].evaluate(expression, arg)
+
+    def eval_on_selector_all(self, selector, expression, arg=_UNSET):
+        if self._element is None:
+            return self._page.eval_on_selector_all(selector, expression, arg)
+        found = self.query_selector_all(selector)
+        return _js_call(self._page, "(__p) => (%s)(__p[0], __p[1])" % expression,
+                        [found, None if arg is _UNSET else arg], context=self._doc()._id)
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)

@@ -26,6 +26,9 @@ with sync_playwright() as p:
     leaf = deep.query_selector("#leaf")
     check(leaf.owner_frame() is deep and page.query_selector("iframe").owner_frame() == page.main_frame, "owner_frame")
     check(deep.evaluate("() => document.title") == "Leaf", "evaluate in a nested frame")
+    check(deep.eval_on_selector("#leaf", "e => e.textContent") == "leaf", "eval_on_selector in a frame")
+    check(deep.eval_on_selector_all("p, a", "(els, sep) => els.map(e => e.id).join(sep)", "+") == "leaf+next",
+          "eval_on_selector_all in a frame")
 
     # Navigating a child frame: Frame.goto and Frame.expect_navigation.
     response = right.goto(url("frames/other.html"))
