@@ -4496,8 +4496,8 @@ class _EventFrame(Frame):
 
     @property
     def parent_frame(self):
-        if self._info() is None:
-            return None
+        if not self._parent_id and not self._parent_main:
+            self._info()  # the parent is known from the tree (a detached frame keeps the one it had)
         if self._parent_main:
             return self._page.main_frame
         return self._page._frame_for(self._parent_id)

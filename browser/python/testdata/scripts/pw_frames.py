@@ -38,6 +38,7 @@ with sync_playwright() as p:
         left.evaluate("u => location.href = u", url("frames/leaf.html"))
     check(nav.value.frame is left and nav.value.url.endswith("/leaf.html"), "frame.expect_navigation")
     check(deep.is_detached() and left.child_frames == [], "a frame's new document detaches the frames in the old one")
+    check(deep.parent_frame is left, "a detached frame keeps its parent")
 
     # Detached frames fail clearly; a re-attached <iframe> is a new frame.
     page.evaluate("() => { window.kept = document.getElementById('right'); window.kept.remove(); }")
