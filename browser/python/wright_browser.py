@@ -2107,6 +2107,10 @@ class BrowserContext(_Routing, _Emitter):
     def _listener_added(self, event):
         if event == "dialog":
             self._browser._answer_dialogs()
+        elif event == "download" and not self.__dict__.get("_downloads_on"):
+            # The context's pages' downloads are reported to it (context.expect_event("download")).
+            self._downloads_on = True
+            self._ccall("context.accept_downloads", accept=self._options.get("accept_downloads", True) is not False)
 
     def expose_binding(self, name, callback, handle=None):
         """As page.expose_binding, for every page of the context, present and future."""
@@ -3151,7 +3155,10 @@ class _PageFiles:
             element = ElementHandle(self, params.get("handle"), "input")
             self._emit("filechooser", FileChooser(self, element, params.get("multiple")))
         elif kind == "download":
-            self._emit("download", Download(self, params))
+            download = Download(self, params)
+            self._emit("download", download)
+            if self._context is not None:
+                self._context._emit("download", download)
 
     def _files_listener_added(self, event):
         if event == "filechooser" and not self.__dict__.get("_choosers_on"):
