@@ -87,6 +87,7 @@ type Page struct {
 	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (drag.go)
 	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keys_pw.go)
 	flush    flusher              // the event barrier (flush_pw.go)
+	context  string               // the client's context id (context_defaults.go)
 }
 
 type blockedNav struct {

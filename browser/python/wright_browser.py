@@ -1949,6 +1949,18 @@ class BrowserContext(_Routing, _Emitter):
         state = options.get("storage_state")
         if state is not None:
             self._load_storage_state(state)
+        if self._emulation or self._init_scripts or "viewport" in options or options.get("ignore_https_errors"):
+            self._sync_defaults()
+
+    def _sync_defaults(self):
+        """Tell the driver what this context's popups get before their first script runs."""
+        emulation = dict(self._emulation)
+        viewport = self._options.get("viewport")
+        if viewport is not None and not self._options.get("no_viewport"):
+            emulation["viewport"] = _viewport(viewport, "new_context")
+        self._ccall("context.set_defaults", emulation=emulation or None, init_scripts=list(self._init_scripts),
+                    bindings=list(self._bindings), routing=bool(self.__dict__.get("_routes")),
+                    ignore_https_errors=bool(self._options.get("ignore_https_errors")))
 
     def _ccall(self, method, **params):
         body = {"browser": self._browser.id, "context": self._id}
@@ -2007,16 +2019,19 @@ class BrowserContext(_Routing, _Emitter):
 
     def set_geolocation(self, geolocation):
         self._emulation["geolocation"] = geolocation
+        self._sync_defaults()
         for page in self.pages:
             page._call("page.emulate", geolocation=geolocation)
 
     def set_extra_http_headers(self, headers):
         self._emulation["extra_http_headers"] = dict(headers)
+        self._sync_defaults()
         for page in self.pages:
             page._call("page.emulate", extra_http_headers=dict(headers))
 
     def set_offline(self, offline):
         self._emulation["offline"] = bool(offline)
+        self._sync_defaults()
         for page in self.pages:
             page._call("page.emulate", offline=bool(offline))
 
@@ -2095,6 +2110,10 @@ class BrowserContext(_Routing, _Emitter):
     def _listener_added(self, event):
         if event == "dialog":
             self._browser._answer_dialogs()
+        elif event == "download" and not self.__dict__.get("_downloads_on"):
+            # The context's pages' downloads are reported to it (context.expect_event("download")).
+            self._downloads_on = True
+            self._ccall("context.accept_downloads", accept=self._options.get("accept_downloads", True) is not False)
 
     def expose_binding(self, name, callback, handle=None):
         """As page.expose_binding, for every page of the context, present and future."""
@@ -2104,6 +2123,7 @@ class BrowserContext(_Routing, _Emitter):
             if name in page._bindings:
                 raise Error('Function "%s" has been already registered in one of the pages' % name)
         self._bindings[name] = callback
+        self._sync_defaults()
         for page in self.pages:
             page._call("page.expose_binding", name=name)
 
@@ -2111,6 +2131,7 @@ class BrowserContext(_Routing, _Emitter):
         self.expose_binding(name, lambda source, *args: callback(*_fit_args(callback, args)))
 
     def _routes_changed(self):
+        self._sync_defaults()
         for page in self.pages:
             page._routes_changed()
 
@@ -2124,13 +2145,16 @@ class BrowserContext(_Routing, _Emitter):
         page._context = self
         self._pages.append(page)
         metrics = any(k in self._emulation for k in ("is_mobile", "has_touch", "device_scale_factor"))
-        if self._emulation:
+        if popup:
+            # The driver gave the popup this context's defaults (_sync_defaults) before it ran.
+            page._routing_on = bool(self.__dict__.get("_routes"))
+        elif self._emulation:
             extra = {}
             if metrics:
                 vp = self._options.get("viewport") or self._browser._viewport
                 extra["viewport"] = _viewport(vp, "new_context") if vp else None
             page._call("page.emulate", **dict(self._emulation, **extra))
-        if self._options.get("ignore_https_errors"):
+        if self._options.get("ignore_https_errors") and not popup:
             page._call("page.ignore_https_errors")
         if quiet:
             self.__dict__.setdefault("_quiet", set()).add(page)  # its "page" event waits for browser.page
@@ -2171,11 +2195,13 @@ class BrowserContext(_Routing, _Emitter):
         if not isinstance(script, str):
             raise Error("Either path or script parameter must be specified", type="InvalidParams")
         self._init_scripts.append(script)
+        self._sync_defaults()
         added = [page.add_init_script(script) for page in self.pages]
 
         def dispose():
             if script in self._init_scripts:
                 self._init_scripts.remove(script)
+                self._sync_defaults()
             for d in added:
                 d.dispose()
         return Disposable(dispose)
@@ -3220,7 +3246,10 @@ class _PageFiles:
             element = ElementHandle(self, params.get("handle"), "input")
             self._emit("filechooser", FileChooser(self, element, params.get("multiple")))
         elif kind == "download":
-            self._emit("download", Download(self, params))
+            download = Download(self, params)
+            self._emit("download", download)
+            if self._context is not None:
+                self._context._emit("download", download)
 
     def _files_listener_added(self, event):
         if event == "filechooser" and not self.__dict__.get("_choosers_on"):
