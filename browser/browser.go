@@ -128,6 +128,8 @@ type Browser struct {
 	hub eventHub // clients' event subscriptions
 
 	dl downloads // download.go
+
+	custom customEngines // selectors_custom.go
 }
 
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it

@@ -290,6 +290,7 @@ func (l *Locator) EvaluateAll(ctx context.Context, c JSCall, timeout time.Durati
 	}
 	o := l.p.begin(ctx, timeout)
 	defer o.end()
+	o.customMain = true // the matches go to the page's world: find them there
 	hs, err := l.resolveNow(o)
 	if err != nil {
 		return nil, err

@@ -487,6 +487,8 @@ type op struct {
 	timeout time.Duration
 	group   string
 	used    bool // group holds objects
+
+	customMain bool // custom selector engines run in the page's main world (selectors_custom.go)
 }
 
 func (p *Page) begin(ctx context.Context, timeout time.Duration) *op {
