@@ -29,7 +29,8 @@ type part struct {
 	Visible       bool       `json:"visible"`
 	Ref           string     `json:"ref,omitempty"`
 	Inner         []part     `json:"inner,omitempty"` // has, has-not, and, or: a nested chain
-	Custom        string     `json:"custom,omitempty"` // a registered selector engine's name (Value is its body)
+	// Custom is a registered selector engine's name (Value is its body).
+	Custom string `json:"custom,omitempty"`
 }
 
 // textMatch is a parsed BODY (see PROTOCOL.md). Kinds: exact (whole
