@@ -34,6 +34,8 @@ type execCtx struct {
 	engine proto.RuntimeRemoteObjectID
 	win    proto.RuntimeRemoteObjectID // the page's main-world global object (main frame only), for user code
 	cs     *customState                // custom selector engines (selectors_custom.go)
+
+	compiler proto.RuntimeRemoteObjectID // the main world's function compiler (pageerror_pw.go)
 }
 
 // worldName names wright's isolated world in every frame.

@@ -370,7 +370,10 @@ func formatRemote(a *proto.RuntimeRemoteObject) string {
 		if a.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
 			return "null"
 		}
-		if a.Preview != nil && a.Subtype != proto.RuntimeRemoteObjectSubtypeNode && a.Subtype != proto.RuntimeRemoteObjectSubtypeError {
+		// Plain objects and arrays show their contents; anything else its
+		// class (Window, Promise, Map(2)), as Playwright's console text does.
+		plain := a.Description == "Object" || a.Subtype == proto.RuntimeRemoteObjectSubtypeArray
+		if a.Preview != nil && plain {
 			return formatPreview(a.Preview)
 		}
 	}

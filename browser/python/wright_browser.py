@@ -2472,7 +2472,8 @@ class _PageEvents(_Emitter):
             source = {"page": self, "context": self.context, "frame": self.main_frame}
             value = _encode(callback(source, *args), [])
         except Exception as exc:  # noqa: BLE001 - the page's promise rejects with the error
-            ok, value = False, str(exc)
+            # The page's Error gets the callback's Python traceback as its stack.
+            ok, value = False, {"message": str(exc), "stack": "".join(traceback.format_tb(exc.__traceback__))}
         self._call("page.binding_result", name=name, context=params.get("context"), id=payload.get("id"),
                    ok=ok, value=value)
 
@@ -4257,6 +4258,23 @@ class Frame(_Locating):
 
     def wait_for_selector(self, selector, state=None, timeout=None):
         return self._page._wait_selector(self._sub(selector), state, timeout)
+
+    def eval_on_selector(self, selector, expression, arg=_UNSET, strict=None):
+        """Run expression on the first element selector matches in this frame."""
+        if self._element is None:
+            return self._page.eval_on_selector(selector, expression, arg, strict)
+        found = self.query_selector_all(selector)
+        if strict and len(found) > 1:
+            raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
+        if not found:
+            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
+        return found[0].evaluate(expression, arg)
+
+    def eval_on_selector_all(self, selector, expression, arg=_UNSET):
+        """Run expression on the list of every element selector matches in this frame."""
+        if self._element is None:
+            return self._page.eval_on_selector_all(selector, expression, arg)
+        return self._sub(selector).evaluate_all(expression, arg)
 
     def __getattr__(self, name):
         if name.startswith("_"):

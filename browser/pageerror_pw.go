@@ -1,0 +1,46 @@
+package browser
+
+import (
+	"encoding/json"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// A function that wright compiles with Runtime.callFunctionOn counts as
+// foreign code to Chromium: an error it throws later (from a timer's
+// callback) reaches pageerror as text only, "[object Object]", without the
+// thrown value. A function compiled by eval from a script that
+// Runtime.evaluate compiled is not, and its errors carry the value (a
+// thrown {} reads "Object", an Error keeps its own name). A page whose CSP
+// forbids eval gets the function as callFunctionOn compiled it.
+const compilerJS = `(src, direct) => {
+  try { return (0, eval)('(' + src + '\n)'); } catch (e) { return direct(); }
+}`
+
+// evalCompiler returns the compiler of the main frame's main world, made
+// once per document.
+func (p *Page) evalCompiler(o *op, ec *execCtx) (proto.RuntimeRemoteObjectID, error) {
+	p.mu.Lock()
+	c := ec.compiler
+	p.mu.Unlock()
+	if c != "" {
+		return c, nil
+	}
+	res, err := proto.RuntimeEvaluate{Expression: compilerJS, ObjectGroup: engineGroup}.Call(o.rodPage())
+	if err != nil {
+		return "", p.jsErr(err)
+	}
+	if res.ExceptionDetails != nil || res.Result.ObjectID == "" {
+		return "", nil // no compiler: functions are compiled as before
+	}
+	p.mu.Lock()
+	ec.compiler = res.Result.ObjectID
+	p.mu.Unlock()
+	return res.Result.ObjectID, nil
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
