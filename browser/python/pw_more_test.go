@@ -10,7 +10,7 @@ import (
 func TestPlaywrightMoreScenarios(t *testing.T) {
 	needWright(t)
 	base := fixtureServer(t)
-	for _, name := range []string{"pw_selectors"} {
+	for _, name := range []string{"pw_selectors", "pw_misc"} {
 		t.Run(name, func(t *testing.T) {
 			stdout, stderr, tmp, err := script{name: name + ".py", fixture: base}.run(t)
 			if err != nil || !strings.HasSuffix(strings.TrimSpace(stdout), "OK") {
