@@ -403,6 +403,9 @@ class _Transport:
         with self._call_lock:
             if self._gone:
                 raise TargetClosed("%s: %s" % (method, self._gone), method=method)
+            pending = self.__dict__.pop("_handler_error", None)
+            if pending is not None:
+                raise pending  # a route handler failed during an earlier call: the script's next call says so
             try:
                 self._send(data)
             except (OSError, ValueError):
@@ -2490,7 +2493,10 @@ class _PageEvents(_Emitter):
         entries = [(self, e) for e in reversed(self.__dict__.get("_routes", []))]
         if self._context is not None:
             entries += [(self._context, e) for e in reversed(self._context.__dict__.get("_routes", []))]
-        _route_through(route, req, entries)
+        try:
+            _route_through(route, req, entries)
+        except Exception as exc:  # noqa: BLE001 - raised by the script's next call, as in Playwright
+            self._browser._transport.__dict__.setdefault("_handler_error", exc)
 
     def _on_binding(self, params):
         name = params.get("name")
@@ -3962,7 +3968,8 @@ def _encode(value, handles, seen=None):
         return value
     if isinstance(value, JSHandle):
         if value._disposed:
-            raise Error("JSHandle is disposed", type="TargetClosed")
+            raise Error("JSHandle is disposed: an argument is a handle that was disposed (no object with guid %s "
+                        "remains); pass a live handle" % value._id, type="TargetClosed")
         if value._id is None:
             return value._value_encoded
         handles.append(value._id)

@@ -14,8 +14,10 @@ HAR, tracing, video, screencast, PDF, clock, touch, service workers, client cert
 Firefox and WebKit) raise an Error naming the feature.
 """
 
+import asyncio
 import os
 import re
+import threading
 
 import wright_browser as _w
 from wright_browser import (  # noqa: F401 - the public names
@@ -215,9 +217,28 @@ class Playwright:
         raise Error("playwright.request (APIRequestContext) is not supported by wright")
 
     def stop(self):
+        if getattr(_running, "playwright", None) is self:
+            _running.playwright = None
         for browser in self._browsers:
             browser.close()
         self._browsers.clear()
+
+
+# The Playwright objects started and not yet stopped in each thread: as in Playwright, a thread runs one at a time.
+_running = threading.local()
+
+
+def _refuse_nested():
+    try:
+        asyncio.get_running_loop()
+        in_loop = True
+    except RuntimeError:
+        in_loop = False
+    if in_loop or getattr(_running, "playwright", None) is not None:
+        raise Error("It looks like you are using Playwright Sync API inside the asyncio loop. Please use the Async "
+                    "API instead. (%s)" % ("this thread runs an asyncio event loop" if in_loop else
+                                          "a sync_playwright() is already running in this thread: use the Playwright "
+                                          "object it gave, or stop() it before starting another"))
 
 
 class PlaywrightContextManager:
@@ -225,7 +246,9 @@ class PlaywrightContextManager:
         self._playwright = None
 
     def start(self):
+        _refuse_nested()
         self._playwright = Playwright()
+        _running.playwright = self._playwright
         return self._playwright
 
     def __enter__(self):

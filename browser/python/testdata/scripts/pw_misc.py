@@ -1,7 +1,7 @@
 """Console values, page errors of thrown non-Errors, exposed functions in older frames, Frame.eval_on_selector,
 storage_state over every origin the context showed, with IndexedDB."""
-from support import check
-from playwright.sync_api import sync_playwright
+from support import check, expect_error
+from playwright.sync_api import Error, sync_playwright
 
 with sync_playwright() as p:
     browser = p.chromium.launch()
@@ -61,5 +61,22 @@ with sync_playwright() as p:
     check(got == {"v": 1}, "restored IndexedDB: %r" % got)
     page2.goto("https://one.example/")
     check(page2.evaluate("localStorage.a") == "1", "restored localStorage")
+    # a route handler's error is raised by the script's next call
+    def failing(route):
+        route.fulfill(body="<html></html>", content_type="text/html")
+        raise RuntimeError("handler broke")
+    page3 = context.new_page()
+    page3.route("**/*", failing, times=1)
+    page3.goto("https://three.example/")
+    expect_error(RuntimeError, lambda: page3.title(), "handler broke")
+    check(page3.title() == "", "only once")
+
+    el = page3.evaluate_handle("document.body")
+    el.dispose()
+    expect_error(Error, lambda: page3.evaluate("e => e.tagName", el), "JSHandle is disposed", "no object with guid")
+
+    expect_error(Error, sync_playwright().start, "already running in this thread")
     browser.close()
+with sync_playwright() as p:  # after the first stopped, another may start
+    pass
 print("OK")
