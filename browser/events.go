@@ -109,6 +109,11 @@ func (p *Page) observe(msg *rod.Message) {
 		if msg.Load(&e) && e.ExceptionDetails != nil {
 			p.emitPageError(e.ExceptionDetails)
 		}
+	case "Log.entryAdded":
+		var e proto.LogEntryAdded
+		if msg.Load(&e) && e.Entry != nil {
+			p.emitLogEntry(e.Entry)
+		}
 	case "Page.javascriptDialogOpening":
 		var e proto.PageJavascriptDialogOpening
 		if msg.Load(&e) {

@@ -124,6 +124,7 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 		proto.RuntimeEnable{},
 		proto.NetworkEnable{},
 		proto.PageSetLifecycleEventsEnabled{Enabled: true},
+		proto.LogEnable{}, // the browser's own messages (CORS, failed loads) are console messages too
 	}
 	if emulate {
 		vp := p.b.opts.viewport()

@@ -44,3 +44,18 @@ func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// emitLogEntry reports a message of the browser itself (a CORS refusal, a
+// resource that failed to load, an intervention) as a console message of
+// its level, as Playwright does; a worker's entries are left out.
+func (p *Page) emitLogEntry(e *proto.LogLogEntry) {
+	if e.Source == proto.LogLogEntrySourceWorker {
+		return
+	}
+	line := 0
+	if e.LineNumber != nil {
+		line = *e.LineNumber
+	}
+	p.emit("page.console", map[string]any{"type": string(e.Level), "text": e.Text, "url": e.URL, "line": line,
+		"column": 0, "args": []map[string]any{}})
+}

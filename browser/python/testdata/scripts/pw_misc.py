@@ -1,6 +1,6 @@
 """Console values, page errors of thrown non-Errors, exposed functions in older frames, Frame.eval_on_selector,
 storage_state over every origin the context showed, with IndexedDB."""
-from support import check, expect_error
+from support import check, expect_error, url
 from playwright.sync_api import Error, sync_playwright
 
 with sync_playwright() as p:
@@ -74,6 +74,11 @@ with sync_playwright() as p:
     el = page3.evaluate_handle("document.body")
     el.dispose()
     expect_error(Error, lambda: page3.evaluate("e => e.tagName", el), "JSHandle is disposed", "no object with guid")
+
+    blank = context.new_page()  # the browser's own messages are console messages: a CORS refusal
+    with blank.expect_console_message(lambda m: m.type == "error") as info:
+        blank.evaluate("u => fetch(u).catch(e => {})", url("/"))
+    check("CORS" in info.value.text or "Access-Control-Allow-Origin" in info.value.text, info.value.text)
 
     expect_error(Error, sync_playwright().start, "already running in this thread")
     browser.close()
