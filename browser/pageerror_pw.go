@@ -12,10 +12,13 @@ import (
 // thrown value. A function compiled by eval from a script that
 // Runtime.evaluate compiled is not, and its errors carry the value (a
 // thrown {} reads "Object", an Error keeps its own name). A page whose CSP
-// forbids eval gets the function as callFunctionOn compiled it.
-const compilerJS = `(src, direct) => {
-  try { return (0, eval)('(' + src + '\n)'); } catch (e) { return direct(); }
-}`
+// forbids eval, or has replaced it, gets the function as callFunctionOn
+// compiled it.
+const compilerJS = `((ev) => (src, direct) => {
+  let f;
+  try { f = ev('(' + src + '\n)'); } catch (e) { return direct(); }
+  return typeof f === 'function' ? f : direct();
+})(globalThis.eval)`
 
 // evalCompiler returns the compiler of the main frame's main world, made
 // once per document.
