@@ -172,8 +172,10 @@ func TestStrictMode(t *testing.T) {
 }
 
 func TestOverlayAndActionability(t *testing.T) {
+	// The overlay never goes away; the timeout only needs room for one
+	// whole attempt on a loaded machine, which is what names the overlay.
 	p := open(t, "/overlay.html")
-	err := loc(t, p, "#target").Click(bg, ClickOptions{Timeout: 500 * time.Millisecond})
+	err := loc(t, p, "#target").Click(bg, ClickOptions{Timeout: 3 * time.Second})
 	wantType(t, err, ErrTimeout, "intercepts pointer events", `<div id="overlay" class="modal-backdrop">Loading...</div>`, "force")
 
 	// force clicks at the point regardless (the overlay takes it here).
@@ -214,7 +216,7 @@ func TestOverlayAndActionability(t *testing.T) {
 		t.Fatalf("click at position: %v", err)
 	}
 	// Waiting for an element that never comes names the selector.
-	err = loc(t, p, "#nope").Click(bg, ClickOptions{Timeout: 200 * time.Millisecond})
+	err = loc(t, p, "#nope").Click(bg, ClickOptions{Timeout: time.Second})
 	wantType(t, err, ErrTimeout, "#nope", "no element matches")
 }
 

@@ -207,10 +207,19 @@ func TestAttachOverCDP(t *testing.T) {
 		if title, err := existing.Title(bg); err != nil || title != "Products" {
 			t.Errorf("the existing page suffered: %q %v", title, err)
 		}
-		time.Sleep(100 * time.Millisecond)
-		for _, p := range shared.Pages() {
-			if strings.HasSuffix(p.URL(), "/nav.html") {
+		// The shared browser hears of the closed tab by an event: give it
+		// time on a loaded machine.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			left := false
+			for _, p := range shared.Pages() {
+				left = left || strings.HasSuffix(p.URL(), "/nav.html")
+			}
+			if !left {
+				break
+			}
+			if time.Now().After(deadline) {
 				t.Errorf("the attachment's own page was left open")
+				break
 			}
 		}
 	}

@@ -56,13 +56,15 @@ func TestGoto(t *testing.T) {
 func TestTimeouts(t *testing.T) {
 	p := testPage(t)
 	start := time.Now()
-	_, err := p.Goto(bg, site.URL+"/slow?ms=3000", Load, 300*time.Millisecond)
-	wantType(t, err, ErrTimeout, "300ms", "/slow?ms=3000")
-	if time.Since(start) > 2500*time.Millisecond {
+	// The waits are generous against the timeouts, so a loaded machine
+	// still tells them apart.
+	_, err := p.Goto(bg, site.URL+"/slow?ms=20000", Load, time.Second)
+	wantType(t, err, ErrTimeout, "1000ms", "/slow?ms=20000")
+	if time.Since(start) > 15*time.Second {
 		t.Errorf("the timeout did not cut the wait short")
 	}
 	// DOMContentLoaded comes long before load when an image is slow.
-	_, err = p.Goto(bg, site.URL+"/slowimg?ms=1500", DOMContentLoaded, 1000*time.Millisecond)
+	_, err = p.Goto(bg, site.URL+"/slowimg?ms=4000", DOMContentLoaded, 3*time.Second)
 	if err != nil {
 		t.Fatalf("domcontentloaded: %v", err)
 	}
@@ -72,11 +74,11 @@ func TestTimeouts(t *testing.T) {
 	if err != nil {
 		t.Errorf("networkidle: %v", err)
 	}
-	if err := p.WaitForLoadState(bg, Load, 100*time.Millisecond); err != nil {
+	if err := p.WaitForLoadState(bg, Load, time.Second); err != nil {
 		t.Errorf("load after networkidle: %v", err)
 	}
 	// A page that never finishes loading fails networkidle with a timeout.
-	_, err = p.Goto(bg, site.URL+"/slowimg?ms=3000", NetworkIdle, 300*time.Millisecond)
+	_, err = p.Goto(bg, site.URL+"/slowimg?ms=30000", NetworkIdle, 3*time.Second)
 	wantType(t, err, ErrTimeout, "networkIdle")
 	// The caller's own context still cancels.
 	ctx, cancel := context.WithCancel(bg)
@@ -255,8 +257,10 @@ func TestScreenshots(t *testing.T) {
 	if w, h := decode(full); w != 800 || h < 2000 {
 		t.Errorf("full page screenshot %dx%d, want 800 wide and over 2000 high", w, h)
 	}
-	// An element below the fold: scrolled to, cropped to its box.
-	eval[any](t, p, `(() => { const d = document.createElement('div'); d.id = 'box';
+	// An element below the fold: scrolled to, cropped to its box. The list
+	// is told it is full first: scrolling to its end would load more items
+	// and push the box down between the measuring and the capture.
+	eval[any](t, p, `(() => { n = 60; const d = document.createElement('div'); d.id = 'box';
 		d.style.cssText = 'width: 120px; height: 40px; background: rgb(255, 0, 0)'; document.body.appendChild(d) })()`)
 	el, err := loc(t, p, "#box").Screenshot(bg, 0)
 	if err != nil {

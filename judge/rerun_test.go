@@ -196,12 +196,12 @@ time.sleep(300)
 	srv := modeltest.New(t)
 	// The timeout leaves a loaded machine time to start Python and its
 	// child before the script hangs on purpose.
-	g := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv.URL)}, Timeout: 6 * time.Second})
+	g := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Judge: &RunJudge{Client: judgeClient(t, srv.URL)}, Timeout: 15 * time.Second})
 	v, err := g.Check(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Pass || !strings.Contains(v.Message, "did not finish within 6s and was stopped") || !strings.Contains(v.Message, "waiting for a page that never loads") {
+	if v.Pass || !strings.Contains(v.Message, "did not finish within 15s and was stopped") || !strings.Contains(v.Message, "waiting for a page that never loads") {
 		t.Errorf("message:\n%s", v.Message)
 	}
 	data, err := os.ReadFile(pidFile)

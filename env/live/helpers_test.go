@@ -69,7 +69,7 @@ func (r testRun) options(startURL string) Options {
 		Workspace:   r.ws,
 		TaskJSON:    r.taskJSON,
 		StartURL:    startURL,
-		Browser:     browser.Options{Timeout: 5 * time.Second},
+		Browser:     browser.Options{Timeout: 15 * time.Second}, // room for a loaded machine to open a tab
 		StepTimeout: 20 * time.Second,
 	}
 }
