@@ -195,6 +195,10 @@ func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 	msg, name, stack := strings.TrimPrefix(d.Text, "Uncaught "), "Error", ""
 	x := d.Exception
 	switch {
+	case x != nil && x.Subtype == proto.RuntimeRemoteObjectSubtypeNull:
+		msg, name = "null", ""
+	case x != nil && x.Type == proto.RuntimeRemoteObjectTypeUndefined:
+		msg, name = "undefined", ""
 	case x != nil && x.Subtype != proto.RuntimeRemoteObjectSubtypeError && x.Type == proto.RuntimeRemoteObjectTypeObject:
 		// A thrown non-Error object ({} or window): no name, its description.
 		msg, name = x.Description, ""

@@ -335,6 +335,11 @@ func (p *Page) addPageError(d *proto.RuntimeExceptionDetails) {
 		if desc == "" && d.Exception.Value.Nil() == false {
 			desc = d.Exception.Value.String()
 		}
+		if desc == "" && d.Exception.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
+			desc = "null"
+		} else if desc == "" && d.Exception.Type == proto.RuntimeRemoteObjectTypeUndefined {
+			desc = "undefined"
+		}
 		if desc != "" {
 			stack = desc
 			msg = strings.SplitN(desc, "\n", 2)[0]

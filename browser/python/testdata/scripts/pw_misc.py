@@ -13,7 +13,8 @@ with sync_playwright() as p:
     page.evaluate("() => { console.log(Promise.resolve(1)); console.log(window); console.log({a: 1, b: 'x'}, [1, 2]); }")
     check(texts == ["Promise", "Window", "{a: 1, b: x} [1, 2]"], "console texts: %r" % texts)
 
-    for thrown, want in (("{}", ("Object", None)), ("window", ("Window", None)),
+    for thrown, want in (("{}", ("Object", None)), ("window", ("Window", None)), ("null", ("null", None)),
+                         ("undefined", ("undefined", None)), ("0", ("0", None)), ('""', ("", None)),
                          ("Object.assign(new Error('msg'), {name: 'my-name'})", ("msg", "my-name"))):
         with page.expect_event("pageerror") as info:
             page.evaluate("() => setTimeout(() => { throw %s; }, 0)" % thrown)
