@@ -217,15 +217,21 @@ class Playwright:
         raise Error("playwright.request (APIRequestContext) is not supported by wright")
 
     def stop(self):
-        if getattr(_running, "playwright", None) is self:
-            _running.playwright = None
+        if _running_here() is self:
+            _running.playwright = (None, None)
         for browser in self._browsers:
             browser.close()
         self._browsers.clear()
 
 
-# The Playwright objects started and not yet stopped in each thread: as in Playwright, a thread runs one at a time.
+# The Playwright object started and not yet stopped in each thread, with the process it belongs to (a forked
+# child inherits the parent's record, not its Playwright): as in Playwright, a thread runs one at a time.
 _running = threading.local()
+
+
+def _running_here():
+    pid, playwright = getattr(_running, "playwright", (None, None))
+    return playwright if pid == os.getpid() else None
 
 
 def _refuse_nested():
@@ -234,7 +240,7 @@ def _refuse_nested():
         in_loop = True
     except RuntimeError:
         in_loop = False
-    if in_loop or getattr(_running, "playwright", None) is not None:
+    if in_loop or _running_here() is not None:
         raise Error("It looks like you are using Playwright Sync API inside the asyncio loop. Please use the Async "
                     "API instead. (%s)" % ("this thread runs an asyncio event loop" if in_loop else
                                           "a sync_playwright() is already running in this thread: use the Playwright "
@@ -248,7 +254,7 @@ class PlaywrightContextManager:
     def start(self):
         _refuse_nested()
         self._playwright = Playwright()
-        _running.playwright = self._playwright
+        _running.playwright = (os.getpid(), self._playwright)
         return self._playwright
 
     def __enter__(self):

@@ -1,5 +1,7 @@
 """Console values, page errors of thrown non-Errors, exposed functions in older frames, Frame.eval_on_selector,
 storage_state over every origin the context showed, with IndexedDB."""
+import os
+
 from support import check, expect_error, url
 from playwright.sync_api import Error, sync_playwright
 
@@ -82,6 +84,15 @@ with sync_playwright() as p:
     check("CORS" in info.value.text or "Access-Control-Allow-Origin" in info.value.text, info.value.text)
 
     expect_error(Error, sync_playwright().start, "already running in this thread")
+    child = os.fork()
+    if child == 0:  # a forked child may start its own
+        code = 1
+        try:
+            with sync_playwright():
+                code = 0
+        finally:
+            os._exit(code)
+    check(os.waitpid(child, 0)[1] == 0, "sync_playwright() in a forked child")
     browser.close()
 with sync_playwright() as p:  # after the first stopped, another may start
     pass
