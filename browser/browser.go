@@ -131,6 +131,7 @@ type Browser struct {
 
 	paused      *pausingClient             // autoattach.go; nil when new targets are not held
 	ctxDefaults map[string]ContextDefaults // context_defaults.go, by the client's context id
+	custom      customEngines              // selectors_custom.go
 }
 
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it

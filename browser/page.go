@@ -125,6 +125,7 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 		proto.RuntimeEnable{},
 		proto.NetworkEnable{},
 		proto.PageSetLifecycleEventsEnabled{Enabled: true},
+		proto.LogEnable{}, // the browser's own messages (CORS, failed loads) are console messages too
 	}
 	if emulate {
 		vp := p.b.opts.viewport()
@@ -335,6 +336,11 @@ func (p *Page) addPageError(d *proto.RuntimeExceptionDetails) {
 		if desc == "" && d.Exception.Value.Nil() == false {
 			desc = d.Exception.Value.String()
 		}
+		if desc == "" && d.Exception.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
+			desc = "null"
+		} else if desc == "" && d.Exception.Type == proto.RuntimeRemoteObjectTypeUndefined {
+			desc = "undefined"
+		}
 		if desc != "" {
 			stack = desc
 			msg = strings.SplitN(desc, "\n", 2)[0]
@@ -371,7 +377,10 @@ func formatRemote(a *proto.RuntimeRemoteObject) string {
 		if a.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
 			return "null"
 		}
-		if a.Preview != nil && a.Subtype != proto.RuntimeRemoteObjectSubtypeNode && a.Subtype != proto.RuntimeRemoteObjectSubtypeError {
+		// Plain objects and arrays show their contents; anything else its
+		// class (Window, Promise, Map(2)), as Playwright's console text does.
+		plain := a.Description == "Object" || a.Subtype == proto.RuntimeRemoteObjectSubtypeArray
+		if a.Preview != nil && plain {
 			return formatPreview(a.Preview)
 		}
 	}
@@ -488,6 +497,8 @@ type op struct {
 	timeout time.Duration
 	group   string
 	used    bool // group holds objects
+
+	customMain bool // custom selector engines run in the page's main world (selectors_custom.go)
 }
 
 func (p *Page) begin(ctx context.Context, timeout time.Duration) *op {

@@ -403,6 +403,9 @@ class _Transport:
         with self._call_lock:
             if self._gone:
                 raise TargetClosed("%s: %s" % (method, self._gone), method=method)
+            pending = self.__dict__.pop("_handler_error", None)
+            if pending is not None:
+                raise pending  # a route handler failed during an earlier call: the script's next call says so
             try:
                 self._send(data)
             except (OSError, ValueError):
@@ -2036,21 +2039,58 @@ class BrowserContext(_Routing, _Emitter):
             page._call("page.emulate", offline=bool(offline))
 
     def storage_state(self, path=None, indexed_db=None):
-        """Cookies and each open origin's localStorage, as Playwright's storage state; written to path if given."""
-        origins = {}
+        """Cookies and the localStorage (with indexed_db=True also the IndexedDB) of every origin the context's
+        pages have shown, as Playwright's storage state; written to path if given. An origin no open page shows
+        is read from a blank document of that origin in a hidden page (nothing is fetched from the network)."""
+        found = {}
         for page in self.pages:
             try:
-                item = page.evaluate("() => ({origin: location.origin, localStorage: Object.keys(localStorage)"
-                                     ".map(name => ({name, value: localStorage.getItem(name)}))})")
+                item = page.evaluate(_STORAGE_READ_JS, bool(indexed_db))
             except Error:
                 continue
-            if item["origin"] and item["origin"] != "null" and item["localStorage"]:
-                origins[item["origin"]] = item
-        state = {"cookies": self.cookies(), "origins": list(origins.values())}
+            if item.get("origin") not in (None, "", "null"):
+                found.setdefault(item["origin"], item)
+        rest = [o for o in self.__dict__.get("_origins", {}) if o not in found]
+        if rest:
+            found.update(self._read_storage_elsewhere(rest, bool(indexed_db)))
+        origins = []
+        for item in found.values():
+            if not item["localStorage"] and not item.get("indexedDB"):
+                continue
+            if not indexed_db:
+                item.pop("indexedDB", None)
+            origins.append(item)
+        state = {"cookies": self.cookies(), "origins": origins}
         if path is not None:
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(state, f)
         return state
+
+    def _read_storage_elsewhere(self, origins, indexed_db):
+        """Read the storage of origins from a hidden page of this context that shows an empty document of each."""
+        result = {}
+        page = self._browser._page(self._ccall("context.new_page")["page"])
+        try:
+            page.route("**/*", lambda route: route.fulfill(body="<html></html>", content_type="text/html"))
+            for origin in origins:
+                try:
+                    page.goto(origin + "/", wait_until="domcontentloaded")
+                    item = page.evaluate(_STORAGE_READ_JS, indexed_db)
+                except Error:
+                    continue
+                result[origin] = item
+        finally:
+            try:
+                page.close()
+            except Error:
+                pass
+        return result
+
+    def _note_origin(self, url):
+        """Remember an http(s) origin a page of this context showed, for storage_state()."""
+        parts = urllib.parse.urlsplit(url or "")
+        if parts.scheme in ("http", "https") and parts.netloc:
+            self.__dict__.setdefault("_origins", {})["%s://%s" % (parts.scheme, parts.netloc)] = True
 
     def _load_storage_state(self, state):
         if not isinstance(state, dict):
@@ -2061,10 +2101,8 @@ class BrowserContext(_Routing, _Emitter):
                               for c in state["cookies"]])
         for origin in state.get("origins") or []:
             items = {i["name"]: i["value"] for i in origin.get("localStorage") or []}
-            self._init_scripts.append(
-                "(() => { if (location.origin !== %s) return; const items = %s; for (const k in items) "
-                "if (localStorage.getItem(k) === null) localStorage.setItem(k, items[k]); })()"
-                % (json.dumps(origin.get("origin")), json.dumps(items)))
+            self._init_scripts.append("(%s)(%s)" % (_STORAGE_WRITE_JS, json.dumps(
+                {"origin": origin.get("origin"), "items": items, "indexedDB": origin.get("indexedDB") or []})))
 
     def __repr__(self):
         return "<BrowserContext browser=%s>" % (self.browser,)
@@ -2405,6 +2443,8 @@ class _PageEvents(_Emitter):
         elif kind == "route":
             self._on_route(params)
         elif kind == "framenavigated":
+            if ctx is not None and not params.get("same_document"):
+                ctx._note_origin(params.get("url"))
             if params.get("main") and params.get("frame"):
                 self.__dict__["_main_frame_id"] = params.get("frame")
             frame = self._frame_for(params.get("frame"), bool(params.get("main")))
@@ -2535,7 +2575,10 @@ class _PageEvents(_Emitter):
         entries = [(self, e) for e in reversed(self.__dict__.get("_routes", []))]
         if self._context is not None:
             entries += [(self._context, e) for e in reversed(self._context.__dict__.get("_routes", []))]
-        _route_through(route, req, entries)
+        try:
+            _route_through(route, req, entries)
+        except Exception as exc:  # noqa: BLE001 - raised by the script's next call, as in Playwright
+            self._browser._transport.__dict__.setdefault("_handler_error", exc)
 
     def _on_binding(self, params):
         name = params.get("name")
@@ -2554,7 +2597,8 @@ class _PageEvents(_Emitter):
             source = {"page": self, "context": self.context, "frame": self.main_frame}
             value = _encode(callback(source, *args), [])
         except Exception as exc:  # noqa: BLE001 - the page's promise rejects with the error
-            ok, value = False, str(exc)
+            # The page's Error gets the callback's Python traceback as its stack.
+            ok, value = False, {"message": str(exc), "stack": "".join(traceback.format_tb(exc.__traceback__))}
         self._call("page.binding_result", name=name, context=params.get("context"), id=payload.get("id"),
                    ok=ok, value=value)
 
@@ -2858,6 +2902,65 @@ class _PageExtras:
 
 
 # set_content: replace the document and settle when the wanted event fired.
+# Reads the page's origin, its localStorage and (when asked) its IndexedDB databases in Playwright's storage-state
+# form. Record keys and values that are not plain JSON (dates, binary) are written as their JSON form.
+_STORAGE_READ_JS = r"""async (withIDB) => {
+  const origin = location.origin;
+  const localStorage = Object.keys(window.localStorage).map(name => ({name, value: window.localStorage.getItem(name)}));
+  if (!withIDB || !indexedDB.databases) return {origin, localStorage};
+  const plain = v => v === undefined ? undefined : JSON.parse(JSON.stringify(v));
+  const req = r => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+  const dbs = [];
+  for (const info of await indexedDB.databases()) {
+    const db = await req(indexedDB.open(info.name));
+    const stores = [];
+    for (const storeName of db.objectStoreNames) {
+      const store = db.transaction(storeName, 'readonly').objectStore(storeName);
+      const keys = await req(store.getAllKeys());
+      const values = await req(store.getAll());
+      const s = {name: storeName, autoIncrement: store.autoIncrement, records: [], indexes: []};
+      if (typeof store.keyPath === 'string') s.keyPath = store.keyPath;
+      else if (Array.isArray(store.keyPath)) s.keyPathArray = store.keyPath;
+      keys.forEach((key, i) => s.records.push(store.keyPath === null ? {key: plain(key), value: plain(values[i])} : {value: plain(values[i])}));
+      for (const indexName of store.indexNames) {
+        const index = store.index(indexName);
+        const x = {name: indexName, multiEntry: index.multiEntry, unique: index.unique};
+        if (Array.isArray(index.keyPath)) x.keyPathArray = index.keyPath; else x.keyPath = index.keyPath;
+        s.indexes.push(x);
+      }
+      stores.push(s);
+    }
+    dbs.push({name: db.name, version: db.version, stores});
+    db.close();
+  }
+  return {origin, localStorage, indexedDB: dbs};
+}"""
+
+# Restores one origin's storage state in each new document of that origin, before the page's own scripts run:
+# localStorage keys the page lacks, IndexedDB databases it lacks (created whole in their upgrade transaction).
+_STORAGE_WRITE_JS = r"""({origin, items, indexedDB: dbs}) => {
+  if (location.origin !== origin) return;
+  for (const k in items) if (localStorage.getItem(k) === null) localStorage.setItem(k, items[k]);
+  for (const d of dbs) {
+    const open = indexedDB.open(d.name, d.version);
+    open.onupgradeneeded = () => {
+      const db = open.result;
+      for (const s of d.stores) {
+        if (db.objectStoreNames.contains(s.name)) continue;
+        const keyPath = s.keyPathArray || s.keyPath || undefined;
+        const store = db.createObjectStore(s.name, {autoIncrement: !!s.autoIncrement, keyPath});
+        for (const x of s.indexes || [])
+          store.createIndex(x.name, x.keyPathArray || x.keyPath, {unique: !!x.unique, multiEntry: !!x.multiEntry});
+        for (const r of s.records || []) {
+          if (keyPath !== undefined || r.key === undefined) store.put(r.value);
+          else store.put(r.value, r.key);
+        }
+      }
+    };
+    open.onsuccess = () => open.result.close();
+  }
+}"""
+
 _SET_CONTENT_JS = """async ({html, state, timeout}) => {
   const done = new Promise(resolve => {
     const ready = () => state === 'commit' ||
@@ -3990,7 +4093,8 @@ def _encode(value, handles, seen=None):
         return value
     if isinstance(value, JSHandle):
         if value._disposed:
-            raise Error("JSHandle is disposed", type="TargetClosed")
+            raise Error("JSHandle is disposed: an argument is a handle that was disposed (no object with guid %s "
+                        "remains); pass a live handle" % value._id, type="TargetClosed")
         if value._id is None:
             return value._value_encoded
         handles.append(value._id)
@@ -4388,21 +4492,21 @@ class Frame(_Locating):
         return self._page._wait_selector(self._sub(selector), state, timeout)
 
     def eval_on_selector(self, selector, expression, arg=_UNSET, strict=None):
+        """Run expression on the first element selector matches in this frame."""
         if self._element is None:
-            return self._page.eval_on_selector(selector, expression, arg, strict=strict)
+            return self._page.eval_on_selector(selector, expression, arg, strict)
         found = self.query_selector_all(selector)
-        if not found:
-            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
         if strict and len(found) > 1:
             raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
+        if not found:
+            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
         return found[0].evaluate(expression, arg)
 
     def eval_on_selector_all(self, selector, expression, arg=_UNSET):
+        """Run expression on the list of every element selector matches in this frame."""
         if self._element is None:
             return self._page.eval_on_selector_all(selector, expression, arg)
-        found = self.query_selector_all(selector)
-        return _js_call(self._page, "(__p) => (%s)(__p[0], __p[1])" % expression,
-                        [found, None if arg is _UNSET else arg], context=self._doc()._id)
+        return self._sub(selector).evaluate_all(expression, arg)
 
     def __getattr__(self, name):
         if name.startswith("_"):
