@@ -38,7 +38,7 @@ func TestForm(t *testing.T) {
 	if strings.Join(vals, ",") != "a,c" {
 		t.Errorf("select by index: values %v", vals)
 	}
-	_, err = loc(t, p, "#country").SelectOption(bg, SelectOptions{Values: []string{"xx"}}, false, 300*time.Millisecond)
+	_, err = loc(t, p, "#country").SelectOption(bg, SelectOptions{Values: []string{"xx"}}, false, 2*time.Second)
 	wantType(t, err, ErrTimeout, `no option with value "xx"`, `"fr"`)
 	// Without multiple, the first option any of several names is selected (Playwright's rule).
 	vals, err = loc(t, p, "#country").SelectOption(bg, SelectOptions{Indexes: []int{2, 1}}, false, 0)
@@ -67,7 +67,7 @@ func TestForm(t *testing.T) {
 	must("fill contenteditable", loc(t, p, "label=Notes").Fill(bg, "new notes", false, 0))
 	wantType(t, loc(t, p, "#terms").Fill(bg, "x", false, 0), ErrBrowser, "check()")
 	wantType(t, loc(t, p, "h1").Fill(bg, "x", false, 0), ErrBrowser, "cannot fill", "Element is not an <input>")
-	err = loc(t, p, "#ro").Fill(bg, "x", false, 300*time.Millisecond)
+	err = loc(t, p, "#ro").Fill(bg, "x", false, 2*time.Second)
 	wantType(t, err, ErrTimeout, "editable", "readonly")
 
 	// The disabled button turns enabled after 300ms; the click waits for it.
@@ -75,7 +75,7 @@ func TestForm(t *testing.T) {
 	if got := text(t, p, "#later"); got != "Clicked" {
 		t.Errorf("later button: %q", got)
 	}
-	err = loc(t, p, "#never").Click(bg, ClickOptions{Timeout: 300 * time.Millisecond})
+	err = loc(t, p, "#never").Click(bg, ClickOptions{Timeout: 2 * time.Second})
 	wantType(t, err, ErrTimeout, "disabled", "#never")
 
 	must("submit", loc(t, p, "role=button[name=Submit]").Click(bg, ClickOptions{}))

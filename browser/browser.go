@@ -128,6 +128,10 @@ type Browser struct {
 	hub eventHub // clients' event subscriptions
 
 	dl downloads // download.go
+
+	paused      *pausingClient             // autoattach.go; nil when new targets are not held
+	ctxDefaults map[string]ContextDefaults // context_defaults.go, by the client's context id
+	custom      customEngines              // selectors_custom.go
 }
 
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it
@@ -318,9 +322,14 @@ func (b *Browser) connect(ctx context.Context, wsURL string) error {
 	b.ws, b.wsURL = ws, wsURL
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	client := cdp.New().Logger(utils.LoggerQuiet).Start(ws)
+	var rc rod.CDPClient = client
+	if !b.attached {
+		b.paused = newPausingClient(client)
+		rc = b.paused
+	}
 	// rod.New reads package defaults (and the "rod" environment variable);
 	// everything it could take from there is set explicitly.
-	b.rod = rod.New().ControlURL("").Client(client).Context(b.ctx).NoDefaultDevice().
+	b.rod = rod.New().ControlURL("").Client(rc).Context(b.ctx).NoDefaultDevice().
 		SlowMotion(0).Trace(false).Monitor("").Logger(utils.LoggerQuiet)
 	if err := b.rod.Connect(); err != nil {
 		b.cancel()
@@ -333,6 +342,13 @@ func (b *Browser) connect(ctx context.Context, wsURL string) error {
 		defer b.wg.Done()
 		b.pump(events)
 	}()
+	if b.paused != nil {
+		if err := b.pauseNewTargets(ctx); err != nil {
+			b.cancel()
+			_ = ws.Close()
+			return err
+		}
+	}
 	return nil
 }
 
@@ -343,9 +359,12 @@ func (b *Browser) pump(events <-chan *rod.Message) {
 		switch msg.Method {
 		case "Target.targetCreated":
 			var e proto.TargetTargetCreated
-			if msg.Load(&e) && e.TargetInfo.Type == proto.TargetTargetInfoTypePage {
+			// A held browser adopts its pages as they are attached (onAttached).
+			if b.paused == nil && msg.Load(&e) && e.TargetInfo.Type == proto.TargetTargetInfoTypePage {
 				b.onTargetCreated(e.TargetInfo)
 			}
+		case "Target.attachedToTarget":
+			b.onAttached(msg)
 		case "Target.targetInfoChanged":
 			var e proto.TargetTargetInfoChanged
 			if msg.Load(&e) {
@@ -486,7 +505,11 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 		setupCtx, gone, stop = b.watchTarget(ctx, id)
 		defer stop()
 	}
-	if err := p.setup(setupCtx, kind != kindForeign); err != nil {
+	err = p.setup(setupCtx, kind != kindForeign)
+	if err == nil && kind == kindPopup {
+		err = b.inheritContext(setupCtx, p)
+	}
+	if err != nil {
 		if kind == kindPopup && (gone() || targetGone(err)) {
 			b.announceClosed(p, opener)
 			return p, nil

@@ -29,6 +29,9 @@ func (b *Browser) CloseContext(ctx context.Context, id string) error {
 	if err := (proto.TargetDisposeBrowserContext{BrowserContextID: proto.BrowserBrowserContextID(id)}).Call(b.rod.Context(ctx)); err != nil {
 		return wrapErr(ErrBrowser, err, "close the browser context: %s", cdpMessage(err))
 	}
+	b.mu.Lock()
+	delete(b.ctxDefaults, id)
+	b.mu.Unlock()
 	return nil
 }
 
@@ -49,7 +52,11 @@ func (b *Browser) NewPageIn(ctx context.Context, id string) (*Page, error) {
 	if err != nil {
 		return nil, b.targetErr(wrapErr(ErrBrowser, err, "open a new tab: %s", cdpMessage(err)))
 	}
-	return b.adopt(ctx, t.TargetID, "", kindCreated)
+	p, err := b.adopt(ctx, t.TargetID, "", kindCreated)
+	if p != nil {
+		p.setContextID(id)
+	}
+	return p, err
 }
 
 // Cookies lists the context's cookies ("" is the default context).

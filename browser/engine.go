@@ -33,6 +33,9 @@ type execCtx struct {
 	iso    proto.RuntimeRemoteObjectID     // its global object
 	engine proto.RuntimeRemoteObjectID
 	win    proto.RuntimeRemoteObjectID // the page's main-world global object (main frame only), for user code
+	cs     *customState                // custom selector engines (selectors_custom.go)
+
+	compiler proto.RuntimeRemoteObjectID // the main world's function compiler (pageerror_pw.go)
 }
 
 // worldName names wright's isolated world in every frame.
@@ -405,6 +408,15 @@ func sameContext(items []handle) bool {
 // run calls engine.run in one context. roots with an empty obj mean the
 // context's document.
 func (p *Page) run(o *op, ec *execCtx, parts []part, roots []handle) (res []handle, stop int, opaque []int, err error) {
+	if hasCustom(parts) {
+		twin, err := p.prepareCustom(o, ec, parts)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		if twin != nil {
+			return p.runInMain(o, ec, twin, parts, roots)
+		}
+	}
 	args := []arg{valArg(parts)}
 	for _, r := range roots {
 		if r.obj != "" {

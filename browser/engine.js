@@ -953,6 +953,7 @@
       case 'placeholder': case 'alt': case 'title': return queryAttr(root, p.engine, p.match, st);
       case 'attr': return queryAttrEngine(root, p, p.light);
       case 'testid': return queryTestID(root, p.value);
+      case 'custom': return queryCustom(root, p);
     }
     fail('InvalidSelector', 'unknown selector engine ' + p.engine);
   }
@@ -1065,12 +1066,32 @@
         for (const el of found) next.push(el);
       }
       // Layout pseudo-classes order their matches by distance; keep that.
-      cur = cur.length > 1 || (p.engine === 'css' && !ordersByLayout(p)) ? sortUnique(next) : [...new Set(next)];
+      // A registered engine's order is its own, as in Playwright.
+      cur = p.engine !== 'custom' && (cur.length > 1 || (p.engine === 'css' && !ordersByLayout(p))) ? sortUnique(next) : [...new Set(next)];
     }
     const res = [...cur];
     res.stopAt = -1;
     return res;
   };
+
+  // Selector engines registered by scripts (selectors.register), defined
+  // in this world by the driver before a chain that uses them runs.
+  const CUSTOM = new Map();
+  W.defineEngine = function (name, engine) {
+    if (!engine || typeof engine.queryAll !== 'function')
+      fail('InvalidSelector', 'selector engine "' + name + '" has no queryAll(root, selector) method');
+    CUSTOM.set(name, engine);
+  };
+
+  // queryCustom keeps the engine's own order, as a registered engine may
+  // rank its matches.
+  function queryCustom(root, p) {
+    const engine = CUSTOM.get(p.custom);
+    if (!engine) fail('InvalidSelector', 'selector engine "' + p.custom + '" is not defined in this frame');
+    const found = engine.queryAll(root, p.value || '');
+    if (found == null) return [];
+    return Array.from(found).filter((el) => isElement(el));
+  }
 
   W.filterOne = function (p, el) {
     return filter([el], p, newState([el.ownerDocument])).length === 1;

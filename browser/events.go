@@ -109,6 +109,11 @@ func (p *Page) observe(msg *rod.Message) {
 		if msg.Load(&e) && e.ExceptionDetails != nil {
 			p.emitPageError(e.ExceptionDetails)
 		}
+	case "Log.entryAdded":
+		var e proto.LogEntryAdded
+		if msg.Load(&e) && e.Entry != nil {
+			p.emitLogEntry(e.Entry)
+		}
 	case "Page.javascriptDialogOpening":
 		var e proto.PageJavascriptDialogOpening
 		if msg.Load(&e) {
@@ -190,6 +195,10 @@ func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 	msg, name, stack := strings.TrimPrefix(d.Text, "Uncaught "), "Error", ""
 	x := d.Exception
 	switch {
+	case x != nil && x.Subtype == proto.RuntimeRemoteObjectSubtypeNull:
+		msg, name = "null", ""
+	case x != nil && x.Type == proto.RuntimeRemoteObjectTypeUndefined:
+		msg, name = "undefined", ""
 	case x != nil && x.Subtype != proto.RuntimeRemoteObjectSubtypeError && x.Type == proto.RuntimeRemoteObjectTypeObject:
 		// A thrown non-Error object ({} or window): no name, its description.
 		msg, name = x.Description, ""

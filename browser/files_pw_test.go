@@ -126,7 +126,7 @@ func TestSelectOptionSeveralAndNone(t *testing.T) {
 		t.Fatalf("%d options still selected", n)
 	}
 	// A multiple select waits for every value to have an option.
-	_, err := loc(t, p, "#multi").SelectOption(bg, SelectOptions{Values: []string{"a", "nope"}}, false, 300*time.Millisecond)
+	_, err := loc(t, p, "#multi").SelectOption(bg, SelectOptions{Values: []string{"a", "nope"}}, false, 2*time.Second)
 	wantType(t, err, ErrTimeout, "nope")
 }
 

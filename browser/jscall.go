@@ -80,12 +80,16 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 	if target == "" {
 		target = proto.RuntimeRemoteObjectID(c.Context)
 	}
+	var compiler proto.RuntimeRemoteObjectID
 	if target == "" {
 		ec, err := p.main(o)
 		if err != nil {
 			return nil, err
 		}
 		target = ec.win
+		if compiler, err = p.evalCompiler(o, ec); err != nil {
+			return nil, err
+		}
 	}
 	isFn := isFunctionSource(c.Source)
 	if !isFn && c.Element == "" && c.Context == "" {
@@ -98,7 +102,7 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 			fn = "async function () { return (\n" + c.Source + "\n); }"
 		}
 	}
-	args := []*proto.RuntimeCallArgument{}
+	args := []*proto.RuntimeCallArgument{{ObjectID: compiler}}
 	if len(c.Arg) > 0 {
 		var v any
 		if err := json.Unmarshal(c.Arg, &v); err != nil {
@@ -119,9 +123,10 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 	if c.ReturnHandle {
 		ret = "__r"
 	}
-	decl := "async function (__wa, __we, ...__wh) {\n" +
+	decl := "async function (__wc, __wa, __we, ...__wh) {\n" +
+		"const __wcompile = (src, direct) => __wc ? __wc(src, direct) : direct();\n" +
 		"const __w = (" + transferJS + ")();\n" +
-		"const __f = (\n" + fn + "\n);\n" +
+		"const __f = __wcompile(" + jsString(fn) + ", () => (\n" + fn + "\n));\n" +
 		"const __el = __we ? __wh.shift() : undefined;\n" +
 		"const __a = __w.decode(__wa, __wh);\n" +
 		"const __r = __we ? await __f(__el, __a) : await __f(__a);\n" +
@@ -290,6 +295,7 @@ func (l *Locator) EvaluateAll(ctx context.Context, c JSCall, timeout time.Durati
 	}
 	o := l.p.begin(ctx, timeout)
 	defer o.end()
+	o.customMain = true // the matches go to the page's world: find them there
 	hs, err := l.resolveNow(o)
 	if err != nil {
 		return nil, err

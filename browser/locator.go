@@ -27,7 +27,7 @@ func (l *Locator) Page() *Page { return l.p }
 // Locator parses selector (see PROTOCOL.md, "Selectors") for use on p.
 // A malformed selector is an InvalidSelector error here, not later.
 func (p *Page) Locator(selector string) (*Locator, error) {
-	parts, err := parseSelector(selector)
+	parts, err := parseSelector(selector, p.b.hasCustomEngine)
 	if err != nil {
 		return nil, err
 	}

@@ -87,6 +87,7 @@ type Page struct {
 	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (drag.go)
 	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keys_pw.go)
 	flush    flusher              // the event barrier (flush_pw.go)
+	context  string               // the client's context id (context_defaults.go)
 }
 
 type blockedNav struct {
@@ -124,6 +125,7 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 		proto.RuntimeEnable{},
 		proto.NetworkEnable{},
 		proto.PageSetLifecycleEventsEnabled{Enabled: true},
+		proto.LogEnable{}, // the browser's own messages (CORS, failed loads) are console messages too
 	}
 	if emulate {
 		vp := p.b.opts.viewport()
@@ -334,6 +336,11 @@ func (p *Page) addPageError(d *proto.RuntimeExceptionDetails) {
 		if desc == "" && d.Exception.Value.Nil() == false {
 			desc = d.Exception.Value.String()
 		}
+		if desc == "" && d.Exception.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
+			desc = "null"
+		} else if desc == "" && d.Exception.Type == proto.RuntimeRemoteObjectTypeUndefined {
+			desc = "undefined"
+		}
 		if desc != "" {
 			stack = desc
 			msg = strings.SplitN(desc, "\n", 2)[0]
@@ -370,7 +377,10 @@ func formatRemote(a *proto.RuntimeRemoteObject) string {
 		if a.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
 			return "null"
 		}
-		if a.Preview != nil && a.Subtype != proto.RuntimeRemoteObjectSubtypeNode && a.Subtype != proto.RuntimeRemoteObjectSubtypeError {
+		// Plain objects and arrays show their contents; anything else its
+		// class (Window, Promise, Map(2)), as Playwright's console text does.
+		plain := a.Description == "Object" || a.Subtype == proto.RuntimeRemoteObjectSubtypeArray
+		if a.Preview != nil && plain {
 			return formatPreview(a.Preview)
 		}
 	}
@@ -487,6 +497,8 @@ type op struct {
 	timeout time.Duration
 	group   string
 	used    bool // group holds objects
+
+	customMain bool // custom selector engines run in the page's main world (selectors_custom.go)
 }
 
 func (p *Page) begin(ctx context.Context, timeout time.Duration) *op {
@@ -628,6 +640,8 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 	p.mu.Lock()
 	start, before := p.loader, p.url
 	p.mu.Unlock()
+	idle := p.watchIdle(o, ev == "networkIdle")
+	defer idle.close()
 	res, err := proto.PageNavigate{URL: url}.Call(o.rodPage())
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot navigate to invalid URL") {
@@ -647,8 +661,12 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 		p.settleURL(o, before)
 		return GotoResult{URL: p.URL()}, nil
 	}
-	if err := p.waitLoader(o, res.LoaderID, ev, start); err != nil {
-		return GotoResult{}, o.fail(err, fmt.Sprintf("waiting for the %s event of %s (the page responded but is still loading; try wait_until=\"domcontentloaded\" or a longer timeout)", ev, url))
+	err = p.waitLoader(o, res.LoaderID, ev, start)
+	if err == nil {
+		err = idle.wait(o)
+	}
+	if err != nil {
+		return GotoResult{}, o.fail(err, fmt.Sprintf("navigating to %q, waiting until %q: waiting for the %s event of %s (the page responded but is still loading; try wait_until=\"domcontentloaded\" or a longer timeout)", url, waitUntil.name(), ev, url))
 	}
 	p.mu.Lock()
 	st := p.status[res.LoaderID]

@@ -70,7 +70,11 @@ func bindingShim(name string) string {
 		"globalThis[name] = (...args) => new Promise((resolve, reject) => { const id = ++seq;\n" +
 		"  pending.set(id, {resolve, reject}); send(JSON.stringify({id, args: w.encode(args)})); });\n" +
 		"globalThis['__wright_settle_' + name] = (id, ok, value) => { const p = pending.get(id); if (!p) return;\n" +
-		"  pending.delete(id); if (ok) p.resolve(w.decode(value, [])); else p.reject(new Error(value)); };\n" +
+		"  pending.delete(id); if (ok) { p.resolve(w.decode(value, [])); return; }\n" +
+		// A failure is the client's message, or {message, stack} with the stack of the client's callback.
+		"  const e = new Error(value && typeof value === 'object' ? value.message : value);\n" +
+		"  if (value && typeof value === 'object' && value.stack) e.stack = 'Error: ' + value.message + '\\n' + value.stack;\n" +
+		"  p.reject(e); };\n" +
 		"})()"
 }
 
@@ -94,6 +98,7 @@ func (p *Page) ExposeBinding(ctx context.Context, name string) error {
 	if _, err := (proto.RuntimeEvaluate{Expression: shim}).Call(o.rodPage()); err != nil {
 		return o.fail(p.jsErr(err), "")
 	}
+	p.evalInChildFrames(o, shim)
 	return nil
 }
 

@@ -29,6 +29,8 @@ type part struct {
 	Visible       bool       `json:"visible"`
 	Ref           string     `json:"ref,omitempty"`
 	Inner         []part     `json:"inner,omitempty"` // has, has-not, and, or: a nested chain
+	// Custom is a registered selector engine's name (Value is its body).
+	Custom string `json:"custom,omitempty"`
 }
 
 // textMatch is a parsed BODY (see PROTOCOL.md). Kinds: exact (whole
@@ -74,7 +76,7 @@ var filterEngines = []string{"nth", "has-text", "visible", "has-not-text", "has"
 // parseSelector splits a selector into its parts and validates each one, so
 // a malformed selector fails at once with InvalidSelector instead of timing
 // out later.
-func parseSelector(sel string) ([]part, error) {
+func parseSelector(sel string, known ...func(string) bool) ([]part, error) {
 	if strings.TrimSpace(sel) == "" {
 		return nil, newErr(ErrInvalidSelector, "empty selector: pass CSS, or an engine such as role=button[name=\"Save\"] or text=\"Save\"")
 	}
@@ -90,6 +92,9 @@ func parseSelector(sel string) ([]part, error) {
 			return nil, wrapErr(ErrInvalidSelector, err, "Unknown engine %q while parsing selector %s (known engines: %s)", string(u), sel, strings.Join(engines, ", "))
 		}
 		return nil, wrapErr(ErrInvalidSelector, err, "invalid selector %q: %s", sel, err.Error())
+	}
+	if err := checkCustom(sel, parts, known); err != nil {
+		return nil, err
 	}
 	for i, p := range parts {
 		if (p.Engine == "aria-ref" || p.Engine == "handle") && i != 0 {
@@ -237,7 +242,11 @@ func parsePart(s string, depth int) ([]part, error) {
 			return nil, fmt.Errorf("%q selector cannot be first; wright takes layout selectors as CSS pseudo-classes, as in button:%s(#name)", name, name)
 		}
 		if !slices.Contains(engines, name) {
-			return nil, unknownEngine(name)
+			if customName.MatchString(m[1]) {
+				// Perhaps a registered engine: parseSelector checks the name.
+				return []part{{Engine: "custom", Custom: m[1], Value: body}}, nil
+			}
+			return nil, unknownEngine(m[1])
 		}
 		if body == "" {
 			return nil, fmt.Errorf("%s= needs a value", name)

@@ -173,7 +173,7 @@ func TestHitTargetOfButtonParts(t *testing.T) {
 // too, so a click waits for the button instead of clicking the span.
 func TestDisabledButtonPartWaits(t *testing.T) {
 	p := open(t, "/actionability.html")
-	err := loc(t, p, "#dis-span").Click(bg, ClickOptions{Timeout: 400 * time.Millisecond})
+	err := loc(t, p, "#dis-span").Click(bg, ClickOptions{Timeout: 2 * time.Second})
 	wantType(t, err, ErrTimeout, "disabled")
 	if got := text(t, p, "#out"); got != "none" {
 		t.Errorf("out after a refused click: %q", got)

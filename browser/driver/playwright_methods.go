@@ -328,6 +328,17 @@ func addContextHandlers() {
 		}
 		return nil, b.GrantPermissions(ctx, id, p.Permissions, p.Origin)
 	})
+	methods["context.set_defaults"] = onContext(func(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+		var p struct {
+			ctxParams
+			browser.ContextDefaults
+		}
+		if err := decode(raw, &p); err != nil {
+			return nil, err
+		}
+		b.SetContextDefaults(id, p.ContextDefaults)
+		return nil, nil
+	})
 	methods["page.emulate"] = onPage(func(ctx context.Context, p *browser.Page, ep *struct {
 		pageParams
 		browser.Emulation

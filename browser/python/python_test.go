@@ -340,6 +340,7 @@ func TestBrowserScenarios(t *testing.T) {
 		"form", "strict", "dialog", "popup", "overlay", "lazy", "shadow", "getby", "aria", "slow", "screenshot",
 		"pw_content", "pw_events", "pw_context", "pw_storage_aria", "pw_locator_handler", "pw_network_more",
 		"pw_context_events", "pw_handles", "pw_request", "pw_locators", "pw_lifecycle", "pw_files", "pw_assertions_more",
+		"pw_popup_context",
 	} {
 		t.Run(name, func(t *testing.T) {
 			stdout, stderr, tmp, err := script{name: name + ".py", fixture: base}.run(t)

@@ -404,6 +404,9 @@ class _Transport:
         with self._call_lock:
             if self._gone:
                 raise TargetClosed("%s: %s" % (method, self._gone), method=method)
+            pending = self.__dict__.pop("_handler_error", None)
+            if pending is not None:
+                raise pending  # a route handler failed during an earlier call: the script's next call says so
             try:
                 self._send(data)
             except (OSError, ValueError):
@@ -1364,6 +1367,7 @@ class Request:
         self.resource_type = params.get("resource_type") or "other"
         self._navigation = bool(params.get("navigation"))
         self._main_frame = params.get("main_frame", True)
+        self._frame_id = params.get("frame")
         self.redirected_from = redirected_from
         self.redirected_to = None
         self._response = None
@@ -1404,7 +1408,7 @@ class Request:
 
     @property
     def frame(self):
-        return self._page.main_frame
+        return self._page._frame_for(self._frame_id, self._main_frame)
 
     def is_navigation_request(self):
         return self._navigation
@@ -1463,6 +1467,8 @@ class Response:
 
     @property
     def frame(self):
+        if self._request is not None and self._page is not None:
+            return self._request.frame
         return self._page.main_frame if self._page else None
 
     @property
@@ -1947,6 +1953,18 @@ class BrowserContext(_Routing, _Emitter):
         state = options.get("storage_state")
         if state is not None:
             self._load_storage_state(state)
+        if self._emulation or self._init_scripts or "viewport" in options or options.get("ignore_https_errors"):
+            self._sync_defaults()
+
+    def _sync_defaults(self):
+        """Tell the driver what this context's popups get before their first script runs."""
+        emulation = dict(self._emulation)
+        viewport = self._options.get("viewport")
+        if viewport is not None and not self._options.get("no_viewport"):
+            emulation["viewport"] = _viewport(viewport, "new_context")
+        self._ccall("context.set_defaults", emulation=emulation or None, init_scripts=list(self._init_scripts),
+                    bindings=list(self._bindings), routing=bool(self.__dict__.get("_routes")),
+                    ignore_https_errors=bool(self._options.get("ignore_https_errors")))
 
     def _ccall(self, method, **params):
         body = {"browser": self._browser.id, "context": self._id}
@@ -2005,35 +2023,75 @@ class BrowserContext(_Routing, _Emitter):
 
     def set_geolocation(self, geolocation):
         self._emulation["geolocation"] = geolocation
+        self._sync_defaults()
         for page in self.pages:
             page._call("page.emulate", geolocation=geolocation)
 
     def set_extra_http_headers(self, headers):
         self._emulation["extra_http_headers"] = dict(headers)
+        self._sync_defaults()
         for page in self.pages:
             page._call("page.emulate", extra_http_headers=dict(headers))
 
     def set_offline(self, offline):
         self._emulation["offline"] = bool(offline)
+        self._sync_defaults()
         for page in self.pages:
             page._call("page.emulate", offline=bool(offline))
 
     def storage_state(self, path=None, indexed_db=None):
-        """Cookies and each open origin's localStorage, as Playwright's storage state; written to path if given."""
-        origins = {}
+        """Cookies and the localStorage (with indexed_db=True also the IndexedDB) of every origin the context's
+        pages have shown, as Playwright's storage state; written to path if given. An origin no open page shows
+        is read from a blank document of that origin in a hidden page (nothing is fetched from the network)."""
+        found = {}
         for page in self.pages:
             try:
-                item = page.evaluate("() => ({origin: location.origin, localStorage: Object.keys(localStorage)"
-                                     ".map(name => ({name, value: localStorage.getItem(name)}))})")
+                item = page.evaluate(_STORAGE_READ_JS, bool(indexed_db))
             except Error:
                 continue
-            if item["origin"] and item["origin"] != "null" and item["localStorage"]:
-                origins[item["origin"]] = item
-        state = {"cookies": self.cookies(), "origins": list(origins.values())}
+            if item.get("origin") not in (None, "", "null"):
+                found.setdefault(item["origin"], item)
+        rest = [o for o in self.__dict__.get("_origins", {}) if o not in found]
+        if rest:
+            found.update(self._read_storage_elsewhere(rest, bool(indexed_db)))
+        origins = []
+        for item in found.values():
+            if not item["localStorage"] and not item.get("indexedDB"):
+                continue
+            if not indexed_db:
+                item.pop("indexedDB", None)
+            origins.append(item)
+        state = {"cookies": self.cookies(), "origins": origins}
         if path is not None:
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(state, f)
         return state
+
+    def _read_storage_elsewhere(self, origins, indexed_db):
+        """Read the storage of origins from a hidden page of this context that shows an empty document of each."""
+        result = {}
+        page = self._browser._page(self._ccall("context.new_page")["page"])
+        try:
+            page.route("**/*", lambda route: route.fulfill(body="<html></html>", content_type="text/html"))
+            for origin in origins:
+                try:
+                    page.goto(origin + "/", wait_until="domcontentloaded")
+                    item = page.evaluate(_STORAGE_READ_JS, indexed_db)
+                except Error:
+                    continue
+                result[origin] = item
+        finally:
+            try:
+                page.close()
+            except Error:
+                pass
+        return result
+
+    def _note_origin(self, url):
+        """Remember an http(s) origin a page of this context showed, for storage_state()."""
+        parts = urllib.parse.urlsplit(url or "")
+        if parts.scheme in ("http", "https") and parts.netloc:
+            self.__dict__.setdefault("_origins", {})["%s://%s" % (parts.scheme, parts.netloc)] = True
 
     def _load_storage_state(self, state):
         if not isinstance(state, dict):
@@ -2044,10 +2102,8 @@ class BrowserContext(_Routing, _Emitter):
                               for c in state["cookies"]])
         for origin in state.get("origins") or []:
             items = {i["name"]: i["value"] for i in origin.get("localStorage") or []}
-            self._init_scripts.append(
-                "(() => { if (location.origin !== %s) return; const items = %s; for (const k in items) "
-                "if (localStorage.getItem(k) === null) localStorage.setItem(k, items[k]); })()"
-                % (json.dumps(origin.get("origin")), json.dumps(items)))
+            self._init_scripts.append("(%s)(%s)" % (_STORAGE_WRITE_JS, json.dumps(
+                {"origin": origin.get("origin"), "items": items, "indexedDB": origin.get("indexedDB") or []})))
 
     def __repr__(self):
         return "<BrowserContext browser=%s>" % (self.browser,)
@@ -2093,6 +2149,10 @@ class BrowserContext(_Routing, _Emitter):
     def _listener_added(self, event):
         if event == "dialog":
             self._browser._answer_dialogs()
+        elif event == "download" and not self.__dict__.get("_downloads_on"):
+            # The context's pages' downloads are reported to it (context.expect_event("download")).
+            self._downloads_on = True
+            self._ccall("context.accept_downloads", accept=self._options.get("accept_downloads", True) is not False)
 
     def expose_binding(self, name, callback, handle=None):
         """As page.expose_binding, for every page of the context, present and future."""
@@ -2102,6 +2162,7 @@ class BrowserContext(_Routing, _Emitter):
             if name in page._bindings:
                 raise Error('Function "%s" has been already registered in one of the pages' % name)
         self._bindings[name] = callback
+        self._sync_defaults()
         for page in self.pages:
             page._call("page.expose_binding", name=name)
 
@@ -2109,6 +2170,7 @@ class BrowserContext(_Routing, _Emitter):
         self.expose_binding(name, lambda source, *args: callback(*_fit_args(callback, args)))
 
     def _routes_changed(self):
+        self._sync_defaults()
         for page in self.pages:
             page._routes_changed()
 
@@ -2122,13 +2184,16 @@ class BrowserContext(_Routing, _Emitter):
         page._context = self
         self._pages.append(page)
         metrics = any(k in self._emulation for k in ("is_mobile", "has_touch", "device_scale_factor"))
-        if self._emulation:
+        if popup:
+            # The driver gave the popup this context's defaults (_sync_defaults) before it ran.
+            page._routing_on = bool(self.__dict__.get("_routes"))
+        elif self._emulation:
             extra = {}
             if metrics:
                 vp = self._options.get("viewport") or self._browser._viewport
                 extra["viewport"] = _viewport(vp, "new_context") if vp else None
             page._call("page.emulate", **dict(self._emulation, **extra))
-        if self._options.get("ignore_https_errors"):
+        if self._options.get("ignore_https_errors") and not popup:
             page._call("page.ignore_https_errors")
         if quiet:
             self.__dict__.setdefault("_quiet", set()).add(page)  # its "page" event waits for browser.page
@@ -2169,11 +2234,13 @@ class BrowserContext(_Routing, _Emitter):
         if not isinstance(script, str):
             raise Error("Either path or script parameter must be specified", type="InvalidParams")
         self._init_scripts.append(script)
+        self._sync_defaults()
         added = [page.add_init_script(script) for page in self.pages]
 
         def dispose():
             if script in self._init_scripts:
                 self._init_scripts.remove(script)
+                self._sync_defaults()
             for d in added:
                 d.dispose()
         return Disposable(dispose)
@@ -2360,7 +2427,12 @@ class _PageEvents(_Emitter):
                 if ctx is not None:
                     ctx._emit("dialog", dialog)
             elif self._browser._dialogs_ours:
-                dialog.dismiss()  # Playwright's rule: a dialog nobody listens to is dismissed
+                # Playwright's rule: a dialog nobody listens to is dismissed, but a beforeunload one
+                # is accepted, so that leaving the page is not refused by nobody.
+                if dialog.type == "beforeunload":
+                    dialog.accept()
+                else:
+                    dialog.dismiss()
         elif kind in ("load", "domcontentloaded"):
             self._emit(kind, self)
             if kind == "load" and ctx is not None:
@@ -2372,12 +2444,15 @@ class _PageEvents(_Emitter):
         elif kind == "route":
             self._on_route(params)
         elif kind == "framenavigated":
-            if params.get("main"):
-                frame = self.main_frame
-            else:
-                frame = self._frames_by_id().get(params.get("frame"))
-                if frame is None:
-                    return
+            if ctx is not None and not params.get("same_document"):
+                ctx._note_origin(params.get("url"))
+            if params.get("main") and params.get("frame"):
+                self.__dict__["_main_frame_id"] = params.get("frame")
+            frame = self._frame_for(params.get("frame"), bool(params.get("main")))
+            if frame is None or getattr(frame, "_detached", False):
+                return  # a late event of a frame already gone
+            if not params.get("same_document"):
+                self._detach_below(params.get("frame"), bool(params.get("main")))
             self._emit("framenavigated", frame)
             if ctx is not None:
                 ctx._emit("framenavigated", frame)
@@ -2396,6 +2471,8 @@ class _PageEvents(_Emitter):
             req._response = resp
             if req._navigation and req._main_frame:
                 self._nav_response = resp
+            if req._navigation and req._frame_id:
+                self._frame_nav_responses()[req._frame_id] = resp
             self._emit("response", resp)
             if ctx is not None:
                 ctx._emit("response", resp)
@@ -2422,21 +2499,66 @@ class _PageEvents(_Emitter):
     def _frames_by_id(self):
         return self.__dict__.setdefault("_child_frames", {})
 
+    def _frame_nav_responses(self):
+        return self.__dict__.setdefault("_frame_navs", {})
+
+    def _frame_for(self, fid, main=False, parent=None):
+        """The one Frame object of the child frame with CDP id fid (made on first sight); the main frame for main."""
+        if main:
+            return self.main_frame
+        if not fid:
+            return None
+        frames = self._frames_by_id()
+        frame = frames.get(fid)
+        if frame is None:
+            if len(frames) > 500:  # detached frames are remembered for identity, not forever
+                for k in [k for k, f in frames.items() if f._detached][:250]:
+                    del frames[k]
+            frame = frames[fid] = _EventFrame(self, fid, parent)
+        elif parent and not frame._parent_id:
+            frame._parent_id = parent
+        return frame
+
+    def _main_id(self):
+        main = self.__dict__.get("_main_frame_id")
+        if not main:
+            self._frame_tree()
+            main = self.__dict__.get("_main_frame_id")
+        return main
+
+    def _frame_tree(self):
+        """The page's live frames from the driver: [{frame, parent, name, url}], the main frame first."""
+        tree = self._call("page.frame_tree").get("frames") or []
+        if tree:
+            self.__dict__["_main_frame_id"] = tree[0]["frame"]
+        return tree
+
     def _on_frame_event(self, kind, params):
         """frameattached / framedetached for the page and its context; the Frame is kept by its id."""
-        frames = self._frames_by_id()
         fid = params.get("frame")
         if kind == "frameattached":
-            frame = _EventFrame(self, fid, params.get("parent"), bool(params.get("parent_main")))
-            frames[fid] = frame
-        else:
-            frame = frames.pop(fid, None)
-            if frame is None:
+            frame = self._frame_for(fid, parent=params.get("parent"))
+            if params.get("parent_main"):
+                frame._parent_main = True
+            if frame._attached_seen:
                 return
+            frame._attached_seen = True
+        else:
+            frame = self._frames_by_id().get(fid)
+            if frame is None or frame._detached:
+                return
+            self._detach_below(fid, False)
             frame._detached = True
         self._emit(kind, frame)
         if self._context is not None:
             self._context._emit(kind, frame)
+
+    def _detach_below(self, fid, main):
+        """A frame got a new document (or went away): the frames inside the old one are detached."""
+        for child in list(self._frames_by_id().values()):
+            if child._detached or not (child._parent_main if main else child._parent_id == fid):
+                continue
+            self._on_frame_event("framedetached", {"frame": child._frame_id})
 
     def _routes_changed(self):
         want = bool(self.__dict__.get("_routes")) or (self._context is not None and
@@ -2454,7 +2576,10 @@ class _PageEvents(_Emitter):
         entries = [(self, e) for e in reversed(self.__dict__.get("_routes", []))]
         if self._context is not None:
             entries += [(self._context, e) for e in reversed(self._context.__dict__.get("_routes", []))]
-        _route_through(route, req, entries)
+        try:
+            _route_through(route, req, entries)
+        except Exception as exc:  # noqa: BLE001 - raised by the script's next call, as in Playwright
+            self._browser._transport.__dict__.setdefault("_handler_error", exc)
 
     def _on_binding(self, params):
         name = params.get("name")
@@ -2473,7 +2598,8 @@ class _PageEvents(_Emitter):
             source = {"page": self, "context": self.context, "frame": self.main_frame}
             value = _encode(callback(source, *args), [])
         except Exception as exc:  # noqa: BLE001 - the page's promise rejects with the error
-            ok, value = False, str(exc)
+            # The page's Error gets the callback's Python traceback as its stack.
+            ok, value = False, {"message": str(exc), "stack": "".join(traceback.format_tb(exc.__traceback__))}
         self._call("page.binding_result", name=name, context=params.get("context"), id=payload.get("id"),
                    ok=ok, value=value)
 
@@ -2502,6 +2628,7 @@ class _PageEvents(_Emitter):
             req = prev  # made when its route was paused; the request event completes it
             req._navigation = bool(params.get("navigation"))
             req._main_frame = params.get("main_frame", True)
+            req._frame_id = params.get("frame")
         if redirected_from is not None:
             redirected_from.redirected_to = req
             self._emit("response", redirected_from._response)
@@ -2571,13 +2698,48 @@ def _url_predicate(url_or_predicate, page):
     return lambda r: _url_matches(url_or_predicate, r.url, base)
 
 
-class _NavigationWaiter(_EventWaiter):
+class _NavFailures:
+    """Mixed into navigation waiters: a navigation of the waited frame that fails (a refused
+    certificate, an unreachable host) ends the wait with its error instead of a timeout."""
+
+    _failure = None
+
+    def _navigation_failed(self, req):
+        if not req._navigation or not self._frame_matches(req) or self._failure is not None:
+            return
+        if (req.failure or "net::ERR_ABORTED") == "net::ERR_ABORTED":
+            return  # replaced by another navigation, which the waiter follows
+        self._failure = NavigationError("%s at %s" % (req.failure, req.url), method="expect_navigation")
+        if not self._done:
+            self._error, self._done = self._failure, True
+
+    def __enter__(self):
+        self._page.on("requestfailed", self._navigation_failed)
+        return super().__enter__()
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            return super().__exit__(exc_type, exc, tb)
+        finally:
+            self._page.remove_listener("requestfailed", self._navigation_failed)
+
+    def _raise_failure(self):
+        if self._failure is not None:
+            raise self._failure
+
+
+class _NavigationWaiter(_NavFailures, _EventWaiter):
     def __init__(self, page, url, wait_until, timeout):
         base = page._context._options.get("base_url") if page._context is not None else None
-        pred = None if url is None else (lambda frame: _url_matches(url, frame.url, base))
+
+        def pred(frame):  # the page's navigations are its main frame's
+            return not isinstance(frame, _EventFrame) and (url is None or _url_matches(url, frame.url, base))
         super().__init__(page, "framenavigated", pred, page._navigation_timeout(timeout, {}), "navigation")
         self._page = page
         self._wait_until = wait_until
+
+    def _frame_matches(self, req):
+        return req._main_frame
 
     def __enter__(self):
         self._page._nav_response = None
@@ -2586,9 +2748,11 @@ class _NavigationWaiter(_EventWaiter):
     def _wait(self):
         started = time.monotonic()
         super()._wait()
+        self._raise_failure()
         limit = self._timeout if self._timeout is not None else self._page._timeout_ms()
         left = max(1, int(limit - (time.monotonic() - started) * 1000)) if limit else None
         self._page.wait_for_load_state(self._wait_until or "load", timeout=left)
+        self._raise_failure()
         self._frame_value = self._value
         self._value = self._page._nav_response
 
@@ -2704,12 +2868,9 @@ class _PageExtras:
 
     @property
     def frames(self):
-        out = [self.main_frame]
-        i = 0
-        while i < len(out):
-            out.extend(out[i].child_frames)
-            i += 1
-        return out
+        """The main frame and every live child frame, parents before their children."""
+        tree = self._frame_tree()
+        return [self.main_frame] + [self._frame_for(i["frame"], parent=i["parent"]) for i in tree[1:]]
 
     def frame(self, name=None, url=None):
         for fr in self.frames:
@@ -2742,6 +2903,65 @@ class _PageExtras:
 
 
 # set_content: replace the document and settle when the wanted event fired.
+# Reads the page's origin, its localStorage and (when asked) its IndexedDB databases in Playwright's storage-state
+# form. Record keys and values that are not plain JSON (dates, binary) are written as their JSON form.
+_STORAGE_READ_JS = r"""async (withIDB) => {
+  const origin = location.origin;
+  const localStorage = Object.keys(window.localStorage).map(name => ({name, value: window.localStorage.getItem(name)}));
+  if (!withIDB || !indexedDB.databases) return {origin, localStorage};
+  const plain = v => v === undefined ? undefined : JSON.parse(JSON.stringify(v));
+  const req = r => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+  const dbs = [];
+  for (const info of await indexedDB.databases()) {
+    const db = await req(indexedDB.open(info.name));
+    const stores = [];
+    for (const storeName of db.objectStoreNames) {
+      const store = db.transaction(storeName, 'readonly').objectStore(storeName);
+      const keys = await req(store.getAllKeys());
+      const values = await req(store.getAll());
+      const s = {name: storeName, autoIncrement: store.autoIncrement, records: [], indexes: []};
+      if (typeof store.keyPath === 'string') s.keyPath = store.keyPath;
+      else if (Array.isArray(store.keyPath)) s.keyPathArray = store.keyPath;
+      keys.forEach((key, i) => s.records.push(store.keyPath === null ? {key: plain(key), value: plain(values[i])} : {value: plain(values[i])}));
+      for (const indexName of store.indexNames) {
+        const index = store.index(indexName);
+        const x = {name: indexName, multiEntry: index.multiEntry, unique: index.unique};
+        if (Array.isArray(index.keyPath)) x.keyPathArray = index.keyPath; else x.keyPath = index.keyPath;
+        s.indexes.push(x);
+      }
+      stores.push(s);
+    }
+    dbs.push({name: db.name, version: db.version, stores});
+    db.close();
+  }
+  return {origin, localStorage, indexedDB: dbs};
+}"""
+
+# Restores one origin's storage state in each new document of that origin, before the page's own scripts run:
+# localStorage keys the page lacks, IndexedDB databases it lacks (created whole in their upgrade transaction).
+_STORAGE_WRITE_JS = r"""({origin, items, indexedDB: dbs}) => {
+  if (location.origin !== origin) return;
+  for (const k in items) if (localStorage.getItem(k) === null) localStorage.setItem(k, items[k]);
+  for (const d of dbs) {
+    const open = indexedDB.open(d.name, d.version);
+    open.onupgradeneeded = () => {
+      const db = open.result;
+      for (const s of d.stores) {
+        if (db.objectStoreNames.contains(s.name)) continue;
+        const keyPath = s.keyPathArray || s.keyPath || undefined;
+        const store = db.createObjectStore(s.name, {autoIncrement: !!s.autoIncrement, keyPath});
+        for (const x of s.indexes || [])
+          store.createIndex(x.name, x.keyPathArray || x.keyPath, {unique: !!x.unique, multiEntry: !!x.multiEntry});
+        for (const r of s.records || []) {
+          if (keyPath !== undefined || r.key === undefined) store.put(r.value);
+          else store.put(r.value, r.key);
+        }
+      }
+    };
+    open.onsuccess = () => open.result.close();
+  }
+}"""
+
 _SET_CONTENT_JS = """async ({html, state, timeout}) => {
   const done = new Promise(resolve => {
     const ready = () => state === 'commit' ||
@@ -3219,7 +3439,10 @@ class _PageFiles:
             element = ElementHandle(self, params.get("handle"), "input")
             self._emit("filechooser", FileChooser(self, element, params.get("multiple")))
         elif kind == "download":
-            self._emit("download", Download(self, params))
+            download = Download(self, params)
+            self._emit("download", download)
+            if self._context is not None:
+                self._context._emit("download", download)
 
     def _files_listener_added(self, event):
         if event == "filechooser" and not self.__dict__.get("_choosers_on"):
@@ -3614,6 +3837,11 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _PageStorage, _PageLo
     def close(self, run_before_unload=None, reason=None):
         if self._closed:
             return
+        if run_before_unload:
+            # The page's beforeunload handlers run first and may keep it open (a "beforeunload"
+            # dialog that is dismissed); the "close" event tells when it went.
+            self._call("page.close_before_unload")
+            return
         try:
             self._call("page.close")
         except TargetClosed:
@@ -3993,7 +4221,8 @@ def _encode(value, handles, seen=None):
         return value
     if isinstance(value, JSHandle):
         if value._disposed:
-            raise Error("JSHandle is disposed", type="TargetClosed")
+            raise Error("JSHandle is disposed: an argument is a handle that was disposed (no object with guid %s "
+                        "remains); pass a live handle" % value._id, type="TargetClosed")
         if value._id is None:
             return value._value_encoded
         handles.append(value._id)
@@ -4215,18 +4444,21 @@ class ElementHandle(JSHandle, Locator):
         return self
 
     def owner_frame(self):
-        """The frame whose document holds the element: its <iframe>, found from inside the frame."""
-        found = _js_call(self._page, _OWNER_FRAME_JS, element=self._id, return_handle=True)
-        if not isinstance(found, ElementHandle):
-            return self._page.main_frame
-        owners = self._page._query("handle=" + found._id)  # the <iframe> again, in its own frame's world
-        return Frame(self._page, owners[0]) if owners else self._page.main_frame
+        """The frame whose document holds the node (its CDP frame id, so the page's one Frame object)."""
+        fid = self._page._call("page.node_frames", handle=self._id).get("owner")
+        if not fid:
+            return None
+        return self._page._frame_for(fid, main=fid == self._page._main_id())
 
     def content_frame(self):
-        is_frame = self.evaluate("e => e.tagName === 'IFRAME' || e.tagName === 'FRAME'")
-        if not is_frame:
+        """The frame an <iframe> or <frame> element shows; None for other elements."""
+        fid = self._page._call("page.node_frames", handle=self._id).get("content")
+        if not fid:
             return None
-        return Frame(self._page, self)
+        frame = self._page._frame_for(fid)
+        if frame._owner is None:
+            frame._owner = self
+        return frame
 
     def query_selector(self, selector):
         found = self._page._query(_join(self.selector, selector))
@@ -4321,9 +4553,10 @@ class Frame(_Locating):
 
     @property
     def child_frames(self):
-        if self._element is not None:
-            return [Frame(self._page, el) for el in self._page._query(_join(self._element.selector, "iframe, frame"))]
-        return [Frame(self._page, el) for el in self._page._query("iframe, frame")]
+        tree = self._page._frame_tree()
+        if not tree:
+            return []
+        return [self._page._frame_for(i["frame"], parent=i["parent"]) for i in tree[1:] if i["parent"] == tree[0]["frame"]]
 
     @property
     def name(self):
@@ -4386,6 +4619,23 @@ class Frame(_Locating):
     def wait_for_selector(self, selector, state=None, timeout=None):
         return self._page._wait_selector(self._sub(selector), state, timeout)
 
+    def eval_on_selector(self, selector, expression, arg=_UNSET, strict=None):
+        """Run expression on the first element selector matches in this frame."""
+        if self._element is None:
+            return self._page.eval_on_selector(selector, expression, arg, strict)
+        found = self.query_selector_all(selector)
+        if strict and len(found) > 1:
+            raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
+        if not found:
+            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
+        return found[0].evaluate(expression, arg)
+
+    def eval_on_selector_all(self, selector, expression, arg=_UNSET):
+        """Run expression on the list of every element selector matches in this frame."""
+        if self._element is None:
+            return self._page.eval_on_selector_all(selector, expression, arg)
+        return self._sub(selector).evaluate_all(expression, arg)
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
@@ -4430,32 +4680,38 @@ _NODE_PREVIEW_JS = r"""n => {
   return open + '>' + inner + '</' + tag + '>';
 }"""
 
-# The <iframe> holding a node's document, seen from inside it (null: the main frame, or one the
-# node's frame may not look out of, such as a cross-origin parent).
-_OWNER_FRAME_JS = """n => {
-  const doc = n.nodeType === 9 ? n : n.ownerDocument;
-  const win = doc && doc.defaultView;
-  if (!win || win === win.top) return null;
-  try { return win.frameElement; } catch (e) { return null; }
-}"""
-
-
 class _EventFrame(Frame):
-    """A child frame known by its id from page.frameattached; its <iframe> is looked up when first needed."""
+    """A child frame, known by its CDP frame id (from frame events, the frame tree, a request, a handle).
 
-    def __init__(self, page, frame_id, parent_id, parent_main):
+    The page keeps one object per id, so the same frame is the same object everywhere; its <iframe>
+    is looked up when first needed. It is detached once its id leaves the page's frame tree.
+    """
+
+    def __init__(self, page, frame_id, parent_id=None):
         self._frame_id = frame_id
         self._parent_id = parent_id
-        self._parent_main = parent_main
+        self._parent_main_flag = False
         self._detached = False
+        self._attached_seen = False
         self._owner = None
+        self._last = {"name": "", "url": ""}
         super().__init__(page, None)
+
+    @property
+    def _parent_main(self):
+        if self._parent_main_flag:
+            return True
+        main = self._page.__dict__.get("_main_frame_id")
+        return bool(main) and self._parent_id == main
+
+    @_parent_main.setter
+    def _parent_main(self, value):
+        self._parent_main_flag = value
 
     @property
     def _element(self):
         if self._owner is None:
-            if self._detached:
-                raise Error("Frame was detached", type="TargetClosed")
+            self._check_attached("Frame was detached")
             handle = self._page._call("page.frame_owner", frame=self._frame_id).get("handle")
             self._owner = ElementHandle(self._page, handle)
         return self._owner
@@ -4464,25 +4720,173 @@ class _EventFrame(Frame):
     def _element(self, value):
         self._owner = value
 
+    def _info(self):
+        """This frame's entry of the page's frame tree (None once detached); remembers name and url."""
+        if self._detached:
+            return None
+        for info in self._page._frame_tree():
+            if info["frame"] == self._frame_id:
+                self._last = info
+                if info.get("parent") and not self._parent_id:
+                    self._parent_id = info["parent"]
+                return info
+        self._detached = True
+        return None
+
+    def _check_attached(self, message, method=None):
+        if self._page.is_closed() or self._info() is None:
+            if method:
+                message = method + ": " + message
+            raise Error(message, type="Error", method=method)
+
     def __repr__(self):
-        return "<Frame %s>" % self._frame_id
+        if not self._detached and not self._page.is_closed():
+            try:
+                self._info()
+            except Error:
+                pass
+        return "<Frame name=%s url=%r>" % (self._last.get("name") or "", self._last.get("url") or "")
 
     def __eq__(self, other):
         if isinstance(other, _EventFrame):
             return other._frame_id == self._frame_id and other._page is self._page
-        return Frame.__eq__(self, other)
+        return False
 
     def __hash__(self):
         return hash((id(self._page), self._frame_id))
 
     @property
     def parent_frame(self):
+        if not self._parent_id and not self._parent_main:
+            self._info()  # the parent is known from the tree (a detached frame keeps the one it had)
         if self._parent_main:
             return self._page.main_frame
-        return self._page._frames_by_id().get(self._parent_id)
+        return self._page._frame_for(self._parent_id)
+
+    @property
+    def child_frames(self):
+        if self._info() is None:
+            return []
+        return [self._page._frame_for(i["frame"], parent=i["parent"]) for i in self._page._frame_tree()
+                if i.get("parent") == self._frame_id]
+
+    @property
+    def name(self):
+        info = self._info() or self._last
+        if info.get("name"):
+            return info["name"]
+        if self._detached:
+            return ""
+        try:
+            return self._element.get_attribute("id") or ""
+        except Error:
+            return ""
+
+    @property
+    def url(self):
+        info = self._info() or self._last
+        return info.get("url") or ""
 
     def is_detached(self):
-        return self._detached or Frame.is_detached(self)
+        return self._info() is None
+
+    def frame_element(self):
+        self._check_attached("Frame has been detached.", "Frame.frame_element")
+        return self._element
+
+    def _doc(self):
+        self._check_attached("Frame was detached")
+        return Frame._doc(self)
+
+    def goto(self, url, wait_until=None, timeout=None, referer=None):
+        """Navigate this child frame; returns its document's Response (None for about: and data: URLs)."""
+        page = self._page
+        page._check_referer(url, referer)
+        if page._context is not None and page._context._options.get("base_url"):
+            url = urllib.parse.urljoin(page._context._options["base_url"], url)
+        self._check_attached("Frame was detached", "Frame.goto")
+        page._frame_nav_responses().pop(self._frame_id, None)
+        result = page._call("page.frame_goto", page._navigation_timeout(timeout, {}), frame=self._frame_id,
+                            url=url, wait_until=wait_until, referer=referer or "")
+        if re.match(r"(?i)^(about|data):", url):
+            return None
+        nav = page._frame_nav_responses().get(self._frame_id)
+        if nav is not None:
+            return nav
+        return Response(result.get("url", url), result.get("status"), page)
+
+    def wait_for_load_state(self, state=None, timeout=None):
+        """Wait until this frame's document reached state (load, domcontentloaded; networkidle as load)."""
+        state = state or "load"
+        if state not in ("load", "domcontentloaded", "networkidle", "commit"):
+            raise Error("state: expected one of (load|domcontentloaded|networkidle|commit)", type="InvalidParams")
+        ready = "['interactive', 'complete']" if state == "domcontentloaded" else "['complete']"
+        if state == "commit":
+            return
+        limit = timeout if timeout is not None else self._page._timeout_ms()
+
+        def check():
+            try:
+                return self.evaluate("() => %s.includes(document.readyState)" % ready)
+            except TargetClosed:
+                raise
+            except Error:
+                self._check_attached("Frame was detached", "Frame.wait_for_load_state")
+                return False  # the document is being replaced: ask the next one
+        try:
+            self._page._poll(check, limit, "waiting for the %s state of the frame" % state)
+        except TimeoutError:
+            raise TimeoutError("Timeout %dms exceeded.\nwaiting for the %s state of %s" % (limit, state, self.url),
+                               method="Frame.wait_for_load_state") from None
+
+    def expect_navigation(self, url=None, wait_until=None, timeout=None):
+        """with frame.expect_navigation() as info: <action>; info.value is this frame's new document's Response."""
+        return _FrameNavigationWaiter(self, url, wait_until, timeout)
+
+    def wait_for_navigation(self, url=None, wait_until=None, timeout=None):
+        with self.expect_navigation(url=url, wait_until=wait_until, timeout=timeout) as info:
+            pass
+        return info.value
+
+    def wait_for_url(self, url, wait_until=None, timeout=None):
+        base = self._page._context._options.get("base_url") if self._page._context is not None else None
+        if _url_matches(url, self.url, base):
+            return self.wait_for_load_state(wait_until, timeout=timeout)
+        with self.expect_navigation(url=url, wait_until=wait_until, timeout=timeout):
+            pass
+
+
+class _FrameNavigationWaiter(_NavFailures, _EventWaiter):
+    """expect_navigation of a child frame: its next framenavigated, then its load state."""
+
+    def __init__(self, frame, url, wait_until, timeout):
+        page = frame._page
+        base = page._context._options.get("base_url") if page._context is not None else None
+
+        def pred(f):
+            return f is frame and (url is None or _url_matches(url, f.url, base))
+        super().__init__(page, "framenavigated", pred, page._navigation_timeout(timeout, {}), "navigation")
+        self._page = page
+        self._frame = frame
+        self._wait_until = wait_until
+
+    def _frame_matches(self, req):
+        return req._frame_id == self._frame._frame_id
+
+    def __enter__(self):
+        self._page._frame_nav_responses().pop(self._frame._frame_id, None)
+        return super().__enter__()
+
+    def _wait(self):
+        started = time.monotonic()
+        super()._wait()
+        self._raise_failure()
+        limit = self._timeout if self._timeout is not None else self._page._timeout_ms()
+        left = max(1, int(limit - (time.monotonic() - started) * 1000)) if limit else None
+        self._frame.wait_for_load_state(self._wait_until or "load", timeout=left)
+        self._raise_failure()
+        self._frame_value = self._value
+        self._value = self._page._frame_nav_responses().get(self._frame._frame_id)
 
 
 _ENTER_FRAME = "internal:control=enter-frame"

@@ -14,7 +14,10 @@ HAR, tracing, video, screencast, PDF, clock, touch, service workers, client cert
 Firefox and WebKit) raise an Error naming the feature.
 """
 
+import asyncio
 import os
+import re
+import threading
 
 import wright_browser as _w
 from wright_browser import (  # noqa: F401 - the public names
@@ -107,6 +110,7 @@ class BrowserType:
         browser._isolated_pages = True
         browser._subscribe(dialogs=True)  # Playwright's rule: dialogs nobody listens to are dismissed
         self._playwright._browsers.append(browser)
+        self._playwright.selectors._apply(browser)
         return browser
 
     def connect_over_cdp(self, endpoint_url, timeout=None, slow_mo=None, headers=None):
@@ -117,6 +121,7 @@ class BrowserType:
         browser._browser_type = self
         browser._isolated_pages = True
         self._playwright._browsers.append(browser)
+        self._playwright.selectors._apply(browser)
         return browser
 
     def connect(self, *args, **kwargs):
@@ -134,6 +139,7 @@ class BrowserType:
         browser._browser_type = self
         browser._subscribe(dialogs=True)
         self._playwright._browsers.append(browser)
+        self._playwright.selectors._apply(browser)
         context = BrowserContext(browser, context_options, isolated=False)  # the profile's own context
         browser._contexts.append(context)
         context._closes_browser = True
@@ -142,9 +148,50 @@ class BrowserType:
         return context
 
 
+# Engine names a registered engine may not take (those that fit [a-zA-Z0-9_]; the driver checks them all).
+_PREDEFINED_ENGINES = {"css", "xpath", "text", "role", "label", "placeholder", "alt", "title", "testid", "id",
+                       "nth", "visible", "has", "and", "or", "handle", "left", "right", "above", "below", "near"}
+
+
 class Selectors:
+    """playwright.selectors: custom selector engines, for every browser this Playwright has launched or will."""
+
+    def __init__(self, playwright=None):
+        self._playwright = playwright
+        self._engines = []  # (name, source, content_script), in registration order
+
     def register(self, name, script=None, path=None, content_script=None):
-        raise Error("selectors.register: custom selector engines are not supported by wright")
+        """Add a selector engine NAME=BODY: script (or the file at path) evaluates to an object with
+        query(root, selector) and queryAll(root, selector). It runs in the page's own JavaScript world unless
+        content_script=True, which runs it in wright's isolated world."""
+        if path is not None:
+            with open(os.fspath(path), encoding="utf-8") as f:
+                script = f.read()
+        if not isinstance(script, str) or not script.strip():
+            raise Error("Selectors.register: either script or path with the engine's source is required")
+        if not re.fullmatch(r"[a-zA-Z0-9_]+", name or ""):
+            raise Error("Selectors.register: Selector engine name may only contain [a-zA-Z0-9_] characters")
+        if name.lower() in _PREDEFINED_ENGINES:
+            raise Error('Selectors.register: "%s" is a predefined selector engine' % name)
+        if any(e[0] == name for e in self._engines):
+            raise Error('Selectors.register: "%s" selector engine has been already registered' % name)
+        engine = (name, script, bool(content_script))
+        for browser in list(self._playwright._browsers if self._playwright else []):
+            if browser.is_connected():
+                self._send(browser, engine)
+        self._engines.append(engine)
+
+    def _send(self, browser, engine):
+        try:
+            browser._call("selectors.register", {"browser": browser.id, "name": engine[0], "source": engine[1],
+                                                 "content_script": engine[2]})
+        except Error as e:
+            raise Error("Selectors.register: %s" % e.message) from None
+
+    def _apply(self, browser):
+        """Give a browser launched now the engines registered so far."""
+        for engine in self._engines:
+            self._send(browser, engine)
 
     def set_test_id_attribute(self, attribute_name):
         if attribute_name != "data-testid":
@@ -159,7 +206,7 @@ class Playwright:
         self.chromium = BrowserType(self, "chromium")
         self.firefox = BrowserType(self, "firefox")
         self.webkit = BrowserType(self, "webkit")
-        self.selectors = Selectors()
+        self.selectors = Selectors(self)
         self.devices = {}
 
     def __getitem__(self, name):
@@ -170,9 +217,34 @@ class Playwright:
         raise Error("playwright.request (APIRequestContext) is not supported by wright")
 
     def stop(self):
+        if _running_here() is self:
+            _running.playwright = (None, None)
         for browser in self._browsers:
             browser.close()
         self._browsers.clear()
+
+
+# The Playwright object started and not yet stopped in each thread, with the process it belongs to (a forked
+# child inherits the parent's record, not its Playwright): as in Playwright, a thread runs one at a time.
+_running = threading.local()
+
+
+def _running_here():
+    pid, playwright = getattr(_running, "playwright", (None, None))
+    return playwright if pid == os.getpid() else None
+
+
+def _refuse_nested():
+    try:
+        asyncio.get_running_loop()
+        in_loop = True
+    except RuntimeError:
+        in_loop = False
+    if in_loop or _running_here() is not None:
+        raise Error("It looks like you are using Playwright Sync API inside the asyncio loop. Please use the Async "
+                    "API instead. (%s)" % ("this thread runs an asyncio event loop" if in_loop else
+                                          "a sync_playwright() is already running in this thread: use the Playwright "
+                                          "object it gave, or stop() it before starting another"))
 
 
 class PlaywrightContextManager:
@@ -180,7 +252,9 @@ class PlaywrightContextManager:
         self._playwright = None
 
     def start(self):
+        _refuse_nested()
         self._playwright = Playwright()
+        _running.playwright = (os.getpid(), self._playwright)
         return self._playwright
 
     def __enter__(self):

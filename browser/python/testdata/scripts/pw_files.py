@@ -48,6 +48,14 @@ with sync_playwright() as p:
         with open(target, "rb") as f:
             check(f.read() == b"report body\n", "save_as copies the file")
     download.delete()
+    # a context's own listener has its pages' downloads reported to it
+    other = browser.new_context()
+    other_page = other.new_page()
+    other_page.goto(url("files.html"))
+    with other.expect_event("download") as cdl:
+        other_page.get_by_text("Download the report").click()
+    check(cdl.value.page is other_page and cdl.value.suggested_filename == "report-2026.txt", cdl.value)
+    other.close()
 
     # drag and drop: HTML5 (draggable, drop handler) through page and locator
     page.drag_and_drop("#card", "#bin")
