@@ -1131,25 +1131,23 @@
     (view || window).requestAnimationFrame(() => { clearTimeout(t); r(); });
   });
 
-  // nextFrame waits for an animation frame at least a frame's time (16 ms)
-  // away: raf's short timer, or a frame that comes at once, would read the
-  // box twice at one animation time on a busy machine, so an element that
-  // moves would pass for stable. A page that runs no frames at all (a
+  // laterFrame waits until the document's animation time has moved past
+  // what it was when the caller read a box: the next rendered frame. A
+  // frame callback or raf's timer can come while the animation time still
+  // stands (a busy machine), and a box read twice at one animation time
+  // makes a moving element look stable. A page that renders no frames (a
   // background one) is let through after a second.
-  const nextFrame = (view) => new Promise((r) => {
+  const laterFrame = async (view) => {
     const w = view || window;
+    const timeline = w.document.timeline;
+    const t0 = timeline ? timeline.currentTime : null;
     const start = w.performance.now();
-    const t = setTimeout(r, 1000);
-    const tick = () => {
-      if (w.performance.now() - start >= 16) {
-        clearTimeout(t);
-        r();
-        return;
-      }
-      w.requestAnimationFrame(tick);
-    };
-    w.requestAnimationFrame(tick);
-  });
+    for (;;) {
+      await raf(w);
+      if (t0 === null || timeline.currentTime === null || timeline.currentTime > t0) return;
+      if (w.performance.now() - start >= 1000) return;
+    }
+  };
 
   function isEditable(el) {
     const t = tag(el);
@@ -1196,18 +1194,13 @@
       if (!isEditable(retarget(el, 'follow-label'))) return { state: 'readonly' };
     }
     if (checks.stable) {
-      // The box must be the same over two frames in a row: on a busy
-      // machine one frame can come at the previous one's animation time.
+      // The box now and in the next rendered frame must agree.
       const view = el.ownerDocument.defaultView;
-      const same = (a, b) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
-      let a = el.getBoundingClientRect();
-      for (let i = 0; i < 2; i++) {
-        await nextFrame(view);
-        if (!el.isConnected) return { state: 'detached' };
-        const b = el.getBoundingClientRect();
-        if (!same(a, b)) return { state: 'unstable' };
-        a = b;
-      }
+      const a = el.getBoundingClientRect();
+      await laterFrame(view);
+      if (!el.isConnected) return { state: 'detached' };
+      const b = el.getBoundingClientRect();
+      if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return { state: 'unstable' };
     }
     return { state: 'ok' };
   };
