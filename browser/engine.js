@@ -1196,8 +1196,13 @@
     if (checks.stable) {
       // The box now and in the next rendered frame must agree.
       const view = el.ownerDocument.defaultView;
+      // While CSS animations or transitions run, the next frame must be
+      // one at a later animation time (laterFrame); otherwise any next
+      // frame will do, which keeps a click on a still page one frame long.
+      const doc = el.ownerDocument;
+      const animating = typeof doc.getAnimations === 'function' && doc.getAnimations().some((x) => x.playState === 'running');
       const a = el.getBoundingClientRect();
-      await laterFrame(view);
+      await (animating ? laterFrame(view) : raf(view));
       if (!el.isConnected) return { state: 'detached' };
       const b = el.getBoundingClientRect();
       if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return { state: 'unstable' };

@@ -240,7 +240,11 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 		if wait != "" || err != nil {
 			return false, wait, err
 		}
-		h = l.p.elementOf(o, hs[0])
+		h = hs[0]
+		if strings.Contains(l.selector, "handle=") {
+			// Only a client's handle can hold a text node; selectors find elements.
+			h = l.p.elementOf(o, h)
+		}
 		if a.force && !l.p.connected(o, h) {
 			return false, "", newErr(ErrBrowser, "Element is not attached to the DOM: %s was removed from the page", l.selector)
 		}
