@@ -117,21 +117,9 @@ func (f *frameLoads) seen(loader proto.NetworkLoaderID, event string) (bool, int
 // FrameGoto navigates one frame of the page (a child frame: Playwright's
 // frame.goto) and waits for waitUntil of the document it loads.
 func (p *Page) FrameGoto(ctx context.Context, frame, url, referer string, waitUntil WaitUntil, timeout time.Duration) (GotoResult, error) {
-	ev, err := waitUntil.event()
+	url, ev, err := p.gotoTarget(url, waitUntil)
 	if err != nil {
 		return GotoResult{}, err
-	}
-	if err := p.closedErr(); err != nil {
-		return GotoResult{}, err
-	}
-	if strings.TrimSpace(url) == "" {
-		return GotoResult{}, newErr(ErrInvalidParams, "goto needs a url")
-	}
-	url = completeURL(url)
-	if pol := p.b.opts.URLPolicy; pol != nil {
-		if err := pol(url); err != nil {
-			return GotoResult{}, wrapErr(ErrBlockedURL, err, "navigation to %s is blocked by the URL policy: %v", url, err)
-		}
 	}
 	o := p.begin(ctx, timeout)
 	defer o.end()

@@ -615,24 +615,35 @@ type GotoResult struct {
 	Status int
 }
 
-// Goto navigates the page. HTTP error statuses are results, not errors; an
-// unreachable host, a refused policy or a timeout are.
-func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeout time.Duration) (GotoResult, error) {
+// gotoTarget checks a navigation before it starts (page and child frames
+// alike): the wait event, the page still open, the URL completed and
+// allowed by the URL policy.
+func (p *Page) gotoTarget(url string, waitUntil WaitUntil) (string, string, error) {
 	ev, err := waitUntil.event()
 	if err != nil {
-		return GotoResult{}, err
+		return "", "", err
 	}
 	if err := p.closedErr(); err != nil {
-		return GotoResult{}, err
+		return "", "", err
 	}
 	if strings.TrimSpace(url) == "" {
-		return GotoResult{}, newErr(ErrInvalidParams, "goto needs a url")
+		return "", "", newErr(ErrInvalidParams, "goto needs a url")
 	}
 	url = completeURL(url)
 	if pol := p.b.opts.URLPolicy; pol != nil {
 		if err := pol(url); err != nil {
-			return GotoResult{}, wrapErr(ErrBlockedURL, err, "navigation to %s is blocked by the URL policy: %v", url, err)
+			return "", "", wrapErr(ErrBlockedURL, err, "navigation to %s is blocked by the URL policy: %v", url, err)
 		}
+	}
+	return url, ev, nil
+}
+
+// Goto navigates the page. HTTP error statuses are results, not errors; an
+// unreachable host, a refused policy or a timeout are.
+func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeout time.Duration) (GotoResult, error) {
+	url, ev, err := p.gotoTarget(url, waitUntil)
+	if err != nil {
+		return GotoResult{}, err
 	}
 	o := p.begin(ctx, timeout)
 	defer o.end()
