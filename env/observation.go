@@ -38,6 +38,11 @@ type Observation struct {
 	// replaces them, which tells the model what was there and where to get
 	// it back. It is not part of the flat form.
 	Prunable map[string]string
+	// Incremental says the Prunable values are changes to the observation
+	// before this one (live mode's change observations), which the model
+	// needs to read them: pruning keeps every observation back to the last
+	// one that is not incremental. It is not part of the flat form.
+	Incremental bool
 }
 
 // IsZero reports an observation that holds nothing: an action that never

@@ -65,6 +65,11 @@ type Options struct {
 	StepTimeout time.Duration
 	// AriaChars is the ARIA snapshot's character budget. Default 12000.
 	AriaChars int
+	// AriaMode is what an observation shows of the snapshot: AriaFull
+	// (the whole of it every step) or AriaChanges (the whole after a
+	// navigation, else what changed since the last one the model saw; see
+	// changes.go). Default AriaFull.
+	AriaMode string
 	// OutputLimit is how many characters of the code's output the
 	// observation keeps (head and tail); the whole output goes to
 	// logs/step_NNNN.log. Default 10000.
@@ -147,6 +152,8 @@ type Env struct {
 	notices      []string   // notices for the next observation
 	loop         loopState
 	pending      *pendingShot // the last observation's screenshot, still being taken
+	seen         seenSnapshot // the snapshot the model saw last (AriaChanges)
+	wantFull     bool         // the next observation shows the whole snapshot
 }
 
 var _ env.Environment = (*Env)(nil)
@@ -188,6 +195,13 @@ func newEnv(opts Options) (*Env, error) {
 		if err != nil {
 			return nil, fmt.Errorf("start live browser: %w", err)
 		}
+	}
+	switch opts.AriaMode {
+	case "":
+		opts.AriaMode = AriaFull
+	case AriaFull, AriaChanges:
+	default:
+		return nil, fmt.Errorf("start live browser: ARIA snapshot mode %q: want %s", opts.AriaMode, strings.Join(AriaModes, " or "))
 	}
 	ws, err := env.Workspace(opts.Workspace)
 	if err != nil {
@@ -533,6 +547,7 @@ type stepResult struct {
 	notices     []string
 	elapsed     time.Duration
 	pythonEnded string // non-empty if the runner died or was killed during the step
+	wantFull    bool   // the code asked for the whole snapshot (request_full_snapshot())
 }
 
 // runCode runs code in the runner, enforcing the step timeout. A runner
@@ -630,6 +645,7 @@ func answerResult(a map[string]any) stepResult {
 	res.exception, _ = a["exception"].(string)
 	res.pageID, _ = a["page"].(string)
 	res.pageLost, _ = a["page_lost"].(bool)
+	res.wantFull, _ = a["full_snapshot"].(bool)
 	if ns, ok := a["notices"].([]any); ok {
 		for _, n := range ns {
 			if s, ok := n.(string); ok {

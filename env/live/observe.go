@@ -49,8 +49,12 @@ func (e *Env) snapshotTabs() tabsBefore {
 // pageState is what the observation shows of the current page.
 type pageState struct {
 	url, title, aria, ariaErr string
-	shot                      string // absolute path, "" when none
-	shotErr                   string
+	// shown is what the observation carries of aria (all of it, or its
+	// changes: incremental), set by present.
+	shown       string
+	incremental bool
+	shot        string // absolute path, "" when none
+	shotErr     string
 }
 
 // observe builds the step's observation. Chromium found dead is restarted
@@ -131,6 +135,7 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 	if st.url != "" {
 		e.lastURL = st.url
 	}
+	st.shown, st.incremental = e.present(step, st, res.wantFull || len(e.restartNotes) > 0)
 	return e.finish(obs, st, tabs, notices), nil
 }
 
@@ -138,11 +143,19 @@ func (e *Env) observe(ctx context.Context, step int, code string, res stepResult
 func (e *Env) finish(obs env.Observation, st pageState, tabs []map[string]any, notices []string) env.Observation {
 	obs.Details["url"] = st.url
 	obs.Details["title"] = st.title
-	aria := st.aria
+	aria, kind := st.aria, kindFull
+	if st.incremental {
+		aria, kind = st.shown, kindChanges
+	}
 	if aria == "" && st.ariaErr != "" {
 		aria = "(no ARIA snapshot: " + st.ariaErr + ")"
+		e.seen = seenSnapshot{} // the next one is shown whole
 	}
 	obs.Details["aria_snapshot"] = aria
+	obs.Details["aria_kind"] = kind
+	// A change observation rests on the ones before it back to the last
+	// whole snapshot: pruning keeps that chain (env.Observation.Incremental).
+	obs.Incremental = st.incremental
 	obs.Prunable = map[string]string{"aria_snapshot": ARIAPlaceholder(aria)}
 	obs.Screenshot = st.shot
 	if st.shot != "" {

@@ -98,7 +98,13 @@ class Runner:
             "run_command": _make_run_command(workspace),
             "browser": None,
             "page": None,
+            "request_full_snapshot": self.request_full_snapshot,
         }
+        self.want_full = False
+
+    def request_full_snapshot(self):
+        """Show the whole ARIA snapshot in this step's observation, not only its changes."""
+        self.want_full = True
 
     def bind(self, req):
         import wright_browser
@@ -168,6 +174,7 @@ class Runner:
         finally:
             # A step that redirected its output must not silence the next one.
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        answer["full_snapshot"], self.want_full = self.want_full, False
         answer["page"] = self.current_page()
         answer["page_lost"] = answer["page"] is None
         return answer
