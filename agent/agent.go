@@ -50,6 +50,11 @@ type Config struct {
 	SummaryEveryNSteps    int `mapstructure:"summary_every_n_steps"`
 	CompactAtTokens       int `mapstructure:"compact_at_tokens"`
 	KeepLastNObservations int `mapstructure:"keep_last_n_observations"`
+	// PruneBlock is how many observations pruning waits for before it
+	// prunes them together, so the prompt changes before its end only
+	// every PruneBlock steps (compact.PruneBlocks); 0 or 1 prunes each as
+	// soon as it falls out of the last KeepLastNObservations.
+	PruneBlock int `mapstructure:"prune_block"`
 	// The prompts: a template text or builtin:<name>.
 	SystemTemplate      string `mapstructure:"system_template"`
 	InstanceTemplate    string `mapstructure:"instance_template"`
@@ -366,7 +371,7 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 	a.notices(obs)
 	a.writeStep(action, &obs)
 	a.progressObservation(obs)
-	if _, err := compact.Prune(a.messages, a.Config.KeepLastNObservations, a.renderObservation); err != nil {
+	if _, err := compact.PruneBlocks(a.messages, a.Config.KeepLastNObservations, a.Config.PruneBlock, a.renderObservation); err != nil {
 		a.Dir.RuntimeError(a.calls, "prune", err)
 	}
 	return nil
@@ -412,6 +417,11 @@ func (a *Agent) maybeCompact(ctx context.Context) {
 	}
 	a.archived = append(a.archived, a.messages[2:]...)
 	a.messages = msgs
+	// The summary replaced every observation: one that showed only what
+	// changed since an earlier one would now rest on nothing.
+	if r, ok := a.Env.(interface{ RequestFull() }); ok {
+		r.RequestFull()
+	}
 	a.compactions = append(a.compactions, rec)
 	_ = a.Dir.AppendJSONL("compactions.jsonl", rec)
 	_ = a.Dir.Note(fmt.Sprintf("History compacted at step %d (%d -> %d tokens)", rec.Step, rec.TokensBefore, rec.TokensAfter))

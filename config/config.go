@@ -47,6 +47,10 @@ type Env struct {
 	StepTimeoutSeconds    float64 `mapstructure:"step_timeout_seconds"`
 	OutputTruncationChars int     `mapstructure:"output_truncation_chars"`
 	AriaSnapshotChars     int     `mapstructure:"aria_snapshot_chars"`
+	// AriaSnapshot is what a live observation shows of the snapshot: full
+	// (all of it every step) or changes (all of it after a navigation,
+	// else what changed since the model's last one).
+	AriaSnapshot string `mapstructure:"aria_snapshot"`
 	// Vars (env.env in the YAML) are the variables the model's code gets.
 	// They are read from the layers directly: viper lowercases map keys,
 	// and variable names are case-sensitive.
@@ -275,6 +279,11 @@ func (c *Config) validate() error {
 	}
 	if c.Env.CommandTimeoutSeconds <= 0 {
 		problems = append(problems, "env.command_timeout_seconds must be positive")
+	}
+	switch c.Env.AriaSnapshot {
+	case "full", "changes":
+	default:
+		problems = append(problems, fmt.Sprintf("env.aria_snapshot is %q: use full or changes", c.Env.AriaSnapshot))
 	}
 	switch c.Env.Sandbox {
 	case "", "auto", "bwrap", "none":

@@ -98,6 +98,7 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 		BlockedDomains: cfg.Browser.BlockedDomains,
 		StepTimeout:    time.Duration(cfg.Env.StepTimeoutSeconds * float64(time.Second)),
 		AriaChars:      cfg.Env.AriaSnapshotChars,
+		AriaMode:       cfg.Env.AriaSnapshot,
 		OutputLimit:    cfg.Env.OutputTruncationChars,
 		Env:            s.vars,
 		HideEnv:        cfg.KeyNames(),

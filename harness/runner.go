@@ -134,6 +134,7 @@ func templateVars(cfg *config.Config, run *runs.Run, set *secrets.Set, spawned b
 		"require_reflection":      requiresGate(cfg),
 		"crafted":                 cfg.Gate.Crafted,
 		"step_timeout_seconds":    cfg.Env.StepTimeoutSeconds,
+		"aria_snapshot":           cfg.Env.AriaSnapshot,
 		"secrets":                 promptSecrets(cfg, set, spawned),
 	}
 }
