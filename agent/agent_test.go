@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -474,5 +475,48 @@ func TestJudgeSpendingCountsTowardCostLimit(t *testing.T) {
 	wantStatus(t, res, agent.CostLimitExceeded)
 	if res.JudgeUsage == nil || res.JudgeUsage.Cost != 1.5 {
 		t.Errorf("result.json judge_usage %+v", res.JudgeUsage)
+	}
+}
+
+// What the model client sends, call after call, extends the call before
+// it, except where a block of observations was pruned or the history was
+// compacted (the summary call itself extends the call before it).
+func TestPromptsExtendEachOtherBetweenBlocks(t *testing.T) {
+	const steps, every = 12, 8
+	var responses []modeltest.Response
+	for i := 1; i <= steps; i++ {
+		responses = append(responses, modeltest.Bash(fmt.Sprint("step ", i), fmt.Sprintf("yes OUTPUT-%d | head -200", i)))
+		if i == every {
+			responses = append(responses, modeltest.Reply("SUMMARY: printed lines."))
+		}
+	}
+	responses = append(responses, modeltest.Done(model.FieldBash, "finish", "ok"))
+	h := newHarness(t, nil, responses...)
+	h.agent.Config.KeepLastNObservations = 1
+	h.agent.Config.PruneBlock = 3
+	h.agent.Config.SummaryEveryNSteps = every
+	h.agent.Config.SummaryUserPrompt = "builtin:summary_workspace.j2"
+	wantStatus(t, h.execute(context.Background()), agent.Submitted)
+
+	var prev string
+	var breaks []int
+	for i, r := range h.srv.Requests() {
+		var b strings.Builder
+		for _, m := range r.Chat().Messages {
+			b.WriteString(m.Role + "\x00" + m.Text() + "\x00")
+		}
+		cur := b.String()
+		if i > 0 && !strings.HasPrefix(cur, prev) {
+			breaks = append(breaks, i)
+		}
+		prev = cur
+	}
+	// Requests 0-7 are steps 1-8, 8 the summary, 9-12 steps 9-12, 13 the
+	// done. Observations fall out of the last one from step 2 on, so a
+	// block of 3 is pruned before requests 4 and 7; request 9 follows the
+	// compaction; after it, the block is due again three observations on.
+	want := []int{4, 7, 9, 13}
+	if fmt.Sprint(breaks) != fmt.Sprint(want) {
+		t.Errorf("prompts break at requests %v, want %v", breaks, want)
 	}
 }
