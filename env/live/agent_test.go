@@ -29,7 +29,15 @@ type liveHarness struct {
 	env   *Env
 }
 
-func newLiveHarness(t *testing.T, startURL string, responses ...modeltest.Response) *liveHarness {
+// bothModes runs an end-to-end task with whole snapshots and with change
+// observations: the tasks must come out the same.
+func bothModes(t *testing.T, task func(t *testing.T, mode string)) {
+	for _, mode := range AriaModes {
+		t.Run(mode, func(t *testing.T) { task(t, mode) })
+	}
+}
+
+func newLiveHarness(t *testing.T, mode, startURL string, responses ...modeltest.Response) *liveHarness {
 	t.Helper()
 	srv := modeltest.New(t, responses...)
 	run, err := runs.Create(filepath.Join(t.TempDir(), "run"))
@@ -53,6 +61,7 @@ func newLiveHarness(t *testing.T, startURL string, responses ...modeltest.Respon
 		StartURL:    startURL,
 		Browser:     browser.Options{Timeout: 5 * time.Second},
 		StepTimeout: 20 * time.Second,
+		AriaMode:    mode,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +76,7 @@ func newLiveHarness(t *testing.T, startURL string, responses ...modeltest.Respon
 			KeepLastNObservations: 1, Mode: "browser",
 		},
 		AttachScreenshot: true, ModelName: "scripted",
-		Vars:  map[string]any{"workspace": run.Workspace, "mode": "browser", "step_timeout_seconds": 20},
+		Vars:  map[string]any{"workspace": run.Workspace, "mode": "browser", "step_timeout_seconds": 20, "aria_snapshot": mode},
 		Model: client, Env: e, Gate: gate.Open{}, Dir: run,
 	}
 	return &liveHarness{t: t, srv: srv, run: run, agent: a, env: e}
@@ -96,9 +105,11 @@ func wantSubmitted(t *testing.T, res runs.Result) {
 	}
 }
 
-func TestAgentFillsAndSubmitsAForm(t *testing.T) {
+func TestAgentFillsAndSubmitsAForm(t *testing.T) { bothModes(t, agentFillsAndSubmitsAForm) }
+
+func agentFillsAndSubmitsAForm(t *testing.T, mode string) {
 	site := fixtureSite(t)
-	h := newLiveHarness(t, site.URL+"/form.html",
+	h := newLiveHarness(t, mode, site.URL+"/form.html",
 		modeltest.Python("Look at the form first.", "print(page.title())"),
 		modeltest.Python("The snapshot shows labelled fields; fill them and send.",
 			"page.get_by_label('Your name').fill('Ada Lovelace')\n"+
@@ -170,9 +181,11 @@ func TestAgentFillsAndSubmitsAForm(t *testing.T) {
 	}
 }
 
-func TestAgentChoosesFromADropdown(t *testing.T) {
+func TestAgentChoosesFromADropdown(t *testing.T) { bothModes(t, agentChoosesFromADropdown) }
+
+func agentChoosesFromADropdown(t *testing.T, mode string) {
 	site := fixtureSite(t)
-	h := newLiveHarness(t, site.URL+"/order.html",
+	h := newLiveHarness(t, mode, site.URL+"/order.html",
 		modeltest.Python("Choose the size by its label and place the order.",
 			"page.get_by_label('Size').select_option('EU 42')\n"+
 				"page.get_by_role('button', name='Place order').click()\n"+
@@ -193,9 +206,11 @@ func TestAgentChoosesFromADropdown(t *testing.T) {
 
 var outputRE = regexp.MustCompile(`(?s)<output>\n(.*?)\n</output>`)
 
-func TestAgentReadsATableAndReports(t *testing.T) {
+func TestAgentReadsATableAndReports(t *testing.T) { bothModes(t, agentReadsATableAndReports) }
+
+func agentReadsATableAndReports(t *testing.T, mode string) {
 	site := fixtureSite(t)
-	h := newLiveHarness(t, site.URL+"/",
+	h := newLiveHarness(t, mode, site.URL+"/",
 		modeltest.Python("Open the products page.", "page.get_by_role('link', name='Products').click()\npage.wait_for_url('**/products.html')"),
 		modeltest.Python("Read the Road racer's price from its row.",
 			"row = page.get_by_role('row').filter(has_text='Road racer')\nprice = row.get_by_role('cell').nth(2).inner_text()\nprint(price)"),
@@ -225,5 +240,60 @@ func TestAgentReadsATableAndReports(t *testing.T) {
 	script, err := os.ReadFile(filepath.Join(h.run.Workspace, "script.py"))
 	if err != nil || !strings.Contains(string(script), "# ---- step 1") || !strings.Contains(string(script), "# ---- step 2") || strings.Count(string(script), "# -> ok") != 2 {
 		t.Errorf("script.py (%v):\n%s", err, script)
+	}
+}
+
+var checkboxRef = regexp.MustCompile(`checkbox "Send me the newsletter" \[ref=(e\d+)\]`)
+
+// With change observations the model acts on a ref it read from a whole
+// snapshot, sees its effect as changes, and after a compaction (which
+// took every snapshot out of its context) gets the whole snapshot again.
+func TestAgentWorksFromChangeObservations(t *testing.T) {
+	site := fixtureSite(t)
+	var refSeen string
+	h := newLiveHarness(t, AriaChanges, site.URL+"/prefs.html",
+		modeltest.Python("Look at the page.", "print(page.title())"),
+		modeltest.Func(func(r modeltest.Request) modeltest.Response {
+			msgs := r.Chat().Messages
+			if m := checkboxRef.FindStringSubmatch(msgs[len(msgs)-1].Text()); m != nil {
+				refSeen = m[1]
+			}
+			return modeltest.Python("Tick the newsletter by its ref and save.",
+				"page.locator('aria-ref="+refSeen+"').check()\npage.get_by_role('button', name='Save').click()")
+		}),
+		modeltest.Reply("SUMMARY: ticked the newsletter box and saved."),
+		modeltest.Python("Read the status.", "print(page.get_by_role('status').inner_text())"),
+		modeltest.Done(model.FieldPython, "Saved.", "The preferences were saved."),
+	)
+	h.agent.Config.SummaryEveryNSteps = 2
+	res := h.execute("Subscribe to the newsletter and save.")
+	wantSubmitted(t, res)
+	if refSeen == "" {
+		t.Fatal("the first observation showed no ref for the checkbox")
+	}
+	// The summary request holds the change observation of step 2.
+	sum := h.sent(2)
+	var change string
+	for _, m := range sum {
+		if strings.Contains(m.Text(), "[changes since the snapshot of step 1") {
+			change = m.Text()
+		}
+	}
+	for _, want := range []string{`~   - checkbox "Send me the newsletter" [checked] [ref=` + refSeen + `]`, "status: Saved"} {
+		if !strings.Contains(change, want) {
+			t.Errorf("change observation lacks %q:\n%s", want, change)
+		}
+	}
+	if strings.Contains(change, `heading "Recently viewed"`) {
+		t.Errorf("the change observation repeats unchanged lines:\n%s", change)
+	}
+	// After the compaction: a whole snapshot.
+	after := h.sent(4)
+	last := after[len(after)-1].Text()
+	if !strings.Contains(last, "<output>\nSaved\n</output>") || !strings.Contains(last, `heading "Recently viewed"`) || strings.Contains(last, "[changes since") {
+		t.Errorf("the observation after the compaction:\n%s", last)
+	}
+	if sys := h.sent(0)[0].Text(); !strings.Contains(sys, "request_full_snapshot()") || !strings.Contains(sys, "`~ ` changed") {
+		t.Errorf("the system prompt does not explain change observations:\n%s", sys)
 	}
 }
