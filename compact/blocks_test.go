@@ -103,3 +103,43 @@ func TestPruneKeepsTheChainOfChanges(t *testing.T) {
 		t.Errorf("after a new whole snapshot: pruned %d, want the 3 of page B's chain", n)
 	}
 }
+
+// An old whole snapshot among change observations too short to prune is
+// still pruned block observations after it fell out: blocks are counted in
+// steps, not in how many observations are due.
+func TestPruneBlocksCountSteps(t *testing.T) {
+	msgs := []model.Message{{Role: model.RoleSystem, Content: "sys"}, {Role: model.RoleUser, Content: "task"}}
+	add := func(step int, incremental bool) int {
+		obs := liveObs(step)
+		if incremental {
+			obs = obs.With("aria_snapshot", "[no change]")
+		}
+		obs.Incremental = incremental
+		msgs = append(msgs, model.Message{Role: model.RoleAssistant, Content: "{}"}, obsMessage(t, obs))
+		n, err := PruneBlocks(msgs, 1, 3, renderObs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	add(1, false) // page A, whole
+	add(2, true)
+	if n := add(3, false); n != 0 { // page B: A's snapshot falls out, one step
+		t.Fatalf("step 3 pruned %d", n)
+	}
+	if n := add(4, true); n != 0 { // the chain of B keeps 3 and 4; A out for 2
+		t.Fatalf("step 4 pruned %d", n)
+	}
+	if n := add(5, true); n != 0 {
+		t.Fatalf("step 5 pruned %d", n)
+	}
+	// Page C: B's chain is out too, and A's snapshot lies 5 observations
+	// back (the chain of B held the window at step 3 until now).
+	if n := add(6, false); n != 2 {
+		t.Fatalf("step 6 pruned %d, want the whole snapshots of A and B", n)
+	}
+	idx := observationIndexes(msgs)
+	if !msgs[idx[0]].Meta.Pruned || !msgs[idx[2]].Meta.Pruned || msgs[idx[1]].Meta.Pruned {
+		t.Error("want A's and B's whole snapshots pruned, the short change left")
+	}
+}

@@ -24,8 +24,9 @@ func Prune(msgs []model.Message, keepLast int, render func(env.Observation) (str
 	return PruneBlocks(msgs, keepLast, 1, render)
 }
 
-// PruneBlocks is Prune that waits until block observations have fallen out
-// of the last keepLast before it prunes them, all at once. Pruning rewrites
+// PruneBlocks is Prune that waits until the oldest observation due has been
+// out of the last keepLast for block observations, then prunes every one
+// due at once. Pruning rewrites
 // the history where the oldest of them sits, so a provider's prompt cache
 // can serve only what comes before it; pruning one observation per step
 // rewrites the prompt every call, pruning in blocks only every block-th
@@ -70,16 +71,24 @@ func PruneBlocks(msgs []model.Message, keepLast, block int, render func(env.Obse
 		slim env.Observation
 	}
 	var due []cut
-	for _, i := range obsIdx[:keepFrom] {
+	oldest := -1 // the position, among the observations, of the oldest one due
+	for k, i := range obsIdx[:keepFrom] {
 		m := msgs[i]
 		if m.Meta.Pruned {
 			continue
 		}
 		if slim, changed := slimObservation(*m.Meta.Observation); changed {
 			due = append(due, cut{i, slim})
+			if oldest < 0 {
+				oldest = k
+			}
 		}
 	}
-	if len(due) == 0 || len(due) < block {
+	// Due once the oldest has been out of the window for block
+	// observations. Counted in observations, not in how many are due: an
+	// old whole snapshot among short change observations (which are never
+	// pruned) still goes block steps after it fell out.
+	if len(due) == 0 || keepFrom-oldest < block {
 		return 0, nil
 	}
 	if render == nil {
