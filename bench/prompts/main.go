@@ -29,10 +29,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"wright/config"
@@ -67,7 +69,7 @@ func parseArms(s string) ([]arm, error) {
 func main() {
 	site := flag.String("site", os.Getenv("PROMPTS_SITE"), "the kitchensink app directory (cypress-example-kitchensink/app)")
 	armsFlag := flag.String("arms", "full:1,full:5,changes:1,changes:5,changes:10", "arms to run: mode:prune_block, comma-separated")
-	asJSON := flag.Bool("json", false, "print one JSON object per arm instead of the table")
+	asJSON := flag.Bool("json", false, "also print one JSON object per arm (every request's and observation's figures) before the table")
 	keep := flag.String("keep", "", "keep the run directories here (default: a temporary directory, removed)")
 	flag.Parse()
 	arms, err := parseArms(*armsFlag)
@@ -75,7 +77,11 @@ func main() {
 		err = errors.New("-site is required: the kitchensink app directory (bench/prompts/run.sh installs it)")
 	}
 	if err == nil {
-		err = run(*site, arms, *keep, *asJSON, os.Stdout)
+		// An interrupt ends the run in hand the way wright's own does:
+		// the harness closes its browser and runner before run returns.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err = run(ctx, *site, arms, *keep, *asJSON, os.Stdout)
+		stop()
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "prompts bench:", err)
@@ -83,7 +89,7 @@ func main() {
 	}
 }
 
-func run(site string, arms []arm, keep string, asJSON bool, w io.Writer) error {
+func run(ctx context.Context, site string, arms []arm, keep string, asJSON bool, w io.Writer) error {
 	if _, err := os.Stat(filepath.Join(site, "commands", "actions.html")); err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
@@ -102,7 +108,7 @@ func run(site string, arms []arm, keep string, asJSON bool, w io.Writer) error {
 	base := "http://" + pages.Addr().String()
 	var results []result
 	for _, a := range arms {
-		r, err := runArm(a, base, filepath.Join(out, fmt.Sprintf("%s_%d", a.mode, a.block)))
+		r, err := runArm(ctx, a, base, filepath.Join(out, fmt.Sprintf("%s_%d", a.mode, a.block)))
 		if err != nil {
 			return fmt.Errorf("%s: %w", a, err)
 		}
@@ -112,9 +118,7 @@ func run(site string, arms []arm, keep string, asJSON bool, w io.Writer) error {
 			fmt.Fprintln(w, string(b))
 		}
 	}
-	if !asJSON {
-		table(w, results)
-	}
+	table(w, results)
 	return nil
 }
 
@@ -212,7 +216,7 @@ func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func runArm(a arm, base, dir string) (result, error) {
+func runArm(ctx context.Context, a arm, base, dir string) (result, error) {
 	steps := script(base)
 	model := &scripted{steps: steps}
 	endpoint, err := serve(model)
@@ -239,12 +243,15 @@ func runArm(a arm, base, dir string) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
 	defer cancel()
 	res, err := h.Run(ctx, harness.Task{ID: "kitchensink", Text: "Work through the form controls of the kitchensink actions page.",
 		StartURL: base + "/commands/actions.html"})
 	if err != nil {
 		return result{}, err
+	}
+	if ctx.Err() != nil {
+		return result{}, fmt.Errorf("interrupted: %w", ctx.Err())
 	}
 	r, err := measure(a, model.requests, dir)
 	r.Exit = string(res.ExitStatus)

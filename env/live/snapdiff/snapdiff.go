@@ -23,6 +23,11 @@ import (
 // to help, and Diff says so instead of spending the memory.
 const maxCells = 4 << 20
 
+// contextRunes is how much of a context line is shown: it only places a
+// hunk, and a page's long text (a code sample, a paragraph) would
+// otherwise cost more than the change it places.
+const contextRunes = 100
+
 // Line marks of a change text: every line starts with one of them.
 const (
 	MarkAdded   = "+ "
@@ -253,7 +258,11 @@ func render(a, b []line, ops []op) Result {
 		for _, j := range context(b, h.at, indent) {
 			if !shown[j] {
 				shown[j] = true
-				emit(MarkContext, b[j])
+				l := b[j]
+				if r := []rune(l.text); len(r) > contextRunes {
+					l.text = strings.TrimRight(string(r[:contextRunes]), " ") + " …"
+				}
+				emit(MarkContext, l)
 			}
 		}
 		for _, i := range h.dels {

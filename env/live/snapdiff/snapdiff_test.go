@@ -155,3 +155,16 @@ func TestDiffIsSmallForOneChange(t *testing.T) {
 		t.Errorf("changes:\n%s", r.Text)
 	}
 }
+
+func TestContextLinesAreClipped(t *testing.T) {
+	long := "- code: " + strings.Repeat("cy.get('.action').click() ", 20)
+	prev := long + "\n- button \"Go\" [ref=e1]"
+	r := Diff(prev, long+"\n- button \"Go\" [disabled] [ref=e1]")
+	lines := strings.Split(r.Text, "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[0], "cy.get('.actio …") || len([]rune(lines[0])) > 2+contextRunes+2 {
+		t.Errorf("changes:\n%s", r.Text)
+	}
+	if lines[1] != `~ - button "Go" [disabled] [ref=e1]` {
+		t.Errorf("the changed line is not whole: %q", lines[1])
+	}
+}
