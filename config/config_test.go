@@ -19,6 +19,9 @@ func TestBaseDefaults(t *testing.T) {
 	if c.Agent.SystemTemplate != "builtin:workspace_system.j2" {
 		t.Errorf("system template %q", c.Agent.SystemTemplate)
 	}
+	if c.Env.AriaSnapshot != "changes" || c.Agent.PruneBlock != 5 {
+		t.Errorf("env.aria_snapshot %q, agent.prune_block %d", c.Env.AriaSnapshot, c.Agent.PruneBlock)
+	}
 }
 
 func TestLayering(t *testing.T) {
@@ -60,10 +63,11 @@ func TestLayering(t *testing.T) {
 
 func TestErrorsAreClear(t *testing.T) {
 	cases := map[string][]string{
-		"no such built-in":  {"nonsense"},
-		"no such file":      {"missing/file.yaml"},
-		"gate.mode":         {"gate.mode=maybe"},
-		"response_format":   {"model.response_format=xml"},
+		"no such built-in": {"nonsense"},
+		"no such file":     {"missing/file.yaml"},
+		"gate.mode":        {"gate.mode=maybe"},
+		"response_format":  {"model.response_format=xml"},
+		"env.aria_snapshot is \"diff\": use full or changes": {"env.aria_snapshot=diff"},
 		"value is not YAML": {"agent.step_limit=[1"},
 	}
 	for want, layers := range cases {
