@@ -18,6 +18,7 @@
 //
 //	go run ./bench/context                     # table, and docs/context-tokens.png
 //	go run ./bench/context -csv > tokens.csv   # every step of every policy
+//	go run ./bench/context -prefix             # what block pruning leaves to a prompt cache
 package main
 
 import (
@@ -44,7 +45,16 @@ func main() {
 	flag.IntVar(&cfg.ariaChars, "aria-chars", 15000, "ARIA snapshot per live step")
 	plotPath := flag.String("plot", filepath.Join("docs", "context-tokens.png"), "PNG to write; empty for none")
 	csv := flag.Bool("csv", false, "print every step as CSV instead of the summary table")
+	prefix := flag.Bool("prefix", false, "print the reused-prefix table of block pruning (workspace) instead")
 	flag.Parse()
+
+	if *prefix {
+		if err := prefixTable(cfg, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "context bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 
 	if err := run(cfg, *plotPath, *csv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "context bench:", err)
