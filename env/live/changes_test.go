@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"wright/env"
 )
 
 // A live run with AriaChanges: a click that changes one line yields a
@@ -94,5 +96,73 @@ func TestFullModeAndBadMode(t *testing.T) {
 		if shown, inc := e.present(i, pageState{url: "http://x/", aria: snap}, false); inc || shown != snap {
 			t.Errorf("full mode, step %d: %v %q", i, inc, shown)
 		}
+	}
+}
+
+// present's choices without a browser: what the model is shown of each
+// snapshot, step after step.
+func TestPresent(t *testing.T) {
+	var list strings.Builder
+	for i := 1; i <= 40; i++ {
+		list.WriteString("- link \"Item " + itoa(i) + "\" [ref=e" + itoa(i) + "]\n")
+	}
+	base := "- heading \"Shop\" [level=1]\n" + list.String() + "- button \"Buy\" [ref=e99]"
+	e := &Env{opts: Options{AriaMode: AriaChanges}, pageID: "tab1"}
+	show := func(step int, url, aria string, force bool) (string, bool) {
+		return e.present(step, pageState{url: url, aria: aria}, force)
+	}
+	if s, inc := show(1, "http://shop/a", base, false); inc || s != base {
+		t.Fatalf("first: %v %q", inc, s)
+	}
+	one := strings.Replace(base, `"Buy" [ref=e99]`, `"Buy" [disabled] [ref=e99]`, 1)
+	if s, inc := show(2, "http://shop/a#top", one, false); !inc || !strings.Contains(s, `~ - button "Buy" [disabled] [ref=e99]`) {
+		t.Errorf("a fragment is not a navigation, one line changed: %v\n%s", inc, s)
+	}
+	if _, inc := show(3, "http://shop/b", one, false); inc {
+		t.Error("another URL: want the whole snapshot")
+	}
+	if _, inc := show(4, "http://shop/b", one, true); inc {
+		t.Error("asked for: want the whole snapshot")
+	}
+	e.pageID = "tab2"
+	if _, inc := show(5, "http://shop/b", one, false); inc {
+		t.Error("another tab: want the whole snapshot")
+	}
+	// A change bigger than the snapshot: whole.
+	other := strings.ReplaceAll(one, "Item", "Article")
+	if s, inc := show(6, "http://shop/b", other, false); inc || s != other {
+		t.Errorf("every line changed: want the whole snapshot, got changes:\n%s", s)
+	}
+	// Changes adding up to more than the whole snapshot they rest on: whole
+	// again, and the chain starts over.
+	wholes, cur := 0, other
+	for step := 7; step < 40; step++ {
+		cur = strings.Replace(cur, "Article "+itoa(step-6)+"\"", "Article "+itoa(step-6)+" (seen)\"", 1)
+		if _, inc := show(step, "http://shop/b", cur, false); !inc {
+			wholes++
+		}
+	}
+	if wholes == 0 || wholes > 3 {
+		t.Errorf("%d whole snapshots among 33 one-line changes to a %d-char snapshot", wholes, len(other))
+	}
+	// An error text is never a base to diff against.
+	if _, inc := show(40, "http://shop/b", "", false); inc {
+		t.Error("an empty snapshot came as changes")
+	}
+	if _, inc := show(41, "http://shop/b", cur, false); inc {
+		t.Error("after an empty snapshot: want the whole one")
+	}
+}
+
+// A pruned change observation says it held changes, not the page.
+func TestChangePlaceholder(t *testing.T) {
+	e := &Env{opts: Options{AriaMode: AriaChanges}}
+	obs := e.finish(env.Observation{Details: map[string]any{}}, pageState{aria: "- a", shown: "[changes ...]\n~ - b", incremental: true}, nil, nil)
+	if !obs.Incremental || obs.Detail("aria_kind") != "changes" || !strings.HasPrefix(obs.Prunable["aria_snapshot"], "[Changes to the ARIA snapshot pruned") {
+		t.Errorf("incremental %v, kind %v, placeholder %q", obs.Incremental, obs.Detail("aria_kind"), obs.Prunable["aria_snapshot"])
+	}
+	obs = e.finish(env.Observation{Details: map[string]any{}}, pageState{aria: "- a", shown: "- a"}, nil, nil)
+	if obs.Incremental || obs.Detail("aria_kind") != "full" || !strings.HasPrefix(obs.Prunable["aria_snapshot"], "[ARIA snapshot pruned") {
+		t.Errorf("whole: incremental %v, kind %v, placeholder %q", obs.Incremental, obs.Detail("aria_kind"), obs.Prunable["aria_snapshot"])
 	}
 }

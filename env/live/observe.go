@@ -156,7 +156,11 @@ func (e *Env) finish(obs env.Observation, st pageState, tabs []map[string]any, n
 	// A change observation rests on the ones before it back to the last
 	// whole snapshot: pruning keeps that chain (env.Observation.Incremental).
 	obs.Incremental = st.incremental
-	obs.Prunable = map[string]string{"aria_snapshot": ARIAPlaceholder(aria)}
+	placeholder := ARIAPlaceholder(aria)
+	if st.incremental {
+		placeholder = fmt.Sprintf("[Changes to the ARIA snapshot pruned to save context (%d chars). The page has moved on since; a later whole snapshot, and the changes after it, show the current page.]", len(aria))
+	}
+	obs.Prunable = map[string]string{"aria_snapshot": placeholder}
 	obs.Screenshot = st.shot
 	if st.shot != "" {
 		rel, _ := filepath.Rel(e.ws, st.shot)
