@@ -274,6 +274,9 @@ func (c *Config) validate() error {
 	if c.Agent.StepLimit <= 0 {
 		problems = append(problems, "agent.step_limit must be at least 1")
 	}
+	if c.Agent.PruneBlock < 0 {
+		problems = append(problems, "agent.prune_block must be 0 or more (0 and 1 prune each observation as it falls out)")
+	}
 	if c.Agent.MaxConsecutiveFormatErrors <= 0 {
 		problems = append(problems, "agent.max_consecutive_format_errors must be at least 1")
 	}

@@ -68,7 +68,8 @@ func TestErrorsAreClear(t *testing.T) {
 		"gate.mode":        {"gate.mode=maybe"},
 		"response_format":  {"model.response_format=xml"},
 		"env.aria_snapshot is \"diff\": use full or changes": {"env.aria_snapshot=diff"},
-		"value is not YAML": {"agent.step_limit=[1"},
+		"agent.prune_block must be 0 or more":                {"agent.prune_block=-2"},
+		"value is not YAML":                                  {"agent.step_limit=[1"},
 	}
 	for want, layers := range cases {
 		_, err := Load(layers, nil)
