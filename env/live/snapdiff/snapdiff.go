@@ -14,7 +14,6 @@ package snapdiff
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -68,26 +67,44 @@ func (r Result) Summary() string {
 	return strings.Join(parts, ", ")
 }
 
-var refPattern = regexp.MustCompile(`\[ref=(e\d+)\]`)
-
 type line struct {
 	text   string
+	id     int // the same id for the same text, in both snapshots: compared instead of the text
 	indent int
 	ref    string // "" for a line without one
 	role   string // the first word after "- ", for pairing lines without refs
 }
 
-func parse(snapshot string) []line {
+// refOf is the eN of the line's [ref=eN], or "".
+func refOf(t string) string {
+	i := strings.Index(t, "[ref=e")
+	if i < 0 {
+		return ""
+	}
+	rest := t[i+len("[ref="):]
+	j := 1
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	if j == 1 || j >= len(rest) || rest[j] != ']' {
+		return ""
+	}
+	return rest[:j]
+}
+
+func parse(snapshot string, ids map[string]int) []line {
 	if snapshot == "" {
 		return nil
 	}
 	raw := strings.Split(strings.TrimRight(snapshot, "\n"), "\n")
 	out := make([]line, len(raw))
 	for i, t := range raw {
-		l := line{text: t, indent: len(t) - len(strings.TrimLeft(t, " "))}
-		if m := refPattern.FindStringSubmatch(t); m != nil {
-			l.ref = m[1]
+		id, ok := ids[t]
+		if !ok {
+			id = len(ids)
+			ids[t] = id
 		}
+		l := line{text: t, id: id, indent: len(t) - len(strings.TrimLeft(t, " ")), ref: refOf(t)}
 		body := strings.TrimPrefix(strings.TrimLeft(t, " "), "- ")
 		if k := strings.IndexAny(body, " :["); k >= 0 {
 			body = body[:k]
@@ -100,7 +117,8 @@ func parse(snapshot string) []line {
 
 // Diff returns the changes that turn prev into cur.
 func Diff(prev, cur string) Result {
-	a, b := parse(prev), parse(cur)
+	ids := map[string]int{}
+	a, b := parse(prev, ids), parse(cur, ids)
 	ops, ok := editScript(a, b)
 	if !ok {
 		return Result{TooFar: true}
@@ -129,11 +147,11 @@ type op struct {
 // middle is too big to tabulate.
 func editScript(a, b []line) ([]op, bool) {
 	head := 0
-	for head < len(a) && head < len(b) && a[head].text == b[head].text {
+	for head < len(a) && head < len(b) && a[head].id == b[head].id {
 		head++
 	}
 	tail := 0
-	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail].text == b[len(b)-1-tail].text {
+	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail].id == b[len(b)-1-tail].id {
 		tail++
 	}
 	n, m := len(a)-head-tail, len(b)-head-tail
@@ -149,7 +167,7 @@ func editScript(a, b []line) ([]op, bool) {
 	lcs := make([]int32, (n+1)*w)
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
-			if a[head+i].text == b[head+j].text {
+			if a[head+i].id == b[head+j].id {
 				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
 			} else {
 				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
@@ -159,7 +177,7 @@ func editScript(a, b []line) ([]op, bool) {
 	i, j := 0, 0
 	for i < n || j < m {
 		switch {
-		case i < n && j < m && a[head+i].text == b[head+j].text:
+		case i < n && j < m && a[head+i].id == b[head+j].id:
 			ops = append(ops, op{opEqual, head + i, head + j})
 			i++
 			j++

@@ -103,7 +103,7 @@ func TestDiff(t *testing.T) {
 				t.Errorf("counts +%d -%d ~%d, want +%d -%d ~%d", got.Added, got.Removed, got.Changed, tc.added, tc.removed, tc.change)
 			}
 			for _, l := range strings.Split(got.Text, "\n") {
-				if m := refPattern.FindString(l); m != "" && !strings.Contains(tc.cur+page, strings.TrimSpace(l[2:])) {
+				if refOf(l) != "" && !strings.Contains(tc.cur+page, strings.TrimSpace(l[2:])) {
 					t.Errorf("line %q is in neither snapshot", l)
 				}
 			}
@@ -156,6 +156,16 @@ func TestDiffIsSmallForOneChange(t *testing.T) {
 	}
 }
 
+func TestRefOf(t *testing.T) {
+	for in, want := range map[string]string{
+		`- button "Go" [ref=e12]`: "e12", `- link "x" [ref=e3]:`: "e3", `- text: [ref=e]`: "", `- text: [ref=e1`: "", "- text: plain": "",
+	} {
+		if got := refOf(in); got != want {
+			t.Errorf("refOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestContextLinesAreClipped(t *testing.T) {
 	long := "- code: " + strings.Repeat("cy.get('.action').click() ", 20)
 	prev := long + "\n- button \"Go\" [ref=e1]"
@@ -166,5 +176,26 @@ func TestContextLinesAreClipped(t *testing.T) {
 	}
 	if lines[1] != `~ - button "Go" [disabled] [ref=e1]` {
 		t.Errorf("the changed line is not whole: %q", lines[1])
+	}
+}
+
+// BenchmarkDiff: a 12,000-character snapshot (about 330 lines) with one
+// changed line, and with a third of its lines changed.
+func BenchmarkDiff(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("- main:\n")
+	for i := 0; sb.Len() < 12000; i++ {
+		fmt.Fprintf(&sb, "  - listitem:\n    - link \"Item %d\" [ref=e%d]\n", i, i+1)
+	}
+	prev := sb.String()
+	one := strings.Replace(prev, `"Item 100"`, `"Item 100 (seen)"`, 1)
+	third := strings.ReplaceAll(prev, "0\" [ref", "0 (seen)\" [ref")
+	for _, c := range []struct{ name, cur string }{{"one-line", one}, {"many-lines", third}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				Diff(prev, c.cur)
+			}
+		})
 	}
 }
