@@ -59,7 +59,7 @@ func newLiveHarness(t *testing.T, mode, startURL string, responses ...modeltest.
 		Workspace:   run.Workspace,
 		TaskJSON:    filepath.Join(run.Workspace, "task.json"),
 		StartURL:    startURL,
-		Browser:     browser.Options{Timeout: 5 * time.Second},
+		Browser:     browser.Options{Timeout: 15 * time.Second}, // room for a loaded machine to open a tab
 		StepTimeout: 20 * time.Second,
 		AriaMode:    mode,
 	})
