@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-short bench demo deps chromium bwrap fmt vet cross release clean
+.PHONY: all build test test-short bench demo deps chromium bwrap jaeger fmt vet cross release clean
 
 all: build
 
@@ -61,7 +61,23 @@ deps: chromium bwrap
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 is required"; exit 1; }
 	$(GO) mod download
 
-test: deps
+# Jaeger's all-in-one binary, the real OTLP backend of the trace test
+# (cmd/wright/otel_test.go), pinned in tools/jaeger (a module of its own, so
+# the project's go.mod does not carry Jaeger's requirements). Built once and
+# cached: it takes minutes on two cores.
+JAEGER_VERSION := v1.76.0
+ifeq ($(UNAME),Darwin)
+JAEGER_CACHE := $(HOME)/Library/Caches
+else
+JAEGER_CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)
+endif
+JAEGER ?= $(or $(WRIGHT_JAEGER),$(JAEGER_CACHE)/wright/jaeger-$(JAEGER_VERSION)/jaeger)
+jaeger:
+	@[ -x "$(JAEGER)" ] || { echo "building jaeger $(JAEGER_VERSION) for the trace test (once, a few minutes)"; \
+	  mkdir -p "$(dir $(JAEGER))" && cd tools/jaeger && \
+	  $(GO) build -o "$(JAEGER)" github.com/jaegertracing/jaeger/cmd/jaeger; }
+
+test: deps jaeger
 	$(GO) vet ./...
 	$(GO) test -timeout 15m ./...
 

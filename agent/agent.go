@@ -235,7 +235,9 @@ func (a *Agent) judgeUsage() model.Usage {
 func (a *Agent) last() model.Message { return a.messages[len(a.messages)-1] }
 
 // step is one turn: query the model, then execute what it asked for.
-func (a *Agent) step(ctx context.Context) error {
+func (a *Agent) step(ctx context.Context) (err error) {
+	ctx, span := a.startStepSpan(ctx)
+	defer func() { endStepSpan(span, err) }()
 	action, err := a.query(ctx)
 	if err != nil {
 		return err
@@ -324,7 +326,9 @@ func (a *Agent) formatError(err error) error {
 func (a *Agent) execute(ctx context.Context, action model.Action) error {
 	a.progressAction(action)
 	if action.Done {
-		verdict, err := a.Gate.Check(ctx)
+		gctx, span := a.startGateSpan(ctx)
+		verdict, err := a.Gate.Check(gctx)
+		endGateSpan(span, verdict, err)
 		if verdict.Label != nil {
 			a.verdict = &verdict
 		}
@@ -349,7 +353,9 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 		a.emit(Event{Kind: DoneRefused, Message: firstLine(verdict.Message)})
 		return a.interrupt("SelfReflectionGate", text)
 	}
-	obs, err := a.Env.Execute(ctx, a.calls, action.Code)
+	tctx, span := a.startToolSpan(ctx, action)
+	obs, err := a.Env.Execute(tctx, a.calls, action.Code)
+	endToolSpan(span, obs, err)
 	if err != nil {
 		a.Dir.RuntimeError(a.calls, "environment", err)
 		a.writeStep(action, &obs, "Environment error: "+err.Error())
@@ -534,6 +540,12 @@ func (a *Agent) progressAction(action model.Action) {
 }
 
 func (a *Agent) progressObservation(obs env.Observation) {
+	a.emit(Event{Kind: StepEnded, Status: outcome(obs)})
+}
+
+// outcome is an observation's status in a few words: "rc 0", "success
+// true (timed out)".
+func outcome(obs env.Observation) string {
 	status := fmt.Sprintf("rc %v", obs.Detail("returncode"))
 	if obs.Detail("returncode") == nil {
 		status = fmt.Sprintf("success %v", obs.Success)
@@ -541,7 +553,7 @@ func (a *Agent) progressObservation(obs env.Observation) {
 	if obs.Detail("timed_out") == true {
 		status += " (timed out)"
 	}
-	a.emit(Event{Kind: StepEnded, Status: status})
+	return status
 }
 
 func firstLine(s string) string {

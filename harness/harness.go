@@ -18,6 +18,7 @@ import (
 	"wright/runs"
 	"wright/secrets"
 	"wright/templates"
+	"wright/tracing"
 )
 
 // Task is what one run is asked to do. An empty ID is made from the
@@ -149,13 +150,17 @@ func (h *Harness) Run(ctx context.Context, task Task) (runs.Result, error) {
 	if err != nil {
 		return runs.Result{}, &RunDirError{Err: err}
 	}
+	ctx, span := h.startRunSpan(ctx, task, run)
+	defer span.End()
 	r := &runner{h: h, task: task, run: run}
 	defer r.close()
 	a, err := r.setup(ctx)
 	if err != nil {
+		tracing.Fail(span, err)
 		return runs.Result{TaskID: task.ID, RunDir: run.Dir}, err
 	}
 	res, err := a.Execute(ctx, task)
+	endRunSpan(span, res, err)
 	if h.opts.AtEnd != nil {
 		h.opts.AtEnd(ctx, a.Env)
 	}

@@ -57,9 +57,12 @@ func Names() []string {
 }
 
 // credentialName matches variable names that hold API keys by convention.
-var credentialName = regexp.MustCompile(`(?i)(^|_)API_?KEY$`)
+// credentialName matches API keys, and OpenTelemetry's exporter headers,
+// which carry a trace backend's credentials (Langfuse's Basic auth).
+var credentialName = regexp.MustCompile(`(?i)((^|_)API_?KEY$|^OTEL_EXPORTER_OTLP_([A-Z]+_)?HEADERS$)`)
 
-// Credentials are the names in environ that look like API keys.
+// Credentials are the names in environ that look like API keys or carry
+// credentials in headers.
 func Credentials(environ []string) []string {
 	var out []string
 	for _, kv := range environ {

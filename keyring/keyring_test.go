@@ -8,8 +8,9 @@ import (
 )
 
 func TestCredentials(t *testing.T) {
-	got := Credentials([]string{"OPENAI_API_KEY=a", "MY_APIKEY=b", "OPENROUTER_API_KEY=c", "PATH=/bin", "KEYBOARD=x", "API_KEYS=y"})
-	if strings.Join(got, ",") != "OPENAI_API_KEY,MY_APIKEY,OPENROUTER_API_KEY" {
+	got := Credentials([]string{"OPENAI_API_KEY=a", "MY_APIKEY=b", "OPENROUTER_API_KEY=c", "PATH=/bin", "KEYBOARD=x", "API_KEYS=y",
+		"OTEL_EXPORTER_OTLP_HEADERS=Authorization=Basic%20x", "OTEL_EXPORTER_OTLP_TRACES_HEADERS=k=v", "OTEL_EXPORTER_OTLP_ENDPOINT=http://c:4318"})
+	if strings.Join(got, ",") != "OPENAI_API_KEY,MY_APIKEY,OPENROUTER_API_KEY,OTEL_EXPORTER_OTLP_HEADERS,OTEL_EXPORTER_OTLP_TRACES_HEADERS" {
 		t.Errorf("Credentials = %v", got)
 	}
 }

@@ -90,8 +90,17 @@ type Retry struct {
 
 // New builds the client the config names: the replay client for
 // "replay:<file.jsonl>", otherwise the OpenAI-compatible client. warn (may be
-// nil) receives one-off warnings such as an unknown price.
+// nil) receives one-off warnings such as an unknown price. Every call the
+// client makes is a span when tracing is on (model/trace.go).
 func New(cfg Config, warn func(string)) (Client, error) {
+	c, err := build(cfg, warn)
+	if err != nil {
+		return nil, err
+	}
+	return traced(c, cfg), nil
+}
+
+func build(cfg Config, warn func(string)) (Client, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}

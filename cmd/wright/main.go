@@ -54,6 +54,7 @@ func main() {
 	defer stop()
 	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{code: 2, err: err} })
 	err := rootCmd.ExecuteContext(ctx)
+	stopTracing()
 	if err == nil {
 		return
 	}

@@ -1,0 +1,80 @@
+package model
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"strings"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"wright/tracing"
+)
+
+// tracedClient makes each call a span of OpenTelemetry's GenAI kind
+// ("chat <model>"), a child of whatever span the caller's context holds:
+// the step for the agent's calls, the gate or the run for the judge's.
+type tracedClient struct {
+	next  Client
+	attrs []tracing.KeyValue
+	name  string
+}
+
+// traced wraps c. With tracing off the span is OpenTelemetry's no-op, so
+// the wrapper costs a few allocations per call.
+func traced(c Client, cfg Config) Client {
+	provider, server := "openai", ""
+	if strings.HasPrefix(cfg.Name, ReplayPrefix) {
+		provider = "replay"
+	} else {
+		base := cfg.BaseURL
+		if base == "" {
+			base = os.Getenv("OPENAI_BASE_URL")
+		}
+		if base == "" {
+			base = DefaultBaseURL
+		}
+		if u, err := url.Parse(base); err == nil {
+			server = u.Hostname()
+		}
+	}
+	output := "json"
+	if cfg.ResponseFormat == FormatNone {
+		output = "text"
+	}
+	name := cfg.Name
+	if provider == "replay" {
+		// A recording's path is not a model name.
+		name = "replay"
+	}
+	attrs := []tracing.KeyValue{
+		tracing.GenAIOperation.String(tracing.OpChat),
+		tracing.GenAIProvider.String(provider),
+		tracing.GenAIRequestModel.String(name),
+		tracing.GenAIOutputType.String(output),
+	}
+	if server != "" {
+		attrs = append(attrs, tracing.ServerAddress.String(server))
+	}
+	return &tracedClient{next: c, attrs: attrs, name: name}
+}
+
+func (c *tracedClient) Complete(ctx context.Context, messages []Message) (Reply, error) {
+	ctx, span := tracing.Tracer().Start(ctx, tracing.OpChat+" "+c.name,
+		trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(c.attrs...))
+	defer span.End()
+	reply, err := c.next.Complete(ctx, messages)
+	if err != nil {
+		tracing.Fail(span, err)
+		return reply, err
+	}
+	span.SetAttributes(
+		tracing.GenAIInputTokens.Int(reply.Usage.PromptTokens),
+		tracing.GenAIOutputTokens.Int(reply.Usage.CompletionTokens),
+		tracing.Cost.Float64(reply.Usage.Cost),
+	)
+	if reply.FinishReason != "" {
+		span.SetAttributes(tracing.GenAIFinishReasons.StringSlice([]string{reply.FinishReason}))
+	}
+	return reply, nil
+}
