@@ -85,9 +85,18 @@ func TestSlurmArrayRunsItsShard(t *testing.T) {
 	if strings.Join(strings.Fields(string(got)), " ") != want {
 		t.Errorf("ran %q", got)
 	}
-	// The array covers exactly SHARDS indexes.
+	// An array submitted with another size (sbatch --array=0-2) is split
+	// into that many shards.
+	if msg, code := run(t, append(env, "SLURM_ARRAY_TASK_COUNT=3"), "bash", "slurm/bench.sbatch"); code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	got, _ = os.ReadFile(out)
+	if !strings.Contains(strings.Join(strings.Fields(string(got)), " "), "-o /scratch/r/shard-3 --shard 3/3 ") {
+		t.Errorf("with 3 array tasks, ran %q", got)
+	}
+	// Without Slurm's count, the array covers exactly SHARDS indexes.
 	b, _ := os.ReadFile("slurm/bench.sbatch")
-	if !strings.Contains(string(b), "#SBATCH --array=0-3") || !strings.Contains(string(b), "export SHARDS=4") {
+	if !strings.Contains(string(b), "#SBATCH --array=0-3") || !strings.Contains(string(b), `export SHARDS="${SLURM_ARRAY_TASK_COUNT:-4}"`) {
 		t.Error("the array range and SHARDS disagree")
 	}
 }
