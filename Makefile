@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-short bench demo deps chromium bwrap jaeger fmt vet cross release clean
+.PHONY: all build test test-short bench demo deps chromium bwrap slurm jaeger fmt vet cross release clean
 
 all: build
 
@@ -57,7 +57,24 @@ bwrap:
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq bubblewrap >/dev/null; }
 endif
 
-deps: chromium bwrap
+# Slurm and munge: the one-machine cluster that deploy's TestSlurmCluster*
+# runs the project's array job on (Debian's packages; elsewhere the test
+# skips and says why).
+ifeq ($(UNAME),Darwin)
+slurm:
+	@:
+else
+slurm:
+	@{ command -v slurmd >/dev/null 2>&1 || [ -x /usr/sbin/slurmd ]; } && { command -v munged >/dev/null 2>&1 || [ -x /usr/sbin/munged ]; } || { \
+	    command -v apt-get >/dev/null 2>&1 || { \
+	      echo "no Slurm: install slurm-wlm and munge with your package manager for the cluster test (it skips without them)"; \
+	      exit 0; }; \
+	    echo "installing slurm-wlm and munge (apt)"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null; }
+endif
+
+deps: chromium bwrap slurm
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 is required"; exit 1; }
 	$(GO) mod download
 

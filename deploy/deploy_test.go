@@ -13,8 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // recorder is a stand-in for the wright binary that writes its arguments,
@@ -85,75 +83,20 @@ func TestSlurmArrayRunsItsShard(t *testing.T) {
 	if strings.Join(strings.Fields(string(got)), " ") != want {
 		t.Errorf("ran %q", got)
 	}
-	// The array covers exactly SHARDS indexes.
+	// An array submitted with another size (sbatch --array=0-2) is split
+	// into that many shards.
+	if msg, code := run(t, append(env, "SLURM_ARRAY_TASK_COUNT=3"), "bash", "slurm/bench.sbatch"); code != 0 {
+		t.Fatalf("exit %d: %s", code, msg)
+	}
+	got, _ = os.ReadFile(out)
+	if !strings.Contains(strings.Join(strings.Fields(string(got)), " "), "-o /scratch/r/shard-3 --shard 3/3 ") {
+		t.Errorf("with 3 array tasks, ran %q", got)
+	}
+	// Without Slurm's count, the array covers exactly SHARDS indexes.
 	b, _ := os.ReadFile("slurm/bench.sbatch")
-	if !strings.Contains(string(b), "#SBATCH --array=0-3") || !strings.Contains(string(b), "export SHARDS=4") {
+	if !strings.Contains(string(b), "#SBATCH --array=0-3") || !strings.Contains(string(b), `export SHARDS="${SLURM_ARRAY_TASK_COUNT:-4}"`) {
 		t.Error("the array range and SHARDS disagree")
 	}
-}
-
-func TestKubernetesJobIsIndexedAndMatchesShards(t *testing.T) {
-	b, err := os.ReadFile("k8s/bench-job.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	var docs []map[string]any
-	for {
-		var d map[string]any
-		if err := dec.Decode(&d); err != nil {
-			break
-		}
-		docs = append(docs, d)
-	}
-	if len(docs) != 2 {
-		t.Fatalf("%d documents, want the shard Job and the merge Job", len(docs))
-	}
-	var job struct {
-		Kind string `json:"kind"`
-		Spec struct {
-			Completions    int    `json:"completions"`
-			Parallelism    int    `json:"parallelism"`
-			CompletionMode string `json:"completionMode"`
-			Template       struct {
-				Spec struct {
-					Containers []struct {
-						Command []string `json:"command"`
-						Env     []struct {
-							Name  string `json:"name"`
-							Value string `json:"value"`
-						} `json:"env"`
-					} `json:"containers"`
-				} `json:"spec"`
-			} `json:"template"`
-		} `json:"spec"`
-	}
-	raw, _ := json.Marshal(docs[0])
-	if err := json.Unmarshal(raw, &job); err != nil {
-		t.Fatal(err)
-	}
-	c := job.Spec.Template.Spec.Containers[0]
-	shards := ""
-	for _, e := range c.Env {
-		if e.Name == "SHARDS" {
-			shards = e.Value
-		}
-	}
-	if job.Kind != "Job" || job.Spec.CompletionMode != "Indexed" || shards == "" || shards != strings.TrimSpace(itoa(job.Spec.Completions)) {
-		t.Errorf("job %+v, SHARDS %q", job.Spec, shards)
-	}
-	if c.Command[0] != "wright-shard" {
-		t.Errorf("command %v", c.Command)
-	}
-	dockerfile, _ := os.ReadFile("../Dockerfile")
-	if !strings.Contains(string(dockerfile), "COPY deploy/shard.sh /usr/local/bin/wright-shard") {
-		t.Error("the image does not install wright-shard")
-	}
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
 }
 
 // TestShardsEndToEnd runs two real shards of the built-in suite with the

@@ -45,8 +45,18 @@ var benchSummarizeCmd = &cobra.Command{
 var benchMergeCmd = &cobra.Command{
 	Use:   "merge OUT DIR...",
 	Short: "Join the results of shard directories into OUT",
-	Args:  cobra.MinimumNArgs(2),
+	Long: `Join the results of shard directories (each a bench run with --shard i/n) into OUT.
+With --complete, first check that the directories hold every shard of one split
+exactly once, each with a final record for every attempt it selected, and refuse
+(exit 1, naming what is missing) otherwise: a merge job scheduled after its array
+whatever became of it runs with --complete.`,
+	Args: cobra.MinimumNArgs(2),
 	RunE: func(cmd *cobra.Command, args []string) error {
+		if complete, _ := cmd.Flags().GetBool("complete"); complete {
+			if err := suite.CheckComplete(args[1:]); err != nil {
+				return err
+			}
+		}
 		s, err := suite.Merge(args[0], args[1:])
 		if err != nil {
 			return err
@@ -100,5 +110,6 @@ var benchExportCmd = &cobra.Command{
 func init() {
 	benchExportCmd.Flags().StringVar(&benchExportFormat, "format", "online-mind2web", "the layout to write")
 	benchExportCmd.Flags().StringVarP(&benchExportOut, "output", "o", "", "where to write (default DIR/export-FORMAT)")
+	benchMergeCmd.Flags().Bool("complete", false, "refuse unless every shard of the split is there, each with every attempt finished")
 	benchCmd.AddCommand(benchSummarizeCmd, benchMergeCmd, benchCompareCmd, benchExportCmd)
 }
