@@ -352,230 +352,6 @@ func (b *Browser) connect(ctx context.Context, wsURL string) error {
 	return nil
 }
 
-// pump follows the browser's targets: new tabs and popups become pages,
-// closed or crashed ones are marked so.
-func (b *Browser) pump(events <-chan *rod.Message) {
-	for msg := range events {
-		switch msg.Method {
-		case "Target.targetCreated":
-			var e proto.TargetTargetCreated
-			// A held browser adopts its pages as they are attached (onAttached).
-			if b.paused == nil && msg.Load(&e) && e.TargetInfo.Type == proto.TargetTargetInfoTypePage {
-				b.onTargetCreated(e.TargetInfo)
-			}
-		case "Target.attachedToTarget":
-			b.onAttached(msg)
-		case "Target.targetInfoChanged":
-			var e proto.TargetTargetInfoChanged
-			if msg.Load(&e) {
-				b.onTargetChanged(e.TargetInfo)
-			}
-		case "Target.targetDestroyed":
-			var e proto.TargetTargetDestroyed
-			if msg.Load(&e) {
-				if p := b.pageByTarget(e.TargetID); p != nil {
-					p.markClosed("the page was closed")
-				}
-			}
-		case "Target.targetCrashed":
-			var e proto.TargetTargetCrashed
-			if msg.Load(&e) {
-				if p := b.pageByTarget(e.TargetID); p != nil {
-					p.markClosed("the page crashed (" + e.Status + ")")
-				}
-			}
-		case "Browser.downloadWillBegin", "Browser.downloadProgress":
-			b.onDownloadEvent(msg)
-		case "Target.detachedFromTarget":
-			var e proto.TargetDetachedFromTarget
-			if msg.Load(&e) {
-				var detached []*Page
-				b.mu.Lock()
-				for _, p := range b.pages {
-					if p.rod.SessionID == e.SessionID {
-						detached = append(detached, p)
-					}
-				}
-				b.mu.Unlock()
-				for _, p := range detached {
-					p.markClosed("the page was detached")
-				}
-			}
-		}
-	}
-	// The connection is gone: the browser closed, crashed, or went away.
-	b.markGone("the connection to the browser was lost")
-}
-
-func (b *Browser) onTargetCreated(info *proto.TargetTargetInfo) {
-	b.adoptMu.Lock()
-	defer b.adoptMu.Unlock()
-	if !b.started.Load() || b.pageByTarget(info.TargetID) != nil || b.isGone() {
-		return
-	}
-	opener, kind := "", kindForeign
-	if info.OpenerID != "" {
-		if op := b.pageByTarget(info.OpenerID); op != nil {
-			opener, kind = op.id, kindPopup
-		}
-	}
-	if b.opts.URLPolicy != nil && !isBlankURL(info.URL) {
-		if err := b.opts.URLPolicy(info.URL); err != nil {
-			b.refusePopup(info, opener, err)
-			return
-		}
-	}
-	ctx, cancel := context.WithTimeout(b.ctx, b.opts.timeout())
-	defer cancel()
-	if _, err := b.adopt(ctx, info.TargetID, opener, kind); err != nil && !b.isGone() {
-		if op := b.pageByID(opener); op != nil {
-			op.addConsole("error", "wright: could not take over the new tab "+info.URL+": "+err.Error(), "", 0)
-		}
-	}
-}
-
-func (b *Browser) onTargetChanged(info *proto.TargetTargetInfo) {
-	p := b.pageByTarget(info.TargetID)
-	if p == nil || b.opts.URLPolicy == nil || isBlankURL(info.URL) || !p.popup {
-		return
-	}
-	// A popup's first document may load before we could intercept it.
-	if err := b.opts.URLPolicy(info.URL); err != nil {
-		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-		defer cancel()
-		_, _ = proto.TargetCloseTarget{TargetID: info.TargetID}.Call(b.rod.Context(ctx))
-		if op := b.pageByID(p.opener); op != nil {
-			op.addConsole("error", "wright: closed a popup at "+info.URL+" blocked by the URL policy: "+err.Error(), "", 0)
-		}
-	}
-}
-
-func (b *Browser) refusePopup(info *proto.TargetTargetInfo, opener string, err error) {
-	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-	defer cancel()
-	_, _ = proto.TargetCloseTarget{TargetID: info.TargetID}.Call(b.rod.Context(ctx))
-	if op := b.pageByID(opener); op != nil {
-		op.addConsole("error", "wright: blocked a new tab at "+info.URL+" by the URL policy: "+err.Error(), "", 0)
-		op.recordBlocked(info.URL, err)
-	}
-}
-
-func isBlankURL(u string) bool {
-	return u == "" || u == "about:blank" || strings.HasPrefix(u, "about:blank#")
-}
-
-// pageKind says where a page came from.
-type pageKind int
-
-const (
-	kindCreated pageKind = iota // by NewPage
-	kindPopup                   // opened by one of our pages
-	kindForeign                 // anything else: tabs that were open before we attached, tabs other clients or the user opened
-)
-
-// adopt attaches to a page target and gives it the next page id. The
-// caller holds adoptMu.
-func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener string, kind pageKind) (*Page, error) {
-	rp, err := b.attachTarget(ctx, id)
-	if err != nil && kind == kindPopup && targetGone(err) {
-		return b.closedPopup(&rod.Page{TargetID: id}, opener), nil
-	}
-	if err != nil {
-		return nil, b.targetErr(wrapErr(ErrBrowser, err, "attach to the new page: %s", cdpMessage(err)))
-	}
-	p := newPage(b, rp, fmt.Sprintf("p%d", b.opts.PageIDs.Add(1)), opener)
-	p.created, p.popup = kind == kindCreated, kind == kindPopup
-	b.mu.Lock()
-	b.pages = append(b.pages, p)
-	if b.byTarget == nil {
-		b.byTarget = map[proto.TargetTargetID]*Page{}
-	}
-	b.byTarget[id] = p
-	b.mu.Unlock()
-	// The viewport is ours to set only on our own pages: the ones we
-	// created and their popups. A foreign tab belongs to someone else, in
-	// a launched browser too: another client attached to it (a second
-	// driver, or a test) creates tabs that we adopt here as foreign, and
-	// two sessions overriding the device metrics of one tab fight, so the
-	// size the tab ends up with would depend on which session's override
-	// Chromium applied last.
-	setupCtx, gone := ctx, func() bool { return false }
-	if kind == kindPopup {
-		var stop func()
-		setupCtx, gone, stop = b.watchTarget(ctx, id)
-		defer stop()
-	}
-	err = p.setup(setupCtx, kind != kindForeign)
-	if err == nil && kind == kindPopup {
-		err = b.inheritContext(setupCtx, p)
-	}
-	if err != nil {
-		if kind == kindPopup && (gone() || targetGone(err)) {
-			b.announceClosed(p, opener)
-			return p, nil
-		}
-		p.markClosed("setting the page up failed")
-		return nil, b.targetErr(err)
-	}
-	p.ready.Store(true)
-	b.emit("browser.page", map[string]any{"page": p.id, "opener": opener})
-	return p, nil
-}
-
-// NewPage opens a new tab at about:blank.
-func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
-	if err := b.alive(); err != nil {
-		return nil, err
-	}
-	ctx, cancel := b.opContext(ctx, 0)
-	defer cancel()
-	b.adoptMu.Lock()
-	defer b.adoptMu.Unlock()
-	// A window of its own keeps each page visible while another is used.
-	t, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Call(b.rod.Context(ctx))
-	if err != nil {
-		return nil, b.targetErr(wrapErr(ErrBrowser, err, "open a new tab: %s", cdpMessage(err)))
-	}
-	return b.adopt(ctx, t.TargetID, "", kindCreated)
-}
-
-// Pages returns the open pages in creation order.
-func (b *Browser) Pages() []*Page {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []*Page
-	for _, p := range b.pages {
-		if p.ready.Load() && !p.isClosed() {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// Page returns the page with the given id, open or closed; nil if there
-// never was one.
-func (b *Browser) Page(id string) *Page { return b.pageByID(id) }
-
-func (b *Browser) pageByID(id string) *Page {
-	if id == "" {
-		return nil
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, p := range b.pages {
-		if p.id == id {
-			return p
-		}
-	}
-	return nil
-}
-
-func (b *Browser) pageByTarget(id proto.TargetTargetID) *Page {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.byTarget[id]
-}
-
 // Options returns the options the browser was started with.
 func (b *Browser) Options() Options { return b.opts }
 
@@ -785,3 +561,17 @@ func (b *Browser) wait(ctx context.Context) {
 
 // PID is the browser process id (0 when attached).
 func (b *Browser) PID() int { return b.pid }
+
+// ProxyEnv names the run's policy proxy (package netpolicy). A browser a
+// script launches inside a run (workspace mode) sends every request
+// through it, loopback included, so the run's URL policy applies to its
+// subresources, fetches and WebSockets too.
+const ProxyEnv = "WRIGHT_PROXY"
+
+func withRunProxy(l *launcher.Launcher) *launcher.Launcher {
+	p := os.Getenv(ProxyEnv)
+	if p == "" || l.Has("proxy-server") {
+		return l
+	}
+	return l.Set("proxy-server", p).Set("proxy-bypass-list", "<-loopback>")
+}

@@ -37,6 +37,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Message }
+
 func (e *Error) Unwrap() error { return e.Err }
 
 func newErr(t ErrorType, format string, args ...any) *Error {

@@ -5,7 +5,69 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
+	"wright/pause"
 )
+
+// clickWith clicks at pt (where pointerReady moved the mouse, in Steps
+// moves) with exactly opts.Modifiers when they are given: an empty list
+// releases the modifiers keyboard.down holds, for this click.
+func (p *Page) clickWith(o *op, pt Point, opts ClickOptions, mods int) error {
+	if opts.Modifiers == nil {
+		return p.pressAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods)
+	}
+	btn, bit, err := opts.Button.proto()
+	if err != nil {
+		return err
+	}
+	count := max(opts.ClickCount, 1)
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	if opts.Modifiers == nil {
+		mods |= p.held
+	}
+	if err := p.stepsTo(o, pt, opts.Steps, mods); err != nil {
+		return err
+	}
+	for i := 1; i <= count; i++ {
+		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, pt.X, pt.Y, btn, bit, i, mods); err != nil {
+			return err
+		}
+		if err := pause.For(o.ctx, opts.Delay); err != nil {
+			return err
+		}
+		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, pt.X, pt.Y, btn, 0, i, mods); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveInSteps moves the mouse to pt in steps moves (at least one).
+func (p *Page) moveInSteps(o *op, pt Point, steps int) error {
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	if steps <= 1 {
+		return p.moveTo(o, pt.X, pt.Y, p.held)
+	}
+	return p.stepsTo(o, pt, steps, p.held)
+}
+
+// stepsTo moves the mouse from where it is to pt in steps moves; none when
+// it is there already. The caller holds inputMu.
+func (p *Page) stepsTo(o *op, pt Point, steps int, mods int) error {
+	if p.mouseX == pt.X && p.mouseY == pt.Y {
+		return nil
+	}
+	steps = max(steps, 1)
+	fx, fy := p.mouseX, p.mouseY
+	for i := 1; i <= steps; i++ {
+		if err := p.moveTo(o, fx+(pt.X-fx)*float64(i)/float64(steps), fy+(pt.Y-fy)*float64(i)/float64(steps), mods); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // HTML5 drag and drop. A headless Chromium starts no drag of its own when
 // the mouse moves with a button held over a draggable element: the page
@@ -234,4 +296,187 @@ func (p *Page) releaseLocked(o *op) error {
 		return err
 	}
 	return p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, p.mouseX, p.mouseY, proto.InputMouseButtonLeft, p.buttons, 1, p.held)
+}
+
+// MouseButton is left, right or middle.
+type MouseButton string
+
+func (b MouseButton) proto() (proto.InputMouseButton, int, error) {
+	switch b {
+	case "", "left":
+		return proto.InputMouseButtonLeft, 1, nil
+	case "right":
+		return proto.InputMouseButtonRight, 2, nil
+	case "middle":
+		return proto.InputMouseButtonMiddle, 4, nil
+	}
+	return "", 0, newErr(ErrInvalidParams, "button must be left, right or middle, not %q", string(b))
+}
+
+// ---- mouse -------------------------------------------------------------------
+
+func (p *Page) mouseEvent(o *op, typ proto.InputDispatchMouseEventType, x, y float64, button proto.InputMouseButton, buttons, clicks, mods int) error {
+	return callCDP(o.rodPage(), proto.InputDispatchMouseEvent{
+		Type: typ, X: x, Y: y, Button: button, Buttons: gson.Int(buttons), ClickCount: clicks, Modifiers: mods,
+	})
+}
+
+func (p *Page) moveTo(o *op, x, y float64, mods int) error {
+	if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, proto.InputMouseButtonNone, 0, 0, mods); err != nil {
+		return err
+	}
+	p.mouseX, p.mouseY = x, y
+	return nil
+}
+
+// clickAt moves to (x, y) and clicks count times (a double click is two
+// clicks, the second with clickCount 2, as a real mouse sends them).
+func (p *Page) clickAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
+	return p.press(o, x, y, button, count, delay, mods, true)
+}
+
+// press clicks count times at (x, y); the mouse moves there first when
+// alwaysMove is set or it is elsewhere.
+func (p *Page) press(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int, alwaysMove bool) error {
+	btn, bit, err := button.proto()
+	if err != nil {
+		return err
+	}
+	if count <= 0 {
+		count = 1
+	}
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	mods |= p.held
+	if alwaysMove || p.mouseX != x || p.mouseY != y {
+		if err := p.moveTo(o, x, y, mods); err != nil {
+			return err
+		}
+	}
+	for i := 1; i <= count; i++ {
+		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, x, y, btn, bit, i, mods); err != nil {
+			return err
+		}
+		if err := pause.For(o.ctx, delay); err != nil {
+			return err
+		}
+		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, x, y, btn, 0, i, mods); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MouseClick clicks at a point of the viewport.
+func (p *Page) MouseClick(ctx context.Context, x, y float64, button MouseButton, count int) error {
+	if _, _, err := button.proto(); err != nil {
+		return err
+	}
+	o := p.begin(ctx, 0)
+	defer o.end()
+	if err := p.beforeInput(o); err != nil {
+		return o.fail(err, "")
+	}
+	if err := p.clickAt(o, x, y, button, count, 0, 0); err != nil {
+		return o.fail(err, "clicking")
+	}
+	return nil
+}
+
+// MouseMove moves the mouse to a point of the viewport.
+func (p *Page) MouseMove(ctx context.Context, x, y float64) error {
+	o := p.begin(ctx, 0)
+	defer o.end()
+	if err := p.beforeInput(o); err != nil {
+		return o.fail(err, "")
+	}
+	p.inputMu.Lock()
+	err := p.moveTo(o, x, y, 0)
+	p.inputMu.Unlock()
+	if err != nil {
+		return o.fail(err, "moving the mouse")
+	}
+	return nil
+}
+
+// MouseWheel scrolls by (dx, dy) at the mouse position.
+func (p *Page) MouseWheel(ctx context.Context, dx, dy float64) error {
+	o := p.begin(ctx, 0)
+	defer o.end()
+	if err := p.beforeInput(o); err != nil {
+		return o.fail(err, "")
+	}
+	p.inputMu.Lock()
+	err := callCDP(o.rodPage(), proto.InputDispatchMouseEvent{
+		Type: proto.InputDispatchMouseEventTypeMouseWheel, X: p.mouseX, Y: p.mouseY, DeltaX: dx, DeltaY: dy,
+	})
+	p.inputMu.Unlock()
+	if err != nil {
+		return o.fail(err, "scrolling")
+	}
+	return nil
+}
+
+// MouseButtonHold presses (down) or releases a mouse button where the
+// mouse is (mouse.down / mouse.up).
+func (p *Page) MouseButtonHold(ctx context.Context, button MouseButton, clicks int, down bool) error {
+	btn, bit, err := button.proto()
+	if err != nil {
+		return err
+	}
+	if clicks <= 0 {
+		clicks = 1
+	}
+	o := p.begin(ctx, 0)
+	defer o.end()
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	typ := proto.InputDispatchMouseEventTypeMouseReleased
+	if down {
+		p.buttons |= bit
+		typ = proto.InputDispatchMouseEventTypeMousePressed
+	} else {
+		p.buttons &^= bit
+		if dropped, err := p.drop(o); dropped || err != nil { // an HTML5 drag ends in a drop
+			if err != nil {
+				return o.fail(err, "dropping")
+			}
+			return nil
+		}
+	}
+	if err := p.mouseEvent(o, typ, p.mouseX, p.mouseY, btn, p.buttons, clicks, p.held); err != nil {
+		return o.fail(err, "mouse button")
+	}
+	return nil
+}
+
+// MouseMoveSteps moves the mouse to (x, y) in steps, with the buttons and
+// modifiers held (drags).
+func (p *Page) MouseMoveSteps(ctx context.Context, x, y float64, steps int) error {
+	if steps <= 0 {
+		steps = 1
+	}
+	o := p.begin(ctx, 0)
+	defer o.end()
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	fx, fy := p.mouseX, p.mouseY
+	btn := proto.InputMouseButtonNone
+	if p.buttons&1 != 0 {
+		btn = proto.InputMouseButtonLeft
+	}
+	for i := 1; i <= steps; i++ {
+		nx := fx + (x-fx)*float64(i)/float64(steps)
+		ny := fy + (y-fy)*float64(i)/float64(steps)
+		if err := p.heldMove(o, nx, ny, btn); err != nil {
+			return o.fail(err, "moving the mouse")
+		}
+	}
+	return nil
+}
+
+// pressAt clicks count times where the mouse already is (pointerReady
+// moved it there), moving only if it is not.
+func (p *Page) pressAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
+	return p.press(o, x, y, button, count, delay, mods, false)
 }

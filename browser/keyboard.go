@@ -8,24 +8,8 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
-
 	"wright/pause"
 )
-
-// MouseButton is left, right or middle.
-type MouseButton string
-
-func (b MouseButton) proto() (proto.InputMouseButton, int, error) {
-	switch b {
-	case "", "left":
-		return proto.InputMouseButtonLeft, 1, nil
-	case "right":
-		return proto.InputMouseButtonRight, 2, nil
-	case "middle":
-		return proto.InputMouseButtonMiddle, 4, nil
-	}
-	return "", 0, newErr(ErrInvalidParams, "button must be left, right or middle, not %q", string(b))
-}
 
 // modifierMask turns modifier names into CDP bits.
 func modifierMask(mods []string) (int, error) {
@@ -195,120 +179,101 @@ func (p *Page) inputTimeout(n int, delay time.Duration) time.Duration {
 	return p.b.opts.timeout() + time.Duration(n)*delay
 }
 
-// ---- mouse -------------------------------------------------------------------
-
-func (p *Page) mouseEvent(o *op, typ proto.InputDispatchMouseEventType, x, y float64, button proto.InputMouseButton, buttons, clicks, mods int) error {
-	return callCDP(o.rodPage(), proto.InputDispatchMouseEvent{
-		Type: typ, X: x, Y: y, Button: button, Buttons: gson.Int(buttons), ClickCount: clicks, Modifiers: mods,
-	})
+// KeyDown presses a single key and holds it (keyboard.down): a held
+// modifier applies to the keys and clicks that follow until KeyUp.
+func (p *Page) KeyDown(ctx context.Context, key string) error {
+	return p.keyHold(ctx, key, true)
 }
 
-func (p *Page) moveTo(o *op, x, y float64, mods int) error {
-	if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, proto.InputMouseButtonNone, 0, 0, mods); err != nil {
-		return err
-	}
-	p.mouseX, p.mouseY = x, y
-	return nil
+// KeyUp releases a key pressed by KeyDown.
+func (p *Page) KeyUp(ctx context.Context, key string) error {
+	return p.keyHold(ctx, key, false)
 }
 
-// clickAt moves to (x, y) and clicks count times (a double click is two
-// clicks, the second with clickCount 2, as a real mouse sends them).
-func (p *Page) clickAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
-	return p.press(o, x, y, button, count, delay, mods, true)
-}
-
-// press clicks count times at (x, y); the mouse moves there first when
-// alwaysMove is set or it is elsewhere.
-func (p *Page) press(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int, alwaysMove bool) error {
-	btn, bit, err := button.proto()
+func (p *Page) keyHold(ctx context.Context, key string, down bool) error {
+	mods, k, err := parseKeyCombo(key)
 	if err != nil {
 		return err
 	}
-	if count <= 0 {
-		count = 1
+	if len(mods) > 0 {
+		return newErr(ErrInvalidParams, "keyboard.down/up take one key, not the combination %q", key)
 	}
+	o := p.begin(ctx, 0)
+	defer o.end()
 	p.inputMu.Lock()
 	defer p.inputMu.Unlock()
-	mods |= p.held
-	if alwaysMove || p.mouseX != x || p.mouseY != y {
-		if err := p.moveTo(o, x, y, mods); err != nil {
-			return err
+	bit, isMod := modifierBits[k.key]
+	if !down {
+		if isMod {
+			p.held &^= bit
 		}
+		if err := p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, k, p.held, false); err != nil {
+			return o.fail(err, "releasing "+key)
+		}
+		return nil
 	}
-	for i := 1; i <= count; i++ {
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, x, y, btn, bit, i, mods); err != nil {
-			return err
-		}
-		if err := pause.For(o.ctx, delay); err != nil {
-			return err
-		}
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, x, y, btn, 0, i, mods); err != nil {
-			return err
-		}
+	if isMod {
+		p.held |= bit
+	}
+	if p.held&modShift != 0 && len(k.text) == 1 && unicode.IsLower(rune(k.text[0])) {
+		up := strings.ToUpper(k.text)
+		k.key, k.text = up, up
+	}
+	k = withShift(k, p.held)
+	withText := k.text != "" && p.held&^modShift == 0
+	typ := proto.InputDispatchKeyEventTypeRawKeyDown
+	if withText {
+		typ = proto.InputDispatchKeyEventTypeKeyDown
+	}
+	if err := p.keyEvent(o, typ, k, p.held, withText); err != nil {
+		return o.fail(err, "pressing "+key)
 	}
 	return nil
 }
 
-// MouseClick clicks at a point of the viewport.
-func (p *Page) MouseClick(ctx context.Context, x, y float64, button MouseButton, count int) error {
-	if _, _, err := button.proto(); err != nil {
-		return err
-	}
+// InsertText inserts text as an input method would: no key events.
+func (p *Page) InsertText(ctx context.Context, text string) error {
 	o := p.begin(ctx, 0)
 	defer o.end()
-	if err := p.beforeInput(o); err != nil {
-		return o.fail(err, "")
-	}
-	if err := p.clickAt(o, x, y, button, count, 0, 0); err != nil {
-		return o.fail(err, "clicking")
+	if err := callCDP(o.rodPage(), proto.InputInsertText{Text: text}); err != nil {
+		return o.fail(err, "inserting text")
 	}
 	return nil
 }
 
-// MouseMove moves the mouse to a point of the viewport.
-func (p *Page) MouseMove(ctx context.Context, x, y float64) error {
-	o := p.begin(ctx, 0)
-	defer o.end()
-	if err := p.beforeInput(o); err != nil {
-		return o.fail(err, "")
+// Playwright also names keys by their code: KeyA..KeyZ, Digit0..Digit9.
+func init() {
+	for c := 'a'; c <= 'z'; c++ {
+		if def, ok := keyTable[string(c)]; ok {
+			keyTable["Key"+strings.ToUpper(string(c))] = def
+		}
 	}
-	p.inputMu.Lock()
-	err := p.moveTo(o, x, y, 0)
-	p.inputMu.Unlock()
-	if err != nil {
-		return o.fail(err, "moving the mouse")
+	for c := '0'; c <= '9'; c++ {
+		if def, ok := keyTable[string(c)]; ok {
+			keyTable["Digit"+string(c)] = def
+		}
 	}
-	return nil
 }
 
-// MouseWheel scrolls by (dx, dy) at the mouse position.
-func (p *Page) MouseWheel(ctx context.Context, dx, dy float64) error {
-	o := p.begin(ctx, 0)
-	defer o.end()
-	if err := p.beforeInput(o); err != nil {
-		return o.fail(err, "")
+// trackRepeat marks a key down event of a key already down as a repeat, as
+// holding a key does, and a keypad key as one (CDP's location only says
+// left or right). The caller holds inputMu.
+func (p *Page) trackRepeat(ev *proto.InputDispatchKeyEvent) {
+	if ev.Location != nil && *ev.Location == 3 {
+		ev.IsKeypad, ev.Location = true, nil
 	}
-	p.inputMu.Lock()
-	err := callCDP(o.rodPage(), proto.InputDispatchMouseEvent{
-		Type: proto.InputDispatchMouseEventTypeMouseWheel, X: p.mouseX, Y: p.mouseY, DeltaX: dx, DeltaY: dy,
-	})
-	p.inputMu.Unlock()
-	if err != nil {
-		return o.fail(err, "scrolling")
+	if p.keysDown == nil {
+		p.keysDown = map[string]bool{}
 	}
-	return nil
-}
-
-// reveal puts secret values in for their placeholders, for this page's
-// URL (Options.Secrets). Without secrets configured the text is typed as
-// written.
-func (p *Page) reveal(text string) (string, error) {
-	if p.b.opts.Secrets == nil {
-		return text, nil
+	id := ev.Code
+	if id == "" {
+		id = ev.Key
 	}
-	out, err := p.b.opts.Secrets(text, p.URL())
-	if err != nil {
-		return "", newErr(ErrInvalidParams, "%s", err.Error())
+	switch ev.Type {
+	case proto.InputDispatchKeyEventTypeKeyDown, proto.InputDispatchKeyEventTypeRawKeyDown:
+		ev.AutoRepeat = p.keysDown[id]
+		p.keysDown[id] = true
+	case proto.InputDispatchKeyEventTypeKeyUp:
+		delete(p.keysDown, id)
 	}
-	return out, nil
 }

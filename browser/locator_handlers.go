@@ -38,7 +38,9 @@ type locatorHandlers struct {
 
 // handlersOf holds the handlers of the pages that have some; a side table
 // keeps Page itself untouched. A page's entry goes when the page does.
-var handlersOf sync.Map // *Page -> *locatorHandlers
+var handlersOf sync.Map
+
+// *Page -> *locatorHandlers
 
 func (p *Page) handlers() *locatorHandlers {
 	if v, ok := handlersOf.Load(p); ok {
