@@ -29,8 +29,12 @@ type Viewport struct {
 	Height int `json:"height"`
 }
 
-// DefaultViewport is the size of new pages unless Options say otherwise.
-var DefaultViewport = Viewport{Width: 1280, Height: 1800}
+// The size of new pages unless Options say otherwise: constants, so no
+// caller can change every later page's size by assigning to a package var.
+const (
+	defaultWidth  = 1280
+	defaultHeight = 1800
+)
 
 // DefaultTimeout bounds every waiting call that is given no timeout.
 const DefaultTimeout = 10 * time.Second
@@ -46,7 +50,7 @@ type Options struct {
 	CDPURL string
 	// Headed shows the browser window; the default is headless.
 	Headed bool
-	// Viewport of new pages; zero means DefaultViewport.
+	// Viewport of new pages; zero means 1280x1800.
 	Viewport Viewport
 	// SlowMo waits this long before every input action.
 	SlowMo time.Duration
@@ -91,7 +95,7 @@ func (o Options) viewport() Viewport {
 	if o.Viewport.Width > 0 && o.Viewport.Height > 0 {
 		return o.Viewport
 	}
-	return DefaultViewport
+	return Viewport{Width: defaultWidth, Height: defaultHeight}
 }
 
 // Browser is one Chromium, launched or attached to. Its methods are safe for

@@ -201,7 +201,7 @@ func TestAttachOverCDP(t *testing.T) {
 		if shared.Err() != nil {
 			t.Fatalf("closing the attachment closed the browser: %v", shared.Err())
 		}
-		if w := eval[float64](t, existing, "innerWidth"); w != float64(DefaultViewport.Width) {
+		if w := eval[float64](t, existing, "innerWidth"); w != float64(defaultWidth) {
 			t.Errorf("the attachment changed the viewport of an existing page: width %v", w)
 		}
 		if title, err := existing.Title(bg); err != nil || title != "Products" {

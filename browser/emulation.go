@@ -153,15 +153,12 @@ func (p *Page) IgnoreHTTPSErrors(ctx context.Context) error {
 	if err := callCDP(o.rodPage(), proto.SecuritySetIgnoreCertificateErrors{Ignore: true}); err != nil {
 		return o.fail(err, "ignoring certificate errors")
 	}
-	if _, loaded := insecurePages.LoadOrStore(p, true); !loaded {
-		context.AfterFunc(p.ctx, func() { insecurePages.Delete(p) })
-	}
+	p.ignoreCertErr.Store(true)
 	return nil
 }
 
 func (p *Page) ignoresHTTPSErrors() bool {
-	_, ok := insecurePages.Load(p)
-	return ok
+	return p.ignoreCertErr.Load()
 }
 
 // ---- page-level actions -------------------------------------------------------

@@ -36,23 +36,6 @@ type locatorHandlers struct {
 	running atomic.Int32
 }
 
-// handlersOf holds the handlers of the pages that have some; a side table
-// keeps Page itself untouched. A page's entry goes when the page does.
-var handlersOf sync.Map
-
-// *Page -> *locatorHandlers
-
-func (p *Page) handlers() *locatorHandlers {
-	if v, ok := handlersOf.Load(p); ok {
-		return v.(*locatorHandlers)
-	}
-	v, loaded := handlersOf.LoadOrStore(p, &locatorHandlers{})
-	if !loaded {
-		context.AfterFunc(p.ctx, func() { handlersOf.Delete(p) })
-	}
-	return v.(*locatorHandlers)
-}
-
 // AddLocatorHandler registers a handler for selector and returns its uid.
 // desc names the locator in error messages (the client's own spelling).
 func (p *Page) AddLocatorHandler(selector, desc string, noWaitAfter bool) (int, error) {
@@ -63,7 +46,7 @@ func (p *Page) AddLocatorHandler(selector, desc string, noWaitAfter bool) (int, 
 	if desc == "" {
 		desc = selector
 	}
-	hs := p.handlers()
+	hs := &p.handlers
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	if hs.byID == nil {
@@ -76,11 +59,7 @@ func (p *Page) AddLocatorHandler(selector, desc string, noWaitAfter bool) (int, 
 
 // RemoveLocatorHandler forgets a handler; an unknown uid is not an error.
 func (p *Page) RemoveLocatorHandler(uid int) {
-	v, ok := handlersOf.Load(p)
-	if !ok {
-		return
-	}
-	hs := v.(*locatorHandlers)
+	hs := &p.handlers
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	delete(hs.byID, uid)
@@ -89,11 +68,7 @@ func (p *Page) RemoveLocatorHandler(uid int) {
 // ResolveLocatorHandler is the client's answer: the handler has run (and,
 // with remove, is not to run again).
 func (p *Page) ResolveLocatorHandler(uid int, remove bool) {
-	v, ok := handlersOf.Load(p)
-	if !ok {
-		return
-	}
-	hs := v.(*locatorHandlers)
+	hs := &p.handlers
 	hs.mu.Lock()
 	h := hs.byID[uid]
 	var done chan bool
@@ -146,11 +121,7 @@ func (p *Page) RunLocatorHandlers(ctx context.Context, timeout time.Duration) er
 // op's time ran out while it waited, and an error only when the page went
 // away.
 func (p *Page) handlerCheckpoint(o *op) (string, error) {
-	v, ok := handlersOf.Load(p)
-	if !ok {
-		return "", nil
-	}
-	hs := v.(*locatorHandlers)
+	hs := &p.handlers
 	if hs.running.Load() > 0 || !p.b.hasSubscribers() {
 		return "", nil
 	}

@@ -456,10 +456,6 @@ func securityDetails(d *proto.NetworkSecurityDetails) map[string]any {
 	}
 }
 
-// insecurePages holds the pages whose context ignores certificate errors
-// (Playwright's ignore_https_errors): their request.fetch does too.
-var insecurePages sync.Map
-
 // ResponseBody is the body of a response the page received (by the request
 // id of its page.request event).
 func (p *Page) ResponseBody(ctx context.Context, request string) ([]byte, error) {

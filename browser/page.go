@@ -106,14 +106,17 @@ type Page struct {
 	inputMu sync.Mutex // one input sequence at a time
 	mouseX  float64
 	mouseY  float64
-	routing atomic.Bool // a client decides this page's requests (intercept.go)
+	routing atomic.Bool // a client decides this page's requests (network.go)
 	held    int         // modifier bits of keys held down by KeyDown
 	buttons int         // mouse buttons held down by MouseDown
 
-	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (drag.go)
-	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keys_pw.go)
-	flush    flusher              // the event barrier (flush_pw.go)
-	context  string               // the client's context id (context_defaults.go)
+	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (mouse.go)
+	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keyboard.go)
+	flush    flusher              // the event barrier (events.go)
+	context  string               // the client's context id (contexts.go)
+
+	handlers      locatorHandlers // Playwright's locator handlers (locator_handlers.go)
+	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
 }
 
 func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
