@@ -456,7 +456,7 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 		if err != nil || a.force || !a.pointer {
 			return pt, err
 		}
-		err = l.p.moveInSteps(o, pt, a.steps)
+		err = l.p.mouse.moveInSteps(o, pt, a.steps)
 		if err != nil {
 			return Point{}, o.fail(err, "moving the mouse to "+l.selector)
 		}
@@ -533,4 +533,27 @@ func (p *Page) unionBox(o *op, h handle) (*Box, error) {
 		return nil, nil
 	}
 	return &Box{X: minX, Y: minY, Width: maxX - minX, Height: maxY - minY}, nil
+}
+
+// beforeInput runs before every input action: it waits slow_mo and makes
+// sure the page is the visible tab, since Chromium holds input to hidden
+// tabs (a popup hides its opener) for seconds.
+func (p *Page) beforeInput(o *op) error {
+	if err := p.ensureVisible(o); err != nil {
+		return err
+	}
+	return pause.For(o.ctx, p.b.opts.SlowMo)
+}
+
+func (p *Page) ensureVisible(o *op) error {
+	res, err := proto.RuntimeEvaluate{Expression: "document.visibilityState", ReturnByValue: true}.Call(o.rodPage())
+	if err != nil || res.Result == nil || res.Result.Value.Str() != "hidden" {
+		return nil // a navigating page is checked again on the next action
+	}
+	return callCDP(o.rodPage(), proto.PageBringToFront{})
+}
+
+// inputTimeout gives slow typing the time it asks for on top of the default.
+func (p *Page) inputTimeout(n int, delay time.Duration) time.Duration {
+	return p.b.opts.timeout() + time.Duration(n)*delay
 }

@@ -127,13 +127,13 @@ func TestKeyboard(t *testing.T) {
 	if err := name.Press(bg, "Control+A", 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Type(bg, "Grace", 0); err != nil {
+	if err := p.Keyboard().Type(bg, "Grace", 0); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := name.InputValue(bg, 0); v != "Grace" {
 		t.Errorf("after Control+A and typing: %q", v)
 	}
-	if err := p.Press(bg, "Tab"); err != nil {
+	if err := p.Keyboard().Press(bg, "Tab"); err != nil {
 		t.Fatal(err)
 	}
 	if id := eval[string](t, p, "document.activeElement.id"); id != "email" {
@@ -146,9 +146,9 @@ func TestKeyboard(t *testing.T) {
 	if !strings.Contains(text(t, p, "#out"), `"name":"Grace"`) {
 		t.Errorf("Enter did not submit: %s", text(t, p, "#out"))
 	}
-	wantType(t, p.Press(bg, "Hyper+x"), ErrInvalidParams, "Hyper")
-	wantType(t, p.Press(bg, "NoSuchKey"), ErrInvalidParams, "NoSuchKey")
-	wantType(t, p.Press(bg, ""), ErrInvalidParams)
+	wantType(t, p.Keyboard().Press(bg, "Hyper+x"), ErrInvalidParams, "Hyper")
+	wantType(t, p.Keyboard().Press(bg, "NoSuchKey"), ErrInvalidParams, "NoSuchKey")
+	wantType(t, p.Keyboard().Press(bg, ""), ErrInvalidParams)
 }
 
 func TestStrictMode(t *testing.T) {
@@ -320,7 +320,7 @@ func TestLazyList(t *testing.T) {
 	if err := loc(t, p, "text=Item 40").Click(bg, ClickOptions{}); err != nil {
 		t.Fatalf("click item 40: %v", err)
 	}
-	if err := p.MouseWheel(bg, 0, 5000); err != nil {
+	if err := p.Mouse().Wheel(bg, 0, 5000); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.WaitForSelector(bg, "text=Item 60", stateAttached, 0); err != nil {

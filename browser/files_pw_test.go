@@ -170,10 +170,10 @@ func TestDragTo(t *testing.T) {
 	src := eval[map[string]float64](t, p, "document.getElementById('src').getBoundingClientRect().toJSON()")
 	dst := eval[map[string]float64](t, p, "document.getElementById('dst').getBoundingClientRect().toJSON()")
 	steps := []func() error{
-		func() error { return p.MouseMove(bg, src["x"]+10, src["y"]+10) },
-		func() error { return p.MouseButtonHold(bg, "left", 1, true) },
-		func() error { return p.MouseMoveSteps(bg, dst["x"]+20, dst["y"]+20, 2) },
-		func() error { return p.MouseButtonHold(bg, "left", 1, false) },
+		func() error { return p.Mouse().Move(bg, src["x"]+10, src["y"]+10) },
+		func() error { return p.Mouse().Button(bg, "left", 1, true) },
+		func() error { return p.Mouse().MoveSteps(bg, dst["x"]+20, dst["y"]+20, 2) },
+		func() error { return p.Mouse().Button(bg, "left", 1, false) },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -282,15 +282,15 @@ func TestPlaywrightKeys(t *testing.T) {
 		document.addEventListener('keydown', e => keys.push([e.key, e.code, e.location, e.repeat, e.shiftKey]));
 		document.querySelector('#t').focus(); }`})
 	steps := []func() error{
-		func() error { return p.Press(bg, "ControlRight") },
-		func() error { return p.Press(bg, "NumpadEnter") },
-		func() error { return p.Press(bg, "Shift+Digit3") },
-		func() error { return p.KeyDown(bg, "a") },
-		func() error { return p.KeyDown(bg, "a") },
-		func() error { return p.KeyUp(bg, "a") },
-		func() error { return p.KeyDown(bg, "Shift") },
-		func() error { return p.Type(bg, "~", 0) },
-		func() error { return p.KeyUp(bg, "Shift") },
+		func() error { return p.Keyboard().Press(bg, "ControlRight") },
+		func() error { return p.Keyboard().Press(bg, "NumpadEnter") },
+		func() error { return p.Keyboard().Press(bg, "Shift+Digit3") },
+		func() error { return p.Keyboard().Down(bg, "a") },
+		func() error { return p.Keyboard().Down(bg, "a") },
+		func() error { return p.Keyboard().Up(bg, "a") },
+		func() error { return p.Keyboard().Down(bg, "Shift") },
+		func() error { return p.Keyboard().Type(bg, "~", 0) },
+		func() error { return p.Keyboard().Up(bg, "Shift") },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -325,7 +325,7 @@ func TestClickPositionAndSteps(t *testing.T) {
 	if err := b.Click(bg, ClickOptions{Position: &Point{X: 1900, Y: 1910}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.KeyDown(bg, "Shift"); err != nil {
+	if err := p.Keyboard().Down(bg, "Shift"); err != nil {
 		t.Fatal(err)
 	}
 	// Modifiers given (even none) replace the held ones for the click.
@@ -335,7 +335,7 @@ func TestClickPositionAndSteps(t *testing.T) {
 	if err := b.Click(bg, ClickOptions{Position: &Point{X: 20, Y: 10}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.KeyUp(bg, "Shift"); err != nil {
+	if err := p.Keyboard().Up(bg, "Shift"); err != nil {
 		t.Fatal(err)
 	}
 	got := eval[[][]any](t, p, "clicks")

@@ -27,27 +27,9 @@ func modifierMask(mods []string) (int, error) {
 	return bits, nil
 }
 
-// beforeInput runs before every input action: it waits slow_mo and makes
-// sure the page is the visible tab, since Chromium holds input to hidden
-// tabs (a popup hides its opener) for seconds.
-func (p *Page) beforeInput(o *op) error {
-	if err := p.ensureVisible(o); err != nil {
-		return err
-	}
-	return pause.For(o.ctx, p.b.opts.SlowMo)
-}
-
-func (p *Page) ensureVisible(o *op) error {
-	res, err := proto.RuntimeEvaluate{Expression: "document.visibilityState", ReturnByValue: true}.Call(o.rodPage())
-	if err != nil || res.Result == nil || res.Result.Value.Str() != "hidden" {
-		return nil // a navigating page is checked again on the next action
-	}
-	return callCDP(o.rodPage(), proto.PageBringToFront{})
-}
-
 // ---- keyboard ----------------------------------------------------------------
 
-func (p *Page) keyEvent(o *op, typ proto.InputDispatchKeyEventType, k keyDef, mods int, withText bool) error {
+func (kb *Keyboard) keyEvent(o *op, typ proto.InputDispatchKeyEventType, k keyDef, mods int, withText bool) error {
 	ev := proto.InputDispatchKeyEvent{
 		Type:                  typ,
 		Modifiers:             mods,
@@ -61,12 +43,13 @@ func (p *Page) keyEvent(o *op, typ proto.InputDispatchKeyEventType, k keyDef, mo
 		ev.Text = k.text
 		ev.UnmodifiedText = k.text
 	}
-	p.trackRepeat(&ev)
+	kb.trackRepeat(&ev)
 	return callCDP(o.rodPage(), ev)
 }
 
 // pressCombo presses a key combination such as "Control+A".
-func (p *Page) pressCombo(o *op, combo string, hold time.Duration) error {
+func (kb *Keyboard) pressCombo(o *op, combo string, hold time.Duration) error {
+	p := kb.p
 	mods, key, err := parseKeyCombo(combo)
 	if err != nil {
 		return err
@@ -76,7 +59,7 @@ func (p *Page) pressCombo(o *op, combo string, hold time.Duration) error {
 	bits := p.held // modifiers held by KeyDown apply too
 	for _, m := range mods {
 		bits |= modifierBits[m.key]
-		if err := p.keyEvent(o, proto.InputDispatchKeyEventTypeRawKeyDown, m, bits, false); err != nil {
+		if err := kb.keyEvent(o, proto.InputDispatchKeyEventTypeRawKeyDown, m, bits, false); err != nil {
 			return err
 		}
 	}
@@ -95,18 +78,18 @@ func (p *Page) pressCombo(o *op, combo string, hold time.Duration) error {
 	if withText {
 		down = proto.InputDispatchKeyEventTypeKeyDown
 	}
-	if err := p.keyEvent(o, down, key, bits, withText); err != nil {
+	if err := kb.keyEvent(o, down, key, bits, withText); err != nil {
 		return err
 	}
 	if err := pause.For(o.ctx, hold); err != nil {
 		return err
 	}
-	if err := p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, key, bits, false); err != nil {
+	if err := kb.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, key, bits, false); err != nil {
 		return err
 	}
 	for i := len(mods) - 1; i >= 0; i-- {
 		bits &^= modifierBits[mods[i].key]
-		if err := p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, mods[i], bits, false); err != nil {
+		if err := kb.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, mods[i], bits, false); err != nil {
 			return err
 		}
 	}
@@ -115,7 +98,8 @@ func (p *Page) pressCombo(o *op, combo string, hold time.Duration) error {
 
 // typeText types text one character at a time: characters of a US keyboard
 // as key presses, anything else as inserted text.
-func (p *Page) typeText(o *op, text string, delay time.Duration) error {
+func (kb *Keyboard) typeText(o *op, text string, delay time.Duration) error {
+	p := kb.p
 	for i, r := range text {
 		if i > 0 {
 			if err := pause.For(o.ctx, delay); err != nil {
@@ -124,9 +108,9 @@ func (p *Page) typeText(o *op, text string, delay time.Duration) error {
 		}
 		if def, ok := keyTable[string(r)]; ok && def.text != "" {
 			p.inputMu.Lock()
-			err := p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyDown, def, p.held, true)
+			err := kb.keyEvent(o, proto.InputDispatchKeyEventTypeKeyDown, def, p.held, true)
 			if err == nil {
-				err = p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, def, p.held, false)
+				err = kb.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, def, p.held, false)
 			}
 			p.inputMu.Unlock()
 			if err != nil {
@@ -142,7 +126,8 @@ func (p *Page) typeText(o *op, text string, delay time.Duration) error {
 }
 
 // Press presses a key combination on whatever has focus.
-func (p *Page) Press(ctx context.Context, key string) error {
+func (kb *Keyboard) Press(ctx context.Context, key string) error {
+	p := kb.p
 	if _, _, err := parseKeyCombo(key); err != nil {
 		return err
 	}
@@ -151,14 +136,15 @@ func (p *Page) Press(ctx context.Context, key string) error {
 	if err := p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
-	if err := p.pressCombo(o, key, 0); err != nil {
+	if err := kb.pressCombo(o, key, 0); err != nil {
 		return o.fail(err, "pressing "+key)
 	}
 	return nil
 }
 
 // Type types text into whatever has focus.
-func (p *Page) Type(ctx context.Context, text string, delay time.Duration) error {
+func (kb *Keyboard) Type(ctx context.Context, text string, delay time.Duration) error {
+	p := kb.p
 	o := p.begin(ctx, p.inputTimeout(len(text), delay))
 	defer o.end()
 	if err := p.beforeInput(o); err != nil {
@@ -168,29 +154,25 @@ func (p *Page) Type(ctx context.Context, text string, delay time.Duration) error
 	if err != nil {
 		return o.fail(err, "")
 	}
-	if err := p.typeText(o, text, delay); err != nil {
+	if err := kb.typeText(o, text, delay); err != nil {
 		return o.fail(err, "typing")
 	}
 	return nil
 }
 
-// inputTimeout gives slow typing the time it asks for on top of the default.
-func (p *Page) inputTimeout(n int, delay time.Duration) time.Duration {
-	return p.b.opts.timeout() + time.Duration(n)*delay
-}
-
 // KeyDown presses a single key and holds it (keyboard.down): a held
 // modifier applies to the keys and clicks that follow until KeyUp.
-func (p *Page) KeyDown(ctx context.Context, key string) error {
-	return p.keyHold(ctx, key, true)
+func (kb *Keyboard) Down(ctx context.Context, key string) error {
+	return kb.hold(ctx, key, true)
 }
 
 // KeyUp releases a key pressed by KeyDown.
-func (p *Page) KeyUp(ctx context.Context, key string) error {
-	return p.keyHold(ctx, key, false)
+func (kb *Keyboard) Up(ctx context.Context, key string) error {
+	return kb.hold(ctx, key, false)
 }
 
-func (p *Page) keyHold(ctx context.Context, key string, down bool) error {
+func (kb *Keyboard) hold(ctx context.Context, key string, down bool) error {
+	p := kb.p
 	mods, k, err := parseKeyCombo(key)
 	if err != nil {
 		return err
@@ -207,7 +189,7 @@ func (p *Page) keyHold(ctx context.Context, key string, down bool) error {
 		if isMod {
 			p.held &^= bit
 		}
-		if err := p.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, k, p.held, false); err != nil {
+		if err := kb.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, k, p.held, false); err != nil {
 			return o.fail(err, "releasing "+key)
 		}
 		return nil
@@ -225,14 +207,15 @@ func (p *Page) keyHold(ctx context.Context, key string, down bool) error {
 	if withText {
 		typ = proto.InputDispatchKeyEventTypeKeyDown
 	}
-	if err := p.keyEvent(o, typ, k, p.held, withText); err != nil {
+	if err := kb.keyEvent(o, typ, k, p.held, withText); err != nil {
 		return o.fail(err, "pressing "+key)
 	}
 	return nil
 }
 
 // InsertText inserts text as an input method would: no key events.
-func (p *Page) InsertText(ctx context.Context, text string) error {
+func (kb *Keyboard) InsertText(ctx context.Context, text string) error {
+	p := kb.p
 	o := p.begin(ctx, 0)
 	defer o.end()
 	if err := callCDP(o.rodPage(), proto.InputInsertText{Text: text}); err != nil {
@@ -258,7 +241,8 @@ func init() {
 // trackRepeat marks a key down event of a key already down as a repeat, as
 // holding a key does, and a keypad key as one (CDP's location only says
 // left or right). The caller holds inputMu.
-func (p *Page) trackRepeat(ev *proto.InputDispatchKeyEvent) {
+func (kb *Keyboard) trackRepeat(ev *proto.InputDispatchKeyEvent) {
+	p := kb.p
 	if ev.Location != nil && *ev.Location == 3 {
 		ev.IsKeypad, ev.Location = true, nil
 	}
@@ -277,3 +261,8 @@ func (p *Page) trackRepeat(ev *proto.InputDispatchKeyEvent) {
 		delete(p.keysDown, id)
 	}
 }
+
+// Keyboard is a page's keyboard (Playwright's page.keyboard). Its state
+// (keys held, keys down) lives on the Page, which the mouse shares: a
+// held Shift modifies a click.
+type Keyboard struct{ p *Page }

@@ -117,7 +117,7 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.clickWith(o, pt, opts, mods); err != nil {
+	if err := l.p.mouse.clickWith(o, pt, opts, mods); err != nil {
 		return o.fail(err, "clicking "+l.selector)
 	}
 	l.p.settleURL(o, before)
@@ -136,7 +136,7 @@ func (l *Locator) Hover(ctx context.Context, force bool, timeout time.Duration) 
 		return o.fail(err, "")
 	}
 	l.p.inputMu.Lock()
-	err = l.p.moveTo(o, pt.X, pt.Y, 0)
+	err = l.p.mouse.moveTo(o, pt.X, pt.Y, 0)
 	l.p.inputMu.Unlock()
 	if err != nil {
 		return o.fail(err, "hovering "+l.selector)
@@ -165,7 +165,7 @@ func (l *Locator) Fill(ctx context.Context, value string, force bool, timeout ti
 	}
 	if mode == "type" {
 		if value == "" {
-			err = l.p.pressCombo(o, "Delete", 0)
+			err = l.p.keyboard.pressCombo(o, "Delete", 0)
 		} else {
 			err = callCDP(o.rodPage(), proto.InputInsertText{Text: value})
 		}
@@ -210,7 +210,7 @@ func (l *Locator) Press(ctx context.Context, key string, timeout time.Duration) 
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.pressCombo(o, key, 0); err != nil {
+	if err := l.p.keyboard.pressCombo(o, key, 0); err != nil {
 		return o.fail(err, "pressing "+key)
 	}
 	l.p.settleURL(o, before)
@@ -234,7 +234,7 @@ func (l *Locator) PressSequentially(ctx context.Context, text string, delay, tim
 	if err != nil {
 		return o.fail(err, "")
 	}
-	if err := l.p.typeText(o, text, delay); err != nil {
+	if err := l.p.keyboard.typeText(o, text, delay); err != nil {
 		return o.fail(err, "typing into "+l.selector)
 	}
 	return nil
@@ -303,7 +303,7 @@ func (l *Locator) SetChecked(ctx context.Context, checked, force bool, timeout t
 	if err := l.p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
-	if err := l.p.clickAt(o, pt.X, pt.Y, "left", 1, 0, 0); err != nil {
+	if err := l.p.mouse.clickAt(o, pt.X, pt.Y, "left", 1, 0, 0); err != nil {
 		return o.fail(err, "clicking "+l.selector)
 	}
 	after, err := read()

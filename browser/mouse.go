@@ -12,9 +12,10 @@ import (
 // clickWith clicks at pt (where pointerReady moved the mouse, in Steps
 // moves) with exactly opts.Modifiers when they are given: an empty list
 // releases the modifiers keyboard.down holds, for this click.
-func (p *Page) clickWith(o *op, pt Point, opts ClickOptions, mods int) error {
+func (m *Mouse) clickWith(o *op, pt Point, opts ClickOptions, mods int) error {
+	p := m.p
 	if opts.Modifiers == nil {
-		return p.pressAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods)
+		return m.pressAt(o, pt.X, pt.Y, opts.Button, opts.ClickCount, opts.Delay, mods)
 	}
 	btn, bit, err := opts.Button.proto()
 	if err != nil {
@@ -26,17 +27,17 @@ func (p *Page) clickWith(o *op, pt Point, opts ClickOptions, mods int) error {
 	if opts.Modifiers == nil {
 		mods |= p.held
 	}
-	if err := p.stepsTo(o, pt, opts.Steps, mods); err != nil {
+	if err := m.stepsTo(o, pt, opts.Steps, mods); err != nil {
 		return err
 	}
 	for i := 1; i <= count; i++ {
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, pt.X, pt.Y, btn, bit, i, mods); err != nil {
+		if err := m.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, pt.X, pt.Y, btn, bit, i, mods); err != nil {
 			return err
 		}
 		if err := pause.For(o.ctx, opts.Delay); err != nil {
 			return err
 		}
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, pt.X, pt.Y, btn, 0, i, mods); err != nil {
+		if err := m.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, pt.X, pt.Y, btn, 0, i, mods); err != nil {
 			return err
 		}
 	}
@@ -44,25 +45,27 @@ func (p *Page) clickWith(o *op, pt Point, opts ClickOptions, mods int) error {
 }
 
 // moveInSteps moves the mouse to pt in steps moves (at least one).
-func (p *Page) moveInSteps(o *op, pt Point, steps int) error {
+func (m *Mouse) moveInSteps(o *op, pt Point, steps int) error {
+	p := m.p
 	p.inputMu.Lock()
 	defer p.inputMu.Unlock()
 	if steps <= 1 {
-		return p.moveTo(o, pt.X, pt.Y, p.held)
+		return m.moveTo(o, pt.X, pt.Y, p.held)
 	}
-	return p.stepsTo(o, pt, steps, p.held)
+	return m.stepsTo(o, pt, steps, p.held)
 }
 
 // stepsTo moves the mouse from where it is to pt in steps moves; none when
 // it is there already. The caller holds inputMu.
-func (p *Page) stepsTo(o *op, pt Point, steps int, mods int) error {
+func (m *Mouse) stepsTo(o *op, pt Point, steps int, mods int) error {
+	p := m.p
 	if p.mouseX == pt.X && p.mouseY == pt.Y {
 		return nil
 	}
 	steps = max(steps, 1)
 	fx, fy := p.mouseX, p.mouseY
 	for i := 1; i <= steps; i++ {
-		if err := p.moveTo(o, fx+(pt.X-fx)*float64(i)/float64(steps), fy+(pt.Y-fy)*float64(i)/float64(steps), mods); err != nil {
+		if err := m.moveTo(o, fx+(pt.X-fx)*float64(i)/float64(steps), fy+(pt.Y-fy)*float64(i)/float64(steps), mods); err != nil {
 			return err
 		}
 	}
@@ -102,20 +105,21 @@ const dragProbe = `(() => {
 // heldMove moves the mouse to (x, y) while buttons are held: an ongoing
 // drag gets a dragOver, a move with the left button held may start one.
 // The caller holds inputMu.
-func (p *Page) heldMove(o *op, x, y float64, btn proto.InputMouseButton) error {
+func (m *Mouse) heldMove(o *op, x, y float64, btn proto.InputMouseButton) error {
+	p := m.p
 	if p.drag != nil {
 		p.mouseX, p.mouseY = x, y
-		return p.dragEvent(o, proto.InputDispatchDragEventTypeDragOver, x, y)
+		return m.dragEvent(o, proto.InputDispatchDragEventTypeDragOver, x, y)
 	}
 	if p.buttons&1 == 0 {
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, btn, p.buttons, 0, p.held); err != nil {
+		if err := m.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, btn, p.buttons, 0, p.held); err != nil {
 			return err
 		}
 		p.mouseX, p.mouseY = x, y
 		return nil
 	}
-	data, err := p.interceptDrag(o, func() error {
-		return p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, btn, p.buttons, 0, p.held)
+	data, err := m.interceptDrag(o, func() error {
+		return m.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, btn, p.buttons, 0, p.held)
 	})
 	if err != nil {
 		return err
@@ -125,15 +129,16 @@ func (p *Page) heldMove(o *op, x, y float64, btn proto.InputMouseButton) error {
 		return nil
 	}
 	p.drag = data
-	if err := p.dragEvent(o, proto.InputDispatchDragEventTypeDragEnter, x, y); err != nil {
+	if err := m.dragEvent(o, proto.InputDispatchDragEventTypeDragEnter, x, y); err != nil {
 		return err
 	}
-	return p.dragEvent(o, proto.InputDispatchDragEventTypeDragOver, x, y)
+	return m.dragEvent(o, proto.InputDispatchDragEventTypeDragOver, x, y)
 }
 
 // interceptDrag runs move with drag interception on and returns the drag
 // it started, or nil.
-func (p *Page) interceptDrag(o *op, move func() error) (*proto.InputDragData, error) {
+func (m *Mouse) interceptDrag(o *op, move func() error) (*proto.InputDragData, error) {
+	p := m.p
 	subCtx, stop := context.WithCancel(o.ctx)
 	defer stop()
 	events := p.rod.Context(subCtx).Event() // before the move, so the event is not missed
@@ -186,17 +191,19 @@ func (p *Page) interceptDrag(o *op, move func() error) (*proto.InputDragData, er
 	}
 }
 
-func (p *Page) dragEvent(o *op, typ proto.InputDispatchDragEventType, x, y float64) error {
+func (m *Mouse) dragEvent(o *op, typ proto.InputDispatchDragEventType, x, y float64) error {
+	p := m.p
 	return callCDP(o.rodPage(), proto.InputDispatchDragEvent{Type: typ, X: x, Y: y, Data: p.drag, Modifiers: p.held})
 }
 
 // drop ends an ongoing drag at the mouse position; ok is false when there
 // is none. The caller holds inputMu.
-func (p *Page) drop(o *op) (ok bool, err error) {
+func (m *Mouse) drop(o *op) (ok bool, err error) {
+	p := m.p
 	if p.drag == nil {
 		return false, nil
 	}
-	err = p.dragEvent(o, proto.InputDispatchDragEventTypeDrop, p.mouseX, p.mouseY)
+	err = m.dragEvent(o, proto.InputDispatchDragEventTypeDrop, p.mouseX, p.mouseY)
 	p.drag = nil
 	return true, err
 }
@@ -237,10 +244,10 @@ func (l *Locator) DragTo(ctx context.Context, target *Locator, opts DragOptions)
 	}
 	p := l.p
 	p.inputMu.Lock()
-	err = p.moveTo(o, from.X, from.Y, p.held)
+	err = p.mouse.moveTo(o, from.X, from.Y, p.held)
 	if err == nil {
 		p.buttons |= 1
-		err = p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, from.X, from.Y, proto.InputMouseButtonLeft, p.buttons, 1, p.held)
+		err = p.mouse.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, from.X, from.Y, proto.InputMouseButtonLeft, p.buttons, 1, p.held)
 	}
 	p.inputMu.Unlock()
 	if err != nil {
@@ -250,7 +257,7 @@ func (l *Locator) DragTo(ctx context.Context, target *Locator, opts DragOptions)
 	released := false
 	defer func() {
 		if !released {
-			p.release(o)
+			p.mouse.release(o)
 		}
 	}()
 	_, to, err := target.actionable(o, action{name: "drag_to", force: opts.Force, visible: true, stable: true, pointer: true, position: opts.TargetPosition})
@@ -267,35 +274,37 @@ func (l *Locator) DragTo(ctx context.Context, target *Locator, opts DragOptions)
 	for i := 1; i <= steps; i++ {
 		x := fx + (to.X-fx)*float64(i)/float64(steps)
 		y := fy + (to.Y-fy)*float64(i)/float64(steps)
-		if err := p.heldMove(o, x, y, proto.InputMouseButtonLeft); err != nil {
+		if err := p.mouse.heldMove(o, x, y, proto.InputMouseButtonLeft); err != nil {
 			return o.fail(err, "dragging to "+target.selector)
 		}
 	}
 	released = true
-	if err := p.releaseLocked(o); err != nil {
+	if err := p.mouse.releaseLocked(o); err != nil {
 		return o.fail(err, "dropping on "+target.selector)
 	}
 	return nil
 }
 
 // release lets go of the left button after a failed drag.
-func (p *Page) release(o *op) {
+func (m *Mouse) release(o *op) {
+	p := m.p
 	p.inputMu.Lock()
 	defer p.inputMu.Unlock()
 	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 	defer cancel()
 	o2 := &op{p: p, ctx: ctx, cancel: cancel, timeout: 5 * time.Second}
-	_ = p.releaseLocked(o2)
+	_ = m.releaseLocked(o2)
 }
 
 // releaseLocked drops an ongoing drag, or releases the left button.
-func (p *Page) releaseLocked(o *op) error {
-	dropped, err := p.drop(o)
+func (m *Mouse) releaseLocked(o *op) error {
+	p := m.p
+	dropped, err := m.drop(o)
 	p.buttons &^= 1
 	if dropped || err != nil {
 		return err
 	}
-	return p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, p.mouseX, p.mouseY, proto.InputMouseButtonLeft, p.buttons, 1, p.held)
+	return m.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, p.mouseX, p.mouseY, proto.InputMouseButtonLeft, p.buttons, 1, p.held)
 }
 
 // MouseButton is left, right or middle.
@@ -315,14 +324,15 @@ func (b MouseButton) proto() (proto.InputMouseButton, int, error) {
 
 // ---- mouse -------------------------------------------------------------------
 
-func (p *Page) mouseEvent(o *op, typ proto.InputDispatchMouseEventType, x, y float64, button proto.InputMouseButton, buttons, clicks, mods int) error {
+func (m *Mouse) mouseEvent(o *op, typ proto.InputDispatchMouseEventType, x, y float64, button proto.InputMouseButton, buttons, clicks, mods int) error {
 	return callCDP(o.rodPage(), proto.InputDispatchMouseEvent{
 		Type: typ, X: x, Y: y, Button: button, Buttons: gson.Int(buttons), ClickCount: clicks, Modifiers: mods,
 	})
 }
 
-func (p *Page) moveTo(o *op, x, y float64, mods int) error {
-	if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, proto.InputMouseButtonNone, 0, 0, mods); err != nil {
+func (m *Mouse) moveTo(o *op, x, y float64, mods int) error {
+	p := m.p
+	if err := m.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseMoved, x, y, proto.InputMouseButtonNone, 0, 0, mods); err != nil {
 		return err
 	}
 	p.mouseX, p.mouseY = x, y
@@ -331,13 +341,14 @@ func (p *Page) moveTo(o *op, x, y float64, mods int) error {
 
 // clickAt moves to (x, y) and clicks count times (a double click is two
 // clicks, the second with clickCount 2, as a real mouse sends them).
-func (p *Page) clickAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
-	return p.press(o, x, y, button, count, delay, mods, true)
+func (m *Mouse) clickAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
+	return m.press(o, x, y, button, count, delay, mods, true)
 }
 
 // press clicks count times at (x, y); the mouse moves there first when
 // alwaysMove is set or it is elsewhere.
-func (p *Page) press(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int, alwaysMove bool) error {
+func (m *Mouse) press(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int, alwaysMove bool) error {
+	p := m.p
 	btn, bit, err := button.proto()
 	if err != nil {
 		return err
@@ -349,18 +360,18 @@ func (p *Page) press(o *op, x, y float64, button MouseButton, count int, delay t
 	defer p.inputMu.Unlock()
 	mods |= p.held
 	if alwaysMove || p.mouseX != x || p.mouseY != y {
-		if err := p.moveTo(o, x, y, mods); err != nil {
+		if err := m.moveTo(o, x, y, mods); err != nil {
 			return err
 		}
 	}
 	for i := 1; i <= count; i++ {
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, x, y, btn, bit, i, mods); err != nil {
+		if err := m.mouseEvent(o, proto.InputDispatchMouseEventTypeMousePressed, x, y, btn, bit, i, mods); err != nil {
 			return err
 		}
 		if err := pause.For(o.ctx, delay); err != nil {
 			return err
 		}
-		if err := p.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, x, y, btn, 0, i, mods); err != nil {
+		if err := m.mouseEvent(o, proto.InputDispatchMouseEventTypeMouseReleased, x, y, btn, 0, i, mods); err != nil {
 			return err
 		}
 	}
@@ -368,7 +379,8 @@ func (p *Page) press(o *op, x, y float64, button MouseButton, count int, delay t
 }
 
 // MouseClick clicks at a point of the viewport.
-func (p *Page) MouseClick(ctx context.Context, x, y float64, button MouseButton, count int) error {
+func (m *Mouse) Click(ctx context.Context, x, y float64, button MouseButton, count int) error {
+	p := m.p
 	if _, _, err := button.proto(); err != nil {
 		return err
 	}
@@ -377,21 +389,22 @@ func (p *Page) MouseClick(ctx context.Context, x, y float64, button MouseButton,
 	if err := p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
-	if err := p.clickAt(o, x, y, button, count, 0, 0); err != nil {
+	if err := m.clickAt(o, x, y, button, count, 0, 0); err != nil {
 		return o.fail(err, "clicking")
 	}
 	return nil
 }
 
 // MouseMove moves the mouse to a point of the viewport.
-func (p *Page) MouseMove(ctx context.Context, x, y float64) error {
+func (m *Mouse) Move(ctx context.Context, x, y float64) error {
+	p := m.p
 	o := p.begin(ctx, 0)
 	defer o.end()
 	if err := p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
 	p.inputMu.Lock()
-	err := p.moveTo(o, x, y, 0)
+	err := m.moveTo(o, x, y, 0)
 	p.inputMu.Unlock()
 	if err != nil {
 		return o.fail(err, "moving the mouse")
@@ -400,7 +413,8 @@ func (p *Page) MouseMove(ctx context.Context, x, y float64) error {
 }
 
 // MouseWheel scrolls by (dx, dy) at the mouse position.
-func (p *Page) MouseWheel(ctx context.Context, dx, dy float64) error {
+func (m *Mouse) Wheel(ctx context.Context, dx, dy float64) error {
+	p := m.p
 	o := p.begin(ctx, 0)
 	defer o.end()
 	if err := p.beforeInput(o); err != nil {
@@ -419,7 +433,8 @@ func (p *Page) MouseWheel(ctx context.Context, dx, dy float64) error {
 
 // MouseButtonHold presses (down) or releases a mouse button where the
 // mouse is (mouse.down / mouse.up).
-func (p *Page) MouseButtonHold(ctx context.Context, button MouseButton, clicks int, down bool) error {
+func (m *Mouse) Button(ctx context.Context, button MouseButton, clicks int, down bool) error {
+	p := m.p
 	btn, bit, err := button.proto()
 	if err != nil {
 		return err
@@ -437,14 +452,14 @@ func (p *Page) MouseButtonHold(ctx context.Context, button MouseButton, clicks i
 		typ = proto.InputDispatchMouseEventTypeMousePressed
 	} else {
 		p.buttons &^= bit
-		if dropped, err := p.drop(o); dropped || err != nil { // an HTML5 drag ends in a drop
+		if dropped, err := m.drop(o); dropped || err != nil { // an HTML5 drag ends in a drop
 			if err != nil {
 				return o.fail(err, "dropping")
 			}
 			return nil
 		}
 	}
-	if err := p.mouseEvent(o, typ, p.mouseX, p.mouseY, btn, p.buttons, clicks, p.held); err != nil {
+	if err := m.mouseEvent(o, typ, p.mouseX, p.mouseY, btn, p.buttons, clicks, p.held); err != nil {
 		return o.fail(err, "mouse button")
 	}
 	return nil
@@ -452,7 +467,8 @@ func (p *Page) MouseButtonHold(ctx context.Context, button MouseButton, clicks i
 
 // MouseMoveSteps moves the mouse to (x, y) in steps, with the buttons and
 // modifiers held (drags).
-func (p *Page) MouseMoveSteps(ctx context.Context, x, y float64, steps int) error {
+func (m *Mouse) MoveSteps(ctx context.Context, x, y float64, steps int) error {
+	p := m.p
 	if steps <= 0 {
 		steps = 1
 	}
@@ -468,7 +484,7 @@ func (p *Page) MouseMoveSteps(ctx context.Context, x, y float64, steps int) erro
 	for i := 1; i <= steps; i++ {
 		nx := fx + (x-fx)*float64(i)/float64(steps)
 		ny := fy + (y-fy)*float64(i)/float64(steps)
-		if err := p.heldMove(o, nx, ny, btn); err != nil {
+		if err := m.heldMove(o, nx, ny, btn); err != nil {
 			return o.fail(err, "moving the mouse")
 		}
 	}
@@ -477,6 +493,10 @@ func (p *Page) MouseMoveSteps(ctx context.Context, x, y float64, steps int) erro
 
 // pressAt clicks count times where the mouse already is (pointerReady
 // moved it there), moving only if it is not.
-func (p *Page) pressAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
-	return p.press(o, x, y, button, count, delay, mods, false)
+func (m *Mouse) pressAt(o *op, x, y float64, button MouseButton, count int, delay time.Duration, mods int) error {
+	return m.press(o, x, y, button, count, delay, mods, false)
 }
+
+// Mouse is a page's mouse (Playwright's page.mouse): its position and held
+// buttons live on the Page, which the keyboard's modifiers share.
+type Mouse struct{ p *Page }

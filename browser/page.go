@@ -115,13 +115,15 @@ type Page struct {
 	flush    flusher              // the event barrier (events.go)
 	context  string               // the client's context id (contexts.go)
 
+	keyboard      Keyboard
+	mouse         Mouse
 	handlers      locatorHandlers // Playwright's locator handlers (locator_handlers.go)
 	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
 }
 
 func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 	ctx, cancel := context.WithCancel(b.ctx)
-	return &Page{
+	p := &Page{
 		b: b, rod: rp, id: id, opener: opener,
 		ctx: ctx, cancel: cancel,
 		aria:     aria.NewRegistry(),
@@ -131,7 +133,15 @@ func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 		contexts: map[proto.RuntimeRemoteObjectID]*execCtx{},
 		frameCtx: map[proto.DOMBackendNodeID]*execCtx{},
 	}
+	p.keyboard.p, p.mouse.p = p, p
+	return p
 }
+
+// Keyboard is the page's keyboard.
+func (p *Page) Keyboard() *Keyboard { return &p.keyboard }
+
+// Mouse is the page's mouse.
+func (p *Page) Mouse() *Mouse { return &p.mouse }
 
 // setup enables the domains the page needs and starts its event pump.
 // emulate applies the browser's viewport (done only for the pages we

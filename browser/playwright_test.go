@@ -256,11 +256,11 @@ func TestHeldKeys(t *testing.T) {
 	p := testPage(t)
 	call(t, p, JSCall{Source: "() => { document.body.innerHTML = '<input id=t>'; document.querySelector('#t').focus(); }"})
 	for _, step := range []func() error{
-		func() error { return p.KeyDown(bg, "Shift") },
-		func() error { return p.Press(bg, "KeyA") },
-		func() error { return p.KeyUp(bg, "Shift") },
-		func() error { return p.Press(bg, "b") },
-		func() error { return p.InsertText(bg, "é") },
+		func() error { return p.Keyboard().Down(bg, "Shift") },
+		func() error { return p.Keyboard().Press(bg, "KeyA") },
+		func() error { return p.Keyboard().Up(bg, "Shift") },
+		func() error { return p.Keyboard().Press(bg, "b") },
+		func() error { return p.Keyboard().InsertText(bg, "é") },
 	} {
 		if err := step(); err != nil {
 			t.Fatal(err)

@@ -177,7 +177,7 @@ func pageKeyboardPress(ctx context.Context, p *browser.Page, kp *struct {
 	pageParams
 	Key string `json:"key"`
 }) (any, error) {
-	return nil, p.Press(ctx, kp.Key)
+	return nil, p.Keyboard().Press(ctx, kp.Key)
 }
 
 func pageKeyboardType(ctx context.Context, p *browser.Page, kp *struct {
@@ -189,7 +189,7 @@ func pageKeyboardType(ctx context.Context, p *browser.Page, kp *struct {
 	if err != nil {
 		return nil, err
 	}
-	return nil, p.Type(ctx, kp.Text, d)
+	return nil, p.Keyboard().Type(ctx, kp.Text, d)
 }
 
 func pageMouseClick(ctx context.Context, p *browser.Page, mp *struct {
@@ -202,7 +202,7 @@ func pageMouseClick(ctx context.Context, p *browser.Page, mp *struct {
 	if mp.X == nil || mp.Y == nil {
 		return nil, invalid("page.mouse.click needs x and y")
 	}
-	return nil, p.MouseClick(ctx, *mp.X, *mp.Y, browser.MouseButton(mp.Button), mp.ClickCount)
+	return nil, p.Mouse().Click(ctx, *mp.X, *mp.Y, browser.MouseButton(mp.Button), mp.ClickCount)
 }
 
 func pageMouseMove(ctx context.Context, p *browser.Page, mp *struct {
@@ -213,7 +213,7 @@ func pageMouseMove(ctx context.Context, p *browser.Page, mp *struct {
 	if mp.X == nil || mp.Y == nil {
 		return nil, invalid("page.mouse.move needs x and y")
 	}
-	return nil, p.MouseMove(ctx, *mp.X, *mp.Y)
+	return nil, p.Mouse().Move(ctx, *mp.X, *mp.Y)
 }
 
 func pageMouseWheel(ctx context.Context, p *browser.Page, mp *struct {
@@ -221,7 +221,7 @@ func pageMouseWheel(ctx context.Context, p *browser.Page, mp *struct {
 	DeltaX float64 `json:"delta_x"`
 	DeltaY float64 `json:"delta_y"`
 }) (any, error) {
-	return nil, p.MouseWheel(ctx, mp.DeltaX, mp.DeltaY)
+	return nil, p.Mouse().Wheel(ctx, mp.DeltaX, mp.DeltaY)
 }
 
 func pageSetViewportSize(ctx context.Context, p *browser.Page, vp *struct {

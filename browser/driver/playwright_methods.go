@@ -137,16 +137,16 @@ func addInputHandlers() {
 		Key string `json:"key"`
 	}
 	methods["page.keyboard.down"] = onPage(func(ctx context.Context, p *browser.Page, kp *keyParams) (any, error) {
-		return nil, p.KeyDown(ctx, kp.Key)
+		return nil, p.Keyboard().Down(ctx, kp.Key)
 	})
 	methods["page.keyboard.up"] = onPage(func(ctx context.Context, p *browser.Page, kp *keyParams) (any, error) {
-		return nil, p.KeyUp(ctx, kp.Key)
+		return nil, p.Keyboard().Up(ctx, kp.Key)
 	})
 	methods["page.keyboard.insert_text"] = onPage(func(ctx context.Context, p *browser.Page, tp *struct {
 		pageParams
 		Text string `json:"text"`
 	}) (any, error) {
-		return nil, p.InsertText(ctx, tp.Text)
+		return nil, p.Keyboard().InsertText(ctx, tp.Text)
 	})
 	type buttonParams struct {
 		pageParams
@@ -154,10 +154,10 @@ func addInputHandlers() {
 		ClickCount int                 `json:"click_count"`
 	}
 	methods["page.mouse.down"] = onPage(func(ctx context.Context, p *browser.Page, bp *buttonParams) (any, error) {
-		return nil, p.MouseButtonHold(ctx, bp.Button, bp.ClickCount, true)
+		return nil, p.Mouse().Button(ctx, bp.Button, bp.ClickCount, true)
 	})
 	methods["page.mouse.up"] = onPage(func(ctx context.Context, p *browser.Page, bp *buttonParams) (any, error) {
-		return nil, p.MouseButtonHold(ctx, bp.Button, bp.ClickCount, false)
+		return nil, p.Mouse().Button(ctx, bp.Button, bp.ClickCount, false)
 	})
 	methods["page.mouse.move_steps"] = onPage(func(ctx context.Context, p *browser.Page, mp *struct {
 		pageParams
@@ -165,7 +165,7 @@ func addInputHandlers() {
 		Y     float64 `json:"y"`
 		Steps int     `json:"steps"`
 	}) (any, error) {
-		return nil, p.MouseMoveSteps(ctx, mp.X, mp.Y, mp.Steps)
+		return nil, p.Mouse().MoveSteps(ctx, mp.X, mp.Y, mp.Steps)
 	})
 }
 
