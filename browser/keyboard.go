@@ -8,8 +8,24 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
+	"wright/browser/keys"
 	"wright/pause"
 )
+
+// parseKeyCombo is keys.ParseCombo with its error as the protocol's.
+func parseKeyCombo(s string) (mods []keys.Def, key keys.Def, err error) {
+	mods, key, err = keys.ParseCombo(s)
+	if err != nil {
+		return nil, keys.Def{}, newErr(ErrInvalidParams, "%s", err)
+	}
+	return mods, key, nil
+}
+
+// modBit is a modifier key's bit, 0 for any other key.
+func modBit(key string) int {
+	bit, _ := keys.Modifier(key)
+	return bit
+}
 
 // modifierMask turns modifier names into CDP bits.
 func modifierMask(mods []string) (int, error) {
@@ -18,7 +34,7 @@ func modifierMask(mods []string) (int, error) {
 		if m == "ControlOrMeta" {
 			m = "Control"
 		}
-		b, ok := modifierBits[m]
+		b, ok := keys.Modifier(m)
 		if !ok {
 			return 0, newErr(ErrInvalidParams, "unknown modifier %q: use Alt, Control, Meta or Shift", m)
 		}
@@ -29,19 +45,19 @@ func modifierMask(mods []string) (int, error) {
 
 // ---- keyboard ----------------------------------------------------------------
 
-func (kb *Keyboard) keyEvent(o *op, typ proto.InputDispatchKeyEventType, k keyDef, mods int, withText bool) error {
+func (kb *Keyboard) keyEvent(o *op, typ proto.InputDispatchKeyEventType, k keys.Def, mods int, withText bool) error {
 	ev := proto.InputDispatchKeyEvent{
 		Type:                  typ,
 		Modifiers:             mods,
-		Key:                   k.key,
-		Code:                  k.code,
-		WindowsVirtualKeyCode: k.keyCode,
-		NativeVirtualKeyCode:  k.keyCode,
-		Location:              gson.Int(k.location),
+		Key:                   k.Key,
+		Code:                  k.Code,
+		WindowsVirtualKeyCode: k.KeyCode,
+		NativeVirtualKeyCode:  k.KeyCode,
+		Location:              gson.Int(k.Location),
 	}
 	if withText {
-		ev.Text = k.text
-		ev.UnmodifiedText = k.text
+		ev.Text = k.Text
+		ev.UnmodifiedText = k.Text
 	}
 	kb.trackRepeat(&ev)
 	return callCDP(o.rodPage(), ev)
@@ -58,22 +74,22 @@ func (kb *Keyboard) pressCombo(o *op, combo string, hold time.Duration) error {
 	defer p.inputMu.Unlock()
 	bits := p.held // modifiers held by KeyDown apply too
 	for _, m := range mods {
-		bits |= modifierBits[m.key]
+		bits |= modBit(m.Key)
 		if err := kb.keyEvent(o, proto.InputDispatchKeyEventTypeRawKeyDown, m, bits, false); err != nil {
 			return err
 		}
 	}
-	if bits&modShift != 0 && len(key.text) == 1 && unicode.IsLower(rune(key.text[0])) {
-		up := strings.ToUpper(key.text)
-		key.key, key.text = up, up
+	if bits&keys.Shift != 0 && len(key.Text) == 1 && unicode.IsLower(rune(key.Text[0])) {
+		up := strings.ToUpper(key.Text)
+		key.Key, key.Text = up, up
 	}
-	key = withShift(key, bits)
-	if mk, isMod := modifierBits[key.key]; isMod {
+	key = keys.WithShift(key, bits)
+	if mk, isMod := keys.Modifier(key.Key); isMod {
 		bits |= mk
 	}
 	// Text is produced only without Control/Alt/Meta, as on a real keyboard,
 	// so Control+A selects instead of typing "a".
-	withText := key.text != "" && bits&^modShift == 0
+	withText := key.Text != "" && bits&^keys.Shift == 0
 	down := proto.InputDispatchKeyEventTypeRawKeyDown
 	if withText {
 		down = proto.InputDispatchKeyEventTypeKeyDown
@@ -88,7 +104,7 @@ func (kb *Keyboard) pressCombo(o *op, combo string, hold time.Duration) error {
 		return err
 	}
 	for i := len(mods) - 1; i >= 0; i-- {
-		bits &^= modifierBits[mods[i].key]
+		bits &^= modBit(mods[i].Key)
 		if err := kb.keyEvent(o, proto.InputDispatchKeyEventTypeKeyUp, mods[i], bits, false); err != nil {
 			return err
 		}
@@ -106,7 +122,7 @@ func (kb *Keyboard) typeText(o *op, text string, delay time.Duration) error {
 				return err
 			}
 		}
-		if def, ok := keyTable[string(r)]; ok && def.text != "" {
+		if def, ok := keys.Lookup(string(r)); ok && def.Text != "" {
 			p.inputMu.Lock()
 			err := kb.keyEvent(o, proto.InputDispatchKeyEventTypeKeyDown, def, p.held, true)
 			if err == nil {
@@ -184,7 +200,7 @@ func (kb *Keyboard) hold(ctx context.Context, key string, down bool) error {
 	defer o.end()
 	p.inputMu.Lock()
 	defer p.inputMu.Unlock()
-	bit, isMod := modifierBits[k.key]
+	bit, isMod := keys.Modifier(k.Key)
 	if !down {
 		if isMod {
 			p.held &^= bit
@@ -197,12 +213,12 @@ func (kb *Keyboard) hold(ctx context.Context, key string, down bool) error {
 	if isMod {
 		p.held |= bit
 	}
-	if p.held&modShift != 0 && len(k.text) == 1 && unicode.IsLower(rune(k.text[0])) {
-		up := strings.ToUpper(k.text)
-		k.key, k.text = up, up
+	if p.held&keys.Shift != 0 && len(k.Text) == 1 && unicode.IsLower(rune(k.Text[0])) {
+		up := strings.ToUpper(k.Text)
+		k.Key, k.Text = up, up
 	}
-	k = withShift(k, p.held)
-	withText := k.text != "" && p.held&^modShift == 0
+	k = keys.WithShift(k, p.held)
+	withText := k.Text != "" && p.held&^keys.Shift == 0
 	typ := proto.InputDispatchKeyEventTypeRawKeyDown
 	if withText {
 		typ = proto.InputDispatchKeyEventTypeKeyDown
@@ -224,19 +240,6 @@ func (kb *Keyboard) InsertText(ctx context.Context, text string) error {
 	return nil
 }
 
-// Playwright also names keys by their code: KeyA..KeyZ, Digit0..Digit9.
-func init() {
-	for c := 'a'; c <= 'z'; c++ {
-		if def, ok := keyTable[string(c)]; ok {
-			keyTable["Key"+strings.ToUpper(string(c))] = def
-		}
-	}
-	for c := '0'; c <= '9'; c++ {
-		if def, ok := keyTable[string(c)]; ok {
-			keyTable["Digit"+string(c)] = def
-		}
-	}
-}
 
 // trackRepeat marks a key down event of a key already down as a repeat, as
 // holding a key does, and a keypad key as one (CDP's location only says
