@@ -240,7 +240,6 @@ func (kb *Keyboard) InsertText(ctx context.Context, text string) error {
 	return nil
 }
 
-
 // trackRepeat marks a key down event of a key already down as a repeat, as
 // holding a key does, and a keypad key as one (CDP's location only says
 // left or right). The caller holds inputMu.
