@@ -68,7 +68,7 @@ func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
 		}
 	}
 	if d.Routing {
-		return p.SetRouting(ctx, true)
+		return p.Router().Enable(ctx, true)
 	}
 	return nil
 }

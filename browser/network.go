@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -196,8 +197,9 @@ func (p *Page) fetchErr(o *op, err error) error {
 // route.abort answers it. A future policy for subresources hooks in here.
 
 // interceptPatterns are the Fetch patterns the page needs now.
-func (p *Page) interceptPatterns() []*proto.FetchRequestPattern {
-	if p.routing.Load() {
+func (rt *Router) patterns() []*proto.FetchRequestPattern {
+	p := rt.p
+	if rt.on.Load() {
 		return []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}
 	}
 	if p.b.opts.URLPolicy != nil {
@@ -207,12 +209,13 @@ func (p *Page) interceptPatterns() []*proto.FetchRequestPattern {
 }
 
 // SetRouting turns the client's routing of every request on or off.
-func (p *Page) SetRouting(ctx context.Context, on bool) error {
-	p.routing.Store(on)
+func (rt *Router) Enable(ctx context.Context, on bool) error {
+	p := rt.p
+	rt.on.Store(on)
 	o := p.begin(ctx, 0)
 	defer o.end()
 	var err error
-	if pats := p.interceptPatterns(); pats != nil {
+	if pats := rt.patterns(); pats != nil {
 		err = callCDP(o.rodPage(), proto.FetchEnable{Patterns: pats})
 	} else {
 		err = callCDP(o.rodPage(), proto.FetchDisable{})
@@ -224,7 +227,8 @@ func (p *Page) SetRouting(ctx context.Context, on bool) error {
 }
 
 // decideRequest is the one place paused requests are decided.
-func (p *Page) decideRequest(e *proto.FetchRequestPaused) {
+func (rt *Router) decide(e *proto.FetchRequestPaused) {
+	p := rt.p
 	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 	defer cancel()
 	r := p.rod.Context(ctx)
@@ -232,7 +236,7 @@ func (p *Page) decideRequest(e *proto.FetchRequestPaused) {
 	// request is, and the policy decides before any route sees it (the
 	// proxy checks the rest on the wire).
 	doc := e.ResourceType == proto.NetworkResourceTypeDocument
-	if pol := p.b.opts.URLPolicy; pol != nil && (doc || p.routing.Load()) {
+	if pol := p.b.opts.URLPolicy; pol != nil && (doc || rt.on.Load()) {
 		if err := pol(e.Request.URL); err != nil {
 			what := "a navigation"
 			if doc {
@@ -245,7 +249,7 @@ func (p *Page) decideRequest(e *proto.FetchRequestPaused) {
 			return
 		}
 	}
-	if p.routing.Load() && p.b.hasSubscribers() {
+	if rt.on.Load() && p.b.hasSubscribers() {
 		params := map[string]any{
 			"route": string(e.RequestID), "request": string(e.NetworkID), "url": e.Request.URL + e.Request.URLFragment,
 			"method": e.Request.Method, "headers": e.Request.Headers, "resource_type": strings.ToLower(string(e.ResourceType)),
@@ -274,10 +278,11 @@ type RouteOverrides struct {
 
 // ContinueRoute lets a routed request go on, with overrides. A changed URL
 // must pass the URL policy too.
-func (p *Page) ContinueRoute(ctx context.Context, id string, ov RouteOverrides) error {
+func (rt *Router) Continue(ctx context.Context, id string, ov RouteOverrides) error {
+	p := rt.p
 	if ov.URL != "" && p.b.opts.URLPolicy != nil {
 		if err := p.b.opts.URLPolicy(ov.URL); err != nil {
-			p.refuseRewrite(ctx, id, ov.URL, err)
+			rt.refuseRewrite(ctx, id, ov.URL, err)
 			return wrapErr(ErrBlockedURL, err, "route.continue to %s: %v", ov.URL, err)
 		}
 	}
@@ -290,11 +295,11 @@ func (p *Page) ContinueRoute(ctx context.Context, id string, ov RouteOverrides) 
 	if ov.PostData != nil {
 		req.PostData = []byte(mustB64(*ov.PostData))
 	}
-	return p.routeCall(ctx, req)
+	return rt.call(ctx, req)
 }
 
 // FulfillRoute answers a routed request without the network.
-func (p *Page) FulfillRoute(ctx context.Context, id string, status int, headers map[string]string, body string) error {
+func (rt *Router) Fulfill(ctx context.Context, id string, status int, headers map[string]string, body string) error {
 	if status == 0 {
 		status = 200
 	}
@@ -304,12 +309,12 @@ func (p *Page) FulfillRoute(ctx context.Context, id string, status int, headers 
 			req.ResponseHeaders = append(req.ResponseHeaders, &proto.FetchHeaderEntry{Name: k, Value: line})
 		}
 	}
-	return p.routeCall(ctx, req)
+	return rt.call(ctx, req)
 }
 
 // AbortRoute fails a routed request with a network error (Playwright's
 // error codes: aborted, connectionrefused, ...).
-func (p *Page) AbortRoute(ctx context.Context, id, code string) error {
+func (rt *Router) Abort(ctx context.Context, id, code string) error {
 	reason, ok := abortReasons[strings.ToLower(code)]
 	if code == "" {
 		reason, ok = proto.NetworkErrorReasonFailed, true
@@ -317,7 +322,7 @@ func (p *Page) AbortRoute(ctx context.Context, id, code string) error {
 	if !ok {
 		return newErr(ErrInvalidParams, "unknown error code %q", code)
 	}
-	return p.routeCall(ctx, proto.FetchFailRequest{RequestID: proto.FetchRequestID(id), ErrorReason: reason})
+	return rt.call(ctx, proto.FetchFailRequest{RequestID: proto.FetchRequestID(id), ErrorReason: reason})
 }
 
 var abortReasons = map[string]proto.NetworkErrorReason{
@@ -330,7 +335,8 @@ var abortReasons = map[string]proto.NetworkErrorReason{
 	"timedout": proto.NetworkErrorReasonTimedOut, "failed": proto.NetworkErrorReasonFailed,
 }
 
-func (p *Page) routeCall(ctx context.Context, req proto.Request) error {
+func (rt *Router) call(ctx context.Context, req proto.Request) error {
+	p := rt.p
 	o := p.begin(ctx, 0)
 	defer o.end()
 	if err := callCDP(o.rodPage(), req); err != nil {
@@ -354,10 +360,11 @@ func mustB64(s string) string {
 // refuses, so that the page sees a blocked request instead of one paused
 // for ever, and says so where blocked navigations are told (notices, the
 // console).
-func (p *Page) refuseRewrite(ctx context.Context, id, url string, err error) {
+func (rt *Router) refuseRewrite(ctx context.Context, id, url string, err error) {
+	p := rt.p
 	p.recordBlocked(url, err)
 	p.addConsole("error", "wright: blocked a request rewritten to "+url+" by the URL policy: "+err.Error(), "", 0)
-	_ = p.routeCall(ctx, proto.FetchFailRequest{RequestID: proto.FetchRequestID(id), ErrorReason: proto.NetworkErrorReasonBlockedByClient})
+	_ = rt.call(ctx, proto.FetchFailRequest{RequestID: proto.FetchRequestID(id), ErrorReason: proto.NetworkErrorReasonBlockedByClient})
 }
 
 // idleQuiet is how long no request may be in flight for the network to
@@ -469,4 +476,12 @@ func (p *Page) ResponseBody(ctx context.Context, request string) ([]byte, error)
 		return base64.StdEncoding.DecodeString(res.Body)
 	}
 	return []byte(res.Body), nil
+}
+
+// Router is a page's request routing (Playwright's page.route): while it is
+// on, every request the page makes pauses until the client continues,
+// fulfills or aborts it.
+type Router struct {
+	p  *Page
+	on atomic.Bool // a client decides this page's requests
 }

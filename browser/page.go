@@ -106,9 +106,8 @@ type Page struct {
 	inputMu sync.Mutex // one input sequence at a time
 	mouseX  float64
 	mouseY  float64
-	routing atomic.Bool // a client decides this page's requests (network.go)
-	held    int         // modifier bits of keys held down by KeyDown
-	buttons int         // mouse buttons held down by MouseDown
+	held    int // modifier bits of keys held down by KeyDown
+	buttons int // mouse buttons held down by MouseDown
 
 	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (mouse.go)
 	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keyboard.go)
@@ -116,6 +115,7 @@ type Page struct {
 	context  string               // the client's context id (contexts.go)
 
 	keyboard      Keyboard
+	router        Router
 	mouse         Mouse
 	handlers      locatorHandlers // Playwright's locator handlers (locator_handlers.go)
 	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
@@ -133,12 +133,15 @@ func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 		contexts: map[proto.RuntimeRemoteObjectID]*execCtx{},
 		frameCtx: map[proto.DOMBackendNodeID]*execCtx{},
 	}
-	p.keyboard.p, p.mouse.p = p, p
+	p.keyboard.p, p.mouse.p, p.router.p = p, p, p
 	return p
 }
 
 // Keyboard is the page's keyboard.
 func (p *Page) Keyboard() *Keyboard { return &p.keyboard }
+
+// Router is the page's request routing.
+func (p *Page) Router() *Router { return &p.router }
 
 // Mouse is the page's mouse.
 func (p *Page) Mouse() *Mouse { return &p.mouse }
@@ -167,7 +170,7 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 		// blur events fire, document.hasFocus() holds, in background tabs too.
 		calls = append(calls, proto.EmulationSetFocusEmulationEnabled{Enabled: true})
 	}
-	if pats := p.interceptPatterns(); pats != nil {
+	if pats := p.router.patterns(); pats != nil {
 		calls = append(calls, proto.FetchEnable{Patterns: pats})
 	}
 	for _, c := range calls {
@@ -304,7 +307,7 @@ func (p *Page) pump(events <-chan *rod.Message) {
 		case "Fetch.requestPaused":
 			var e proto.FetchRequestPaused
 			if msg.Load(&e) {
-				p.decideRequest(&e)
+				p.router.decide(&e)
 			}
 		case "Inspector.targetCrashed":
 			p.markClosed("the page crashed")

@@ -185,17 +185,17 @@ func TestRouting(t *testing.T) {
 		go func() {
 			switch {
 			case strings.HasSuffix(url, "/made-up.html"):
-				_ = p.FulfillRoute(bg, id, 200, map[string]string{"content-type": "text/html"},
+				_ = p.Router().Fulfill(bg, id, 200, map[string]string{"content-type": "text/html"},
 					base64.StdEncoding.EncodeToString([]byte("<title>Made up</title>")))
 			case strings.HasSuffix(url, "/blocked.html"):
-				_ = p.AbortRoute(bg, id, "connectionrefused")
+				_ = p.Router().Abort(bg, id, "connectionrefused")
 			default:
-				_ = p.ContinueRoute(bg, id, RouteOverrides{})
+				_ = p.Router().Continue(bg, id, RouteOverrides{})
 			}
 		}()
 	}, false)
 	defer cancel()
-	if err := p.SetRouting(bg, true); err != nil {
+	if err := p.Router().Enable(bg, true); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Goto(bg, site.URL+"/made-up.html", Load, 0); err != nil {
@@ -210,7 +210,7 @@ func TestRouting(t *testing.T) {
 	if _, err := p.Goto(bg, site.URL+"/form.html", Load, 0); err != nil {
 		t.Fatalf("a continued request: %v", err)
 	}
-	if err := p.SetRouting(bg, false); err != nil {
+	if err := p.Router().Enable(bg, false); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()

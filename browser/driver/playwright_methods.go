@@ -359,7 +359,7 @@ func addRouteHandlers() {
 		pageParams
 		Enabled bool `json:"enabled"`
 	}) (any, error) {
-		return nil, p.SetRouting(ctx, rp.Enabled)
+		return nil, p.Router().Enable(ctx, rp.Enabled)
 	})
 	type routeParams struct {
 		pageParams
@@ -369,7 +369,7 @@ func addRouteHandlers() {
 		routeParams
 		browser.RouteOverrides
 	}) (any, error) {
-		return nil, p.ContinueRoute(ctx, rp.Route, rp.RouteOverrides)
+		return nil, p.Router().Continue(ctx, rp.Route, rp.RouteOverrides)
 	})
 	methods["route.fulfill"] = onPage(func(ctx context.Context, p *browser.Page, rp *struct {
 		routeParams
@@ -377,12 +377,12 @@ func addRouteHandlers() {
 		Headers map[string]string `json:"headers"`
 		Body    string            `json:"body"`
 	}) (any, error) {
-		return nil, p.FulfillRoute(ctx, rp.Route, rp.Status, rp.Headers, rp.Body)
+		return nil, p.Router().Fulfill(ctx, rp.Route, rp.Status, rp.Headers, rp.Body)
 	})
 	methods["route.abort"] = onPage(func(ctx context.Context, p *browser.Page, rp *struct {
 		routeParams
 		ErrorCode string `json:"error_code"`
 	}) (any, error) {
-		return nil, p.AbortRoute(ctx, rp.Route, rp.ErrorCode)
+		return nil, p.Router().Abort(ctx, rp.Route, rp.ErrorCode)
 	})
 }
