@@ -275,7 +275,7 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 	err = l.poll(o, a.waitingFor(), func() (bool, string, error) {
 		tries++
 		if !a.force {
-			if state, err := l.p.handlerCheckpoint(o); state != "" || err != nil {
+			if state, err := l.p.handlers.checkpoint(o); state != "" || err != nil {
 				return false, state, err
 			}
 		}

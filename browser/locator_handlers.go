@@ -27,7 +27,10 @@ type locatorHandler struct {
 	done        chan bool // non-nil while the client runs the handler; receives "remove"
 }
 
-type locatorHandlers struct {
+// LocatorHandlers are a page's locator handlers (Playwright's
+// page.add_locator_handler).
+type LocatorHandlers struct {
+	p    *Page
 	mu   sync.Mutex
 	next int
 	byID map[int]*locatorHandler
@@ -36,9 +39,10 @@ type locatorHandlers struct {
 	running atomic.Int32
 }
 
-// AddLocatorHandler registers a handler for selector and returns its uid.
+// Add registers a handler for selector and returns its uid.
 // desc names the locator in error messages (the client's own spelling).
-func (p *Page) AddLocatorHandler(selector, desc string, noWaitAfter bool) (int, error) {
+func (hs *LocatorHandlers) Add(selector, desc string, noWaitAfter bool) (int, error) {
+	p := hs.p
 	l, err := p.Locator(selector)
 	if err != nil {
 		return 0, err
@@ -46,7 +50,6 @@ func (p *Page) AddLocatorHandler(selector, desc string, noWaitAfter bool) (int, 
 	if desc == "" {
 		desc = selector
 	}
-	hs := &p.handlers
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	if hs.byID == nil {
@@ -57,18 +60,16 @@ func (p *Page) AddLocatorHandler(selector, desc string, noWaitAfter bool) (int, 
 	return hs.next, nil
 }
 
-// RemoveLocatorHandler forgets a handler; an unknown uid is not an error.
-func (p *Page) RemoveLocatorHandler(uid int) {
-	hs := &p.handlers
+// Remove forgets a handler; an unknown uid is not an error.
+func (hs *LocatorHandlers) Remove(uid int) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	delete(hs.byID, uid)
 }
 
-// ResolveLocatorHandler is the client's answer: the handler has run (and,
+// Resolve is the client's answer: the handler has run (and,
 // with remove, is not to run again).
-func (p *Page) ResolveLocatorHandler(uid int, remove bool) {
-	hs := &p.handlers
+func (hs *LocatorHandlers) Resolve(uid int, remove bool) {
 	hs.mu.Lock()
 	h := hs.byID[uid]
 	var done chan bool
@@ -85,7 +86,7 @@ func (p *Page) ResolveLocatorHandler(uid int, remove bool) {
 }
 
 // pending lists the handlers that may run now, in the order they were added.
-func (hs *locatorHandlers) pending() []*locatorHandler {
+func (hs *LocatorHandlers) pending() []*locatorHandler {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	out := make([]*locatorHandler, 0, len(hs.byID))
@@ -98,12 +99,13 @@ func (hs *locatorHandlers) pending() []*locatorHandler {
 	return out
 }
 
-// RunLocatorHandlers is the checkpoint on its own, for the client's
+// Run is the checkpoint on its own, for the client's
 // retrying assertions: it runs the handlers whose locator is visible now.
-func (p *Page) RunLocatorHandlers(ctx context.Context, timeout time.Duration) error {
+func (hs *LocatorHandlers) Run(ctx context.Context, timeout time.Duration) error {
+	p := hs.p
 	o := p.begin(ctx, timeout)
 	defer o.end()
-	state, err := p.handlerCheckpoint(o)
+	state, err := hs.checkpoint(o)
 	if err != nil {
 		return err
 	}
@@ -116,27 +118,28 @@ func (p *Page) RunLocatorHandlers(ctx context.Context, timeout time.Duration) er
 	return nil
 }
 
-// handlerCheckpoint runs, one after the other, the handlers whose locator
+// checkpoint runs, one after the other, the handlers whose locator
 // is visible. It returns a state for the action's timeout message when the
 // op's time ran out while it waited, and an error only when the page went
 // away.
-func (p *Page) handlerCheckpoint(o *op) (string, error) {
-	hs := &p.handlers
+func (hs *LocatorHandlers) checkpoint(o *op) (string, error) {
+	p := hs.p
 	if hs.running.Load() > 0 || !p.b.hasSubscribers() {
 		return "", nil
 	}
 	for _, h := range hs.pending() {
-		if !p.handlerVisible(o, h.loc) {
+		if !hs.visible(o, h.loc) {
 			continue
 		}
-		if state, err := p.runHandler(o, hs, h); state != "" || err != nil {
+		if state, err := hs.run(o, h); state != "" || err != nil {
 			return state, err
 		}
 	}
 	return "", nil
 }
 
-func (p *Page) handlerVisible(o *op, l *Locator) bool {
+func (hs *LocatorHandlers) visible(o *op, l *Locator) bool {
+	p := hs.p
 	found, err := l.p.resolve(o, l.parts)
 	if err != nil {
 		return false
@@ -150,7 +153,8 @@ func (p *Page) handlerVisible(o *op, l *Locator) bool {
 	return false
 }
 
-func (p *Page) runHandler(o *op, hs *locatorHandlers, h *locatorHandler) (string, error) {
+func (hs *LocatorHandlers) run(o *op, h *locatorHandler) (string, error) {
+	p := hs.p
 	done := make(chan bool, 1)
 	hs.mu.Lock()
 	if h.done != nil || hs.byID[h.uid] != h {
@@ -182,7 +186,7 @@ func (p *Page) runHandler(o *op, hs *locatorHandlers, h *locatorHandler) (string
 	if h.noWaitAfter {
 		return "", nil
 	}
-	for attempt := 0; p.handlerVisible(o, h.loc); attempt++ {
+	for attempt := 0; hs.visible(o, h.loc); attempt++ {
 		if err := pause.For(o.ctx, backoff[min(attempt+1, len(backoff)-1)]); err != nil {
 			if e := p.closedErr(); e != nil {
 				return "", e

@@ -117,7 +117,7 @@ type Page struct {
 	keyboard      Keyboard
 	router        Router
 	mouse         Mouse
-	handlers      locatorHandlers // Playwright's locator handlers (locator_handlers.go)
+	handlers      LocatorHandlers // Playwright's locator handlers (locator_handlers.go)
 	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
 }
 
@@ -133,7 +133,7 @@ func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 		contexts: map[proto.RuntimeRemoteObjectID]*execCtx{},
 		frameCtx: map[proto.DOMBackendNodeID]*execCtx{},
 	}
-	p.keyboard.p, p.mouse.p, p.router.p = p, p, p
+	p.keyboard.p, p.mouse.p, p.router.p, p.handlers.p = p, p, p, p
 	return p
 }
 
@@ -142,6 +142,9 @@ func (p *Page) Keyboard() *Keyboard { return &p.keyboard }
 
 // Router is the page's request routing.
 func (p *Page) Router() *Router { return &p.router }
+
+// LocatorHandlers are the page's locator handlers.
+func (p *Page) LocatorHandlers() *LocatorHandlers { return &p.handlers }
 
 // Mouse is the page's mouse.
 func (p *Page) Mouse() *Mouse { return &p.mouse }

@@ -60,25 +60,25 @@ func TestLocatorHandlerCheckpoint(t *testing.T) {
 	cancel := shared.Subscribe(func(e Event) {
 		if e.Method == "page.locator_handler" && e.Params["page"] == p.ID() {
 			got = append(got, e)
-			go p.ResolveLocatorHandler(e.Params["uid"].(int), true)
+			go p.LocatorHandlers().Resolve(e.Params["uid"].(int), true)
 		}
 	}, false)
 	defer cancel()
-	uid, err := p.AddLocatorHandler("body", "the body", true)
+	uid, err := p.LocatorHandlers().Add("body", "the body", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.RunLocatorHandlers(bg, 2*time.Second); err != nil {
+	if err := p.LocatorHandlers().Run(bg, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Params["uid"] != uid {
 		t.Fatalf("events: %v", got)
 	}
 	// Removed by its answer: it does not run again.
-	if err := p.RunLocatorHandlers(bg, 2*time.Second); err != nil || len(got) != 1 {
+	if err := p.LocatorHandlers().Run(bg, 2*time.Second); err != nil || len(got) != 1 {
 		t.Fatalf("after removal: %v %v", got, err)
 	}
-	if _, err := p.AddLocatorHandler("bad >>", "", false); err == nil {
+	if _, err := p.LocatorHandlers().Add("bad >>", "", false); err == nil {
 		t.Fatal("a bad selector was accepted")
 	}
 }

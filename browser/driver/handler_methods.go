@@ -20,7 +20,7 @@ func addLocatorHandlerMethods() {
 		Description string `json:"description"`
 		NoWaitAfter bool   `json:"no_wait_after"`
 	}) (any, error) {
-		uid, err := p.AddLocatorHandler(ap.Selector, ap.Description, ap.NoWaitAfter)
+		uid, err := p.LocatorHandlers().Add(ap.Selector, ap.Description, ap.NoWaitAfter)
 		if err != nil {
 			return nil, err
 		}
@@ -30,7 +30,7 @@ func addLocatorHandlerMethods() {
 		pageParams
 		UID int `json:"uid"`
 	}) (any, error) {
-		p.RemoveLocatorHandler(rp.UID)
+		p.LocatorHandlers().Remove(rp.UID)
 		return nil, nil
 	})
 	methods["page.resolve_locator_handler"] = onPage(func(ctx context.Context, p *browser.Page, rp *struct {
@@ -38,7 +38,7 @@ func addLocatorHandlerMethods() {
 		UID    int  `json:"uid"`
 		Remove bool `json:"remove"`
 	}) (any, error) {
-		p.ResolveLocatorHandler(rp.UID, rp.Remove)
+		p.LocatorHandlers().Resolve(rp.UID, rp.Remove)
 		return nil, nil
 	})
 	methods["request.fetch"] = onPageTimed(func(ctx context.Context, p *browser.Page, fp *struct {
@@ -67,6 +67,6 @@ func addLocatorHandlerMethods() {
 		pageParams
 		timeoutParams
 	}, to time.Duration) (any, error) {
-		return nil, p.RunLocatorHandlers(ctx, to)
+		return nil, p.LocatorHandlers().Run(ctx, to)
 	})
 }
