@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"wright/browser/selector"
 	"wright/pause"
 )
 
@@ -21,7 +22,7 @@ func (l *Locator) startsAtHandle() bool {
 type Locator struct {
 	p        *Page
 	selector string
-	parts    []part
+	parts    []selector.Part
 }
 
 // Page is the page the locator searches.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
 	"wright/browser/aria"
+	"wright/browser/selector"
 )
 
 //go:embed engine.js
@@ -345,7 +345,7 @@ func exceptionText(d *proto.RuntimeExceptionDetails) string {
 
 // resolve finds every element the selector matches, in order. It does not
 // wait.
-func (p *Page) resolve(o *op, parts []part) ([]handle, error) {
+func (p *Page) resolve(o *op, parts []selector.Part) ([]handle, error) {
 	var items []handle // nil ec+obj means "the document of main"
 	i := 0
 	if parts[0].Engine == "aria-ref" {
@@ -410,8 +410,8 @@ func sameContext(items []handle) bool {
 
 // run calls engine.run in one context. roots with an empty obj mean the
 // context's document.
-func (p *Page) run(o *op, ec *execCtx, parts []part, roots []handle) (res []handle, stop int, opaque []int, err error) {
-	if hasCustom(parts) {
+func (p *Page) run(o *op, ec *execCtx, parts []selector.Part, roots []handle) (res []handle, stop int, opaque []int, err error) {
+	if selector.HasCustom(parts) {
 		twin, err := p.prepareCustom(o, ec, parts)
 		if err != nil {
 			return nil, 0, nil, err
@@ -473,7 +473,7 @@ func (p *Page) run(o *op, ec *execCtx, parts []part, roots []handle) (res []hand
 // stepOpaque applies a search part to items where the indexes in opaque
 // are frames this context cannot enter: those are searched from the frame's
 // own context, the rest here.
-func (p *Page) stepOpaque(o *op, items *[]handle, pt part, opaque []int) error {
+func (p *Page) stepOpaque(o *op, items *[]handle, pt selector.Part, opaque []int) error {
 	isOpaque := map[int]bool{}
 	for _, i := range opaque {
 		isOpaque[i] = true
@@ -487,9 +487,9 @@ func (p *Page) stepOpaque(o *op, items *[]handle, pt part, opaque []int) error {
 			if ferr != nil {
 				return ferr
 			}
-			found, _, _, err = p.run(o, ec, []part{pt}, nil)
+			found, _, _, err = p.run(o, ec, []selector.Part{pt}, nil)
 		} else {
-			found, _, _, err = p.run(o, h.ec, []part{pt}, []handle{h})
+			found, _, _, err = p.run(o, h.ec, []selector.Part{pt}, []handle{h})
 		}
 		if err != nil {
 			return err
@@ -501,7 +501,7 @@ func (p *Page) stepOpaque(o *op, items *[]handle, pt part, opaque []int) error {
 }
 
 // stepMixed applies one part to items spread over several contexts.
-func (p *Page) stepMixed(o *op, items []handle, pt part) ([]handle, error) {
+func (p *Page) stepMixed(o *op, items []handle, pt selector.Part) ([]handle, error) {
 	switch pt.Engine {
 	case "nth":
 		i := pt.N
@@ -527,7 +527,7 @@ func (p *Page) stepMixed(o *op, items []handle, pt part) ([]handle, error) {
 	}
 	var out []handle
 	for _, h := range items {
-		res, stop, opaque, err := p.run(o, h.ec, []part{pt}, []handle{h})
+		res, stop, opaque, err := p.run(o, h.ec, []selector.Part{pt}, []handle{h})
 		if err != nil {
 			return nil, err
 		}
@@ -542,7 +542,7 @@ func (p *Page) stepMixed(o *op, items []handle, pt part) ([]handle, error) {
 }
 
 // runFilter applies a filter part to one element.
-func (p *Page) runFilter(o *op, h handle, pt part) (bool, int, []int, error) {
+func (p *Page) runFilter(o *op, h handle, pt selector.Part) (bool, int, []int, error) {
 	var keep bool
 	if err := p.callValue(o, h.ec, "filterOne", &keep, valArg(pt), objArg(h.obj)); err != nil {
 		return false, 0, nil, err
@@ -654,18 +654,16 @@ type customEngines struct {
 	list []customEngine
 }
 
-var customName = regexp.MustCompile(`^[a-zA-Z0-9_]+$`)
-
 // RegisterSelectorEngine adds an engine named name, made by source (a
 // JavaScript expression that evaluates to an object with
 // queryAll(root, selector)); contentScript runs it in wright's isolated
 // world instead of the page's.
 func (b *Browser) RegisterSelectorEngine(name, source string, contentScript bool) error {
-	if !customName.MatchString(name) {
+	if !selector.ValidCustomName(name) {
 		return newErr(ErrInvalidParams, "Selector engine name may only contain [a-zA-Z0-9_] characters")
 	}
 	lower := strings.ToLower(name)
-	if slices.Contains(engines, lower) || slices.Contains(filterEngines, lower) || layoutPseudos[lower] {
+	if slices.Contains(selector.Engines, lower) || slices.Contains(selector.FilterEngines, lower) || selector.LayoutPseudos[lower] {
 		return newErr(ErrInvalidParams, "%q is a predefined selector engine", name)
 	}
 	if strings.TrimSpace(source) == "" {
@@ -699,43 +697,6 @@ func (b *Browser) hasCustomEngine(name string) bool {
 	return ok
 }
 
-// checkCustom fails for a NAME= part whose NAME no engine was registered
-// under (names are case-sensitive).
-func checkCustom(sel string, parts []part, known []func(string) bool) error {
-	var bad string
-	walkCustom(parts, func(p part) {
-		if bad != "" {
-			return
-		}
-		for _, k := range known {
-			if k(p.Custom) {
-				return
-			}
-		}
-		bad = p.Custom
-	})
-	if bad == "" {
-		return nil
-	}
-	return newErr(ErrInvalidSelector, "Unknown engine %q while parsing selector %s (known engines: %s)", bad, sel, strings.Join(engines, ", "))
-}
-
-// walkCustom calls f for every custom part, nested chains included.
-func walkCustom(parts []part, f func(part)) {
-	for _, p := range parts {
-		if p.Engine == "custom" {
-			f(p)
-		}
-		walkCustom(p.Inner, f)
-	}
-}
-
-func hasCustom(parts []part) bool {
-	found := false
-	walkCustom(parts, func(part) { found = true })
-	return found
-}
-
 // customState is what a context knows of custom engines: which it has
 // defined, and its twin engine in the page's main world.
 type customState struct {
@@ -746,12 +707,12 @@ type customState struct {
 
 // prepareCustom readies ec for parts that use custom engines. It returns
 // the main-world context the chain must run in instead of ec, or nil.
-func (p *Page) prepareCustom(o *op, ec *execCtx, parts []part) (*execCtx, error) {
+func (p *Page) prepareCustom(o *op, ec *execCtx, parts []selector.Part) (*execCtx, error) {
 	if ec.cs != nil && ec.cs.mainWorld {
 		return nil, p.defineCustom(o, ec, parts)
 	}
 	main := o.customMain
-	walkCustom(parts, func(pt part) {
+	selector.WalkCustom(parts, func(pt selector.Part) {
 		if e, ok := p.b.customEngine(pt.Custom); ok && e.main {
 			main = true
 		}
@@ -767,9 +728,9 @@ func (p *Page) prepareCustom(o *op, ec *execCtx, parts []part) (*execCtx, error)
 }
 
 // defineCustom defines in ec the engines parts use that it lacks.
-func (p *Page) defineCustom(o *op, ec *execCtx, parts []part) error {
+func (p *Page) defineCustom(o *op, ec *execCtx, parts []selector.Part) error {
 	var err error
-	walkCustom(parts, func(pt part) {
+	selector.WalkCustom(parts, func(pt selector.Part) {
 		if err != nil {
 			return
 		}
@@ -851,7 +812,7 @@ func (p *Page) mainTwin(o *op, ec *execCtx) (*execCtx, error) {
 
 // runInMain runs parts in twin (the main world of ec's frame) from roots
 // (handles in ec) and returns the matches as handles in ec again.
-func (p *Page) runInMain(o *op, ec, twin *execCtx, parts []part, roots []handle) ([]handle, int, []int, error) {
+func (p *Page) runInMain(o *op, ec, twin *execCtx, parts []selector.Part, roots []handle) ([]handle, int, []int, error) {
 	mainRoots := make([]handle, 0, len(roots))
 	for _, r := range roots {
 		if r.obj == "" {
@@ -879,4 +840,18 @@ func (p *Page) runInMain(o *op, ec, twin *execCtx, parts []part, roots []handle)
 		res[i] = handle{ec: ec, obj: back.Object.ObjectID}
 	}
 	return res, stop, opaque, nil
+}
+
+// parseSelector is selector.Parse with its error as the protocol's
+// InvalidSelector.
+func parseSelector(sel string, known ...func(string) bool) ([]selector.Part, error) {
+	parts, err := selector.Parse(sel, known...)
+	if err != nil {
+		var se *selector.Error
+		if errors.As(err, &se) {
+			return nil, wrapErr(ErrInvalidSelector, se.Err, "%s", se.Message)
+		}
+		return nil, wrapErr(ErrInvalidSelector, err, "%s", err.Error())
+	}
+	return parts, nil
 }

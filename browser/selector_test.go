@@ -11,65 +11,6 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
-func TestParseSelector(t *testing.T) {
-	tests := []struct {
-		sel  string
-		want []part
-	}{
-		{"#a .b", []part{{Engine: "css", CSS: "#a .b"}}},
-		{"css=div > p", []part{{Engine: "css", CSS: "div > p"}}},
-		{"//div[@id='x']", []part{{Engine: "xpath", XPath: "//div[@id='x']"}}},
-		{`text="Save"`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "Save"}}}},
-		{`text="`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `"`}}}},
-		{`text='`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `'`}}}},
-		{`text="Save"s`, []part{{Engine: "text", Match: &textMatch{Kind: "exact", Value: "Save"}}}},
-		{`text='it\'s'`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "it's"}}}},
-		{`text="a"x`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `"a"x`}}}},
-		{`text=/`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: `/`}}}},
-		{`text=/let's/i >> span`, []part{{Engine: "text", Match: &textMatch{Kind: "re", Value: "let's", Flags: "i"}}, {Engine: "css", CSS: "span"}}},
-		{`text="Hi>>">>span`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "Hi>>"}}, {Engine: "css", CSS: "span"}}},
-		{`text="Save"i`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: "Save"}}}},
-		{`text=/sa+ve/i`, []part{{Engine: "text", Match: &textMatch{Kind: "re", Value: "sa+ve", Flags: "i"}}}},
-		{`text=Save now`, []part{{Engine: "text", Match: &textMatch{Kind: "ci", Value: "Save now"}}}},
-		{`"a >> b"`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "a >> b"}}}},
-		{`role=button[name="Save"i][pressed]`, []part{{Engine: "role", Role: "button", Name: &textMatch{Kind: "ci", Value: "Save"}, Attrs: []roleAttr{{Name: "pressed"}}}}},
-		{`role=checkbox[checked=false]`, []part{{Engine: "role", Role: "checkbox", Attrs: []roleAttr{{Name: "checked", Value: false}}}}},
-		{`role=checkbox[checked="mixed"]`, []part{{Engine: "role", Role: "checkbox", Attrs: []roleAttr{{Name: "checked", Value: "mixed"}}}}},
-		{`role=button[pressed="mixed"]`, []part{{Engine: "role", Role: "button", Attrs: []roleAttr{{Name: "pressed", Value: "mixed"}}}}},
-		{`role=Button`, []part{{Engine: "role", Role: "button"}}},
-		{`text="a \u003e\u003e b"`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "a >> b"}}}},
-		{`role=heading[level=2]`, []part{{Engine: "role", Role: "heading", Attrs: []roleAttr{{Name: "level", Value: 2}}}}},
-		{`role=link[name=/a]b/][include-hidden]`, []part{{Engine: "role", Role: "link", Name: &textMatch{Kind: "re", Value: "a]b"}, IncludeHidden: true}}},
-		{`ul >> li >> nth=-1`, []part{{Engine: "css", CSS: "ul"}, {Engine: "css", CSS: "li"}, {Engine: "nth", N: -1}}},
-		{`li >> has-text="Buy"`, []part{{Engine: "css", CSS: "li"}, {Engine: "has-text", Match: &textMatch{Kind: "cs", Value: "Buy"}}}},
-		{`button >> visible=true`, []part{{Engine: "css", CSS: "button"}, {Engine: "visible", Visible: true}}},
-		{`testid=save-btn`, []part{{Engine: "testid", Value: "save-btn"}}},
-		{`testid="x y"`, []part{{Engine: "testid", Value: "x y"}}},
-		{`aria-ref=e12`, []part{{Engine: "aria-ref", Ref: "e12"}}},
-		{`a[title="x >> y"] >> span`, []part{{Engine: "css", CSS: `a[title="x >> y"]`}, {Engine: "css", CSS: "span"}}},
-	}
-	for _, tt := range tests {
-		got, err := parseSelector(tt.sel)
-		if tt.want == nil {
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", tt.sel, err)
-			continue
-		}
-		if len(got) != len(tt.want) {
-			t.Errorf("%s: got %d parts %+v, want %+v", tt.sel, len(got), got, tt.want)
-			continue
-		}
-		for i := range got {
-			g, w := jsonOf(got[i]), jsonOf(tt.want[i])
-			if g != w {
-				t.Errorf("%s part %d: got %s, want %s", tt.sel, i, g, w)
-			}
-		}
-	}
-}
-
 func TestInvalidSelectors(t *testing.T) {
 	for _, sel := range []string{
 		"", "   ", "div >> ", ">> div", "nth=first", "nth=0", "foo=bar",

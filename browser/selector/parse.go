@@ -1,4 +1,4 @@
-package browser
+package selector
 
 import (
 	"encoding/json"
@@ -10,25 +10,25 @@ import (
 	"strings"
 )
 
-// part is one parsed step of a selector chain, sent as JSON to engine.js.
-type part struct {
+// Part is one parsed step of a selector chain, sent as JSON to engine.js.
+type Part struct {
 	Engine        string     `json:"engine"`
 	CSS           string     `json:"css,omitempty"`
 	Sel           *cssSel    `json:"sel,omitempty"`   // CSS with Playwright's pseudo-classes
 	Light         bool       `json:"light,omitempty"` // the :light engines do not pierce shadow roots
 	XPath         string     `json:"xpath,omitempty"`
 	Attr          string     `json:"attr,omitempty"` // attribute name of the attr engine
-	Match         *textMatch `json:"match,omitempty"`
+	Match         *TextMatch `json:"match,omitempty"`
 	Role          string     `json:"role,omitempty"`
-	Name          *textMatch `json:"name,omitempty"`
-	Description   *textMatch `json:"description,omitempty"`
-	Attrs         []roleAttr `json:"attrs,omitempty"`
+	Name          *TextMatch `json:"name,omitempty"`
+	Description   *TextMatch `json:"description,omitempty"`
+	Attrs         []RoleAttr `json:"attrs,omitempty"`
 	IncludeHidden bool       `json:"includeHidden,omitempty"`
 	Value         string     `json:"value,omitempty"`
 	N             int        `json:"n"`
 	Visible       bool       `json:"visible"`
 	Ref           string     `json:"ref,omitempty"`
-	Inner         []part     `json:"inner,omitempty"` // has, has-not, and, or: a nested chain
+	Inner         []Part     `json:"inner,omitempty"` // has, has-not, and, or: a nested chain
 	// Custom is a registered selector engine's name (Value is its body).
 	Custom string `json:"custom,omitempty"`
 }
@@ -38,7 +38,7 @@ type part struct {
 // (substring, any case / case-sensitive), re (JavaScript regex), node (one of
 // the element's own text nodes equals the text: Playwright's quoted text=),
 // raw and rawci (attribute values as they are: equal / substring in any case).
-type textMatch struct {
+type TextMatch struct {
 	Kind  string `json:"kind"`
 	Value string `json:"value"`
 	Flags string `json:"flags,omitempty"`
@@ -46,14 +46,14 @@ type textMatch struct {
 
 // roleAttr is one [attr] or [attr=value] of a role selector. A nil Value
 // means "true".
-type roleAttr struct {
+type RoleAttr struct {
 	Name  string `json:"name"`
 	Value any    `json:"value"`
 }
 
-// engines are the names a part may start with (NAME=BODY). wright's own
+// Engines are the names a part may start with (NAME=BODY). wright's own
 // come first, then Playwright's public and internal ones.
-var engines = []string{"css", "xpath", "text", "role", "label", "placeholder", "alt", "title", "testid", "aria-ref", "handle", "nth", "has-text", "visible",
+var Engines = []string{"css", "xpath", "text", "role", "label", "placeholder", "alt", "title", "testid", "aria-ref", "handle", "nth", "has-text", "visible",
 	"css:light", "xpath:light", "text:light", "id", "id:light", "data-testid", "data-testid:light", "data-test-id", "data-test-id:light",
 	"data-test", "data-test:light", "internal:text", "internal:has-text", "internal:has-not-text", "internal:has", "internal:has-not",
 	"internal:and", "internal:or", "internal:chain", "internal:role", "internal:label", "internal:attr", "internal:testid",
@@ -69,16 +69,16 @@ var ariaRoles = strings.Fields(`alert alertdialog application article banner blo
 
 var enginePrefix = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_:-]*)\s*=`)
 
-// filterEngines keep or drop the matches of the parts before them instead
+// FilterEngines keep or drop the matches of the parts before them instead
 // of searching inside them.
-var filterEngines = []string{"nth", "has-text", "visible", "has-not-text", "has", "has-not", "and", "or"}
+var FilterEngines = []string{"nth", "has-text", "visible", "has-not-text", "has", "has-not", "and", "or"}
 
-// parseSelector splits a selector into its parts and validates each one, so
+// Parse splits a selector into its parts and validates each one, so
 // a malformed selector fails at once with InvalidSelector instead of timing
 // out later.
-func parseSelector(sel string, known ...func(string) bool) ([]part, error) {
+func Parse(sel string, known ...func(string) bool) ([]Part, error) {
 	if strings.TrimSpace(sel) == "" {
-		return nil, newErr(ErrInvalidSelector, "empty selector: pass CSS, or an engine such as role=button[name=\"Save\"] or text=\"Save\"")
+		return nil, invalid("empty selector: pass CSS, or an engine such as role=button[name=\"Save\"] or text=\"Save\"")
 	}
 	parts, err := parseChain(sel, 0)
 	if err != nil {
@@ -89,19 +89,19 @@ func parseSelector(sel string, known ...func(string) bool) ([]part, error) {
 		var u unknownEngine
 		if errors.As(err, &u) {
 			// Playwright's wording, which scripts match on, then ours.
-			return nil, wrapErr(ErrInvalidSelector, err, "Unknown engine %q while parsing selector %s (known engines: %s)", string(u), sel, strings.Join(engines, ", "))
+			return nil, invalidWrap(err, "Unknown engine %q while parsing selector %s (known engines: %s)", string(u), sel, strings.Join(Engines, ", "))
 		}
-		return nil, wrapErr(ErrInvalidSelector, err, "invalid selector %q: %s", sel, err.Error())
+		return nil, invalidWrap(err, "invalid selector %q: %s", sel, err.Error())
 	}
 	if err := checkCustom(sel, parts, known); err != nil {
 		return nil, err
 	}
 	for i, p := range parts {
 		if (p.Engine == "aria-ref" || p.Engine == "handle") && i != 0 {
-			return nil, newErr(ErrInvalidSelector, "invalid selector %q: %s= must be the first part of a chain", sel, p.Engine)
+			return nil, invalid("invalid selector %q: %s= must be the first part of a chain", sel, p.Engine)
 		}
 		if i == 0 && (p.Engine == "nth" || p.Engine == "has-text" || p.Engine == "visible") {
-			return nil, newErr(ErrInvalidSelector, "invalid selector %q: %s= filters the matches of the parts before it, so it cannot come first", sel, p.Engine)
+			return nil, invalid("invalid selector %q: %s= filters the matches of the parts before it, so it cannot come first", sel, p.Engine)
 		}
 	}
 	return parts, nil
@@ -114,7 +114,7 @@ func (u unknownEngine) Error() string { return fmt.Sprintf("unknown selector eng
 
 // parseChain parses a chain; depth bounds the nesting of internal:has=
 // and friends.
-func parseChain(sel string, depth int) ([]part, error) {
+func parseChain(sel string, depth int) ([]Part, error) {
 	if depth > 16 {
 		return nil, fmt.Errorf("selectors nested more than 16 deep")
 	}
@@ -122,7 +122,7 @@ func parseChain(sel string, depth int) ([]part, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts := make([]part, 0, len(raw))
+	parts := make([]Part, 0, len(raw))
 	for i, r := range raw {
 		if strings.HasPrefix(r, "*") && len(r) > 1 {
 			return parseCapture(raw[:i], r[1:], raw[i+1:], depth)
@@ -130,7 +130,7 @@ func parseChain(sel string, depth int) ([]part, error) {
 		if isEnterFrame(r) {
 			// Into the one <iframe> the parts before it found (strict, as in
 			// Playwright); Value names those parts for the error.
-			parts = append(parts, part{Engine: "enter-frame", Value: apiChain(raw[:i])})
+			parts = append(parts, Part{Engine: "enter-frame", Value: apiChain(raw[:i])})
 			continue
 		}
 		ps, err := parsePart(r, depth)
@@ -148,8 +148,8 @@ func parseChain(sel string, depth int) ([]part, error) {
 // parseCapture reads Playwright's older capture form before >> *css=div >>
 // rest: the chain matches the captured part's elements that have rest
 // inside them.
-func parseCapture(before []string, captured string, rest []string, depth int) ([]part, error) {
-	var parts []part
+func parseCapture(before []string, captured string, rest []string, depth int) ([]Part, error) {
+	var parts []Part
 	for _, r := range append(append([]string{}, before...), strings.TrimSpace(captured)) {
 		ps, err := parsePart(r, depth)
 		if err != nil {
@@ -169,7 +169,7 @@ func parseCapture(before []string, captured string, rest []string, depth int) ([
 			return nil, fmt.Errorf("Can't query n-th element in a request with the capture (a part marked with *)")
 		}
 	}
-	return append(parts, part{Engine: "has", Inner: inner}), nil
+	return append(parts, Part{Engine: "has", Inner: inner}), nil
 }
 
 // splitChain splits at >> outside quotes, brackets and parentheses. As in
@@ -216,7 +216,7 @@ func splitChain(sel string) ([]string, error) {
 	for i, p := range out {
 		out[i] = strings.TrimSpace(p)
 		if out[i] == "" {
-			return nil, newErr(ErrInvalidSelector, "invalid selector %q: empty part around >>", sel)
+			return nil, invalid("invalid selector %q: empty part around >>", sel)
 		}
 	}
 	return out, nil
@@ -233,18 +233,18 @@ func quoteIsText(prefix string) bool {
 
 // parsePart parses one part of a chain. It returns several parts for
 // internal:chain (flattened) and none for parts that only annotate.
-func parsePart(s string, depth int) ([]part, error) {
+func parsePart(s string, depth int) ([]Part, error) {
 	if m := enginePrefix.FindStringSubmatch(s); m != nil {
 		name := strings.ToLower(m[1])
 		body := strings.TrimSpace(s[len(m[0]):])
-		if layoutPseudos[name] {
+		if LayoutPseudos[name] {
 			// Playwright's wording; wright has the pseudo-class form only.
 			return nil, fmt.Errorf("%q selector cannot be first; wright takes layout selectors as CSS pseudo-classes, as in button:%s(#name)", name, name)
 		}
-		if !slices.Contains(engines, name) {
+		if !slices.Contains(Engines, name) {
 			if customName.MatchString(m[1]) {
 				// Perhaps a registered engine: parseSelector checks the name.
-				return []part{{Engine: "custom", Custom: m[1], Value: body}}, nil
+				return []Part{{Engine: "custom", Custom: m[1], Value: body}}, nil
 			}
 			return nil, unknownEngine(m[1])
 		}
@@ -254,56 +254,56 @@ func parsePart(s string, depth int) ([]part, error) {
 		return parseEngine(name, body, depth)
 	}
 	if strings.HasPrefix(s, "//") || strings.HasPrefix(s, "..") {
-		return []part{{Engine: "xpath", XPath: s}}, nil
+		return []Part{{Engine: "xpath", XPath: s}}, nil
 	}
 	if strings.HasPrefix(s, `"`) || strings.HasPrefix(s, `'`) {
 		if len(s) < 2 || closingQuote(s) < 0 {
 			return nil, fmt.Errorf("unterminated string %s", s)
 		}
-		return []part{{Engine: "text", Match: parsePublicText(s)}}, nil
+		return []Part{{Engine: "text", Match: parsePublicText(s)}}, nil
 	}
 	return one(parseCSSPart(s, false))
 }
 
-func one(p part, err error) ([]part, error) {
+func one(p Part, err error) ([]Part, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []part{p}, nil
+	return []Part{p}, nil
 }
 
-func parseCSSPart(css string, light bool) (part, error) {
+func parseCSSPart(css string, light bool) (Part, error) {
 	sel, err := parseCSS(css)
 	if err != nil {
-		return part{}, err
+		return Part{}, err
 	}
 	if sel.Native != "" {
-		return part{Engine: "css", CSS: sel.Native, Light: light}, nil
+		return Part{Engine: "css", CSS: sel.Native, Light: light}, nil
 	}
-	return part{Engine: "css", Sel: sel, Light: light}, nil
+	return Part{Engine: "css", Sel: sel, Light: light}, nil
 }
 
-func parseEngine(name, body string, depth int) ([]part, error) {
+func parseEngine(name, body string, depth int) ([]Part, error) {
 	base, light := strings.CutSuffix(name, ":light")
 	switch base {
 	case "css":
 		return one(parseCSSPart(body, light))
 	case "xpath":
-		return []part{{Engine: "xpath", XPath: body}}, nil
+		return []Part{{Engine: "xpath", XPath: body}}, nil
 	case "text":
-		return []part{{Engine: "text", Match: parsePublicText(body), Light: light}}, nil
+		return []Part{{Engine: "text", Match: parsePublicText(body), Light: light}}, nil
 	case "id", "data-testid", "data-test-id", "data-test":
 		v := body
 		if len(body) > 1 && (body[0] == '"' || body[0] == '\'') && closingQuote(body) == len(body)-1 {
 			v = unescapeQuoted(body)
 		}
-		return []part{{Engine: "attr", Attr: base, Match: &textMatch{Kind: "raw", Value: v}, Light: light}}, nil
+		return []Part{{Engine: "attr", Attr: base, Match: &TextMatch{Kind: "raw", Value: v}, Light: light}}, nil
 	case "internal:text", "internal:label", "internal:has-text", "internal:has-not-text":
 		m, err := parseInternalText(body)
 		if err != nil {
 			return nil, err
 		}
-		return []part{{Engine: strings.TrimPrefix(base, "internal:"), Match: m}}, nil
+		return []Part{{Engine: strings.TrimPrefix(base, "internal:"), Match: m}}, nil
 	case "internal:has", "internal:has-not", "internal:and", "internal:or", "internal:chain":
 		inner, err := parseNested(base, body, depth)
 		if err != nil {
@@ -312,7 +312,7 @@ func parseEngine(name, body string, depth int) ([]part, error) {
 		if base == "internal:chain" {
 			return inner, nil
 		}
-		return []part{{Engine: strings.TrimPrefix(base, "internal:"), Inner: inner}}, nil
+		return []Part{{Engine: strings.TrimPrefix(base, "internal:"), Inner: inner}}, nil
 	case "internal:attr", "internal:testid":
 		return one(parseAttrPart(base, body))
 	case "internal:role":
@@ -331,7 +331,7 @@ func parseEngine(name, body string, depth int) ([]part, error) {
 
 // parseNested decodes the JSON string body of internal:has= and friends
 // and parses the selector inside it.
-func parseNested(name, body string, depth int) ([]part, error) {
+func parseNested(name, body string, depth int) ([]Part, error) {
 	var inner string
 	if err := json.Unmarshal([]byte(body), &inner); err != nil {
 		return nil, fmt.Errorf("%s= takes a selector as a JSON string, got %s", name, body)
@@ -348,93 +348,93 @@ var attrBody = regexp.MustCompile(`^\[\s*([A-Za-z_][\w:.-]*)\s*=\s*(.+?)\s*\]$`)
 // parseAttrPart parses internal:attr=[name="value"i] (and internal:testid):
 // "v"s is equality, "v"i (or no flag) a substring in any case, /re/ a regex;
 // attribute values are not normalised.
-func parseAttrPart(name, body string) (part, error) {
+func parseAttrPart(name, body string) (Part, error) {
 	m := attrBody.FindStringSubmatch(body)
 	if m == nil {
-		return part{}, fmt.Errorf(`%s= takes [attribute="value"], got %s`, name, body)
+		return Part{}, fmt.Errorf(`%s= takes [attribute="value"], got %s`, name, body)
 	}
 	val := m[2]
 	if val[0] == '/' {
 		tm, err := parseRegex(val)
 		if err != nil {
-			return part{}, err
+			return Part{}, err
 		}
-		return part{Engine: "attr", Attr: m[1], Match: tm}, nil
+		return Part{Engine: "attr", Attr: m[1], Match: tm}, nil
 	}
 	end := -1
 	if val[0] == '"' || val[0] == '\'' {
 		end = closingQuote(val)
 	}
 	if end < 0 {
-		return part{Engine: "attr", Attr: m[1], Match: &textMatch{Kind: "raw", Value: val}}, nil
+		return Part{Engine: "attr", Attr: m[1], Match: &TextMatch{Kind: "raw", Value: val}}, nil
 	}
 	v := unescapeQuoted(val[:end+1])
 	switch strings.ToLower(strings.TrimSpace(val[end+1:])) {
 	case "s":
-		return part{Engine: "attr", Attr: m[1], Match: &textMatch{Kind: "raw", Value: v}}, nil
+		return Part{Engine: "attr", Attr: m[1], Match: &TextMatch{Kind: "raw", Value: v}}, nil
 	case "i", "":
-		return part{Engine: "attr", Attr: m[1], Match: &textMatch{Kind: "rawci", Value: v}}, nil
+		return Part{Engine: "attr", Attr: m[1], Match: &TextMatch{Kind: "rawci", Value: v}}, nil
 	}
-	return part{}, fmt.Errorf("unexpected %q after the quoted value in %s", val[end+1:], body)
+	return Part{}, fmt.Errorf("unexpected %q after the quoted value in %s", val[end+1:], body)
 }
 
 // parseWrightEngine parses wright's own engines (see PROTOCOL.md).
-func parseWrightEngine(name, body string) (part, error) {
+func parseWrightEngine(name, body string) (Part, error) {
 	switch name {
 	case "label", "placeholder", "alt", "title":
 		m, err := parseBody(body)
 		if err != nil {
-			return part{}, err
+			return Part{}, err
 		}
-		return part{Engine: name, Match: m}, nil
+		return Part{Engine: name, Match: m}, nil
 	case "has-text":
 		m, err := parseBody(body)
 		if err != nil {
-			return part{}, err
+			return Part{}, err
 		}
 		if m.Kind == "exact" {
 			m.Kind = "cs" // has-text keeps matches that contain the text
 		}
-		return part{Engine: name, Match: m}, nil
+		return Part{Engine: name, Match: m}, nil
 	case "testid":
 		v := body
 		if strings.HasPrefix(body, `"`) || strings.HasPrefix(body, `'`) {
 			m, err := parseBody(body)
 			if err != nil {
-				return part{}, err
+				return Part{}, err
 			}
 			v = m.Value
 		}
-		return part{Engine: name, Value: v}, nil
+		return Part{Engine: name, Value: v}, nil
 	case "nth":
 		n, err := strconv.Atoi(body)
 		if err != nil {
-			return part{}, fmt.Errorf("nth= needs an integer (0-based; -1 is the last), got %q", body)
+			return Part{}, fmt.Errorf("nth= needs an integer (0-based; -1 is the last), got %q", body)
 		}
-		return part{Engine: name, N: n}, nil
+		return Part{Engine: name, N: n}, nil
 	case "visible":
 		switch body {
 		case "true":
-			return part{Engine: name, Visible: true}, nil
+			return Part{Engine: name, Visible: true}, nil
 		case "false":
-			return part{Engine: name, Visible: false}, nil
+			return Part{Engine: name, Visible: false}, nil
 		}
-		return part{}, fmt.Errorf("visible= takes true or false, got %q", body)
+		return Part{}, fmt.Errorf("visible= takes true or false, got %q", body)
 	case "handle":
 		// An element handle's id (a client's ElementHandle): the chain starts at that element.
 		if body == "" {
-			return part{}, fmt.Errorf("handle= takes an element handle id")
+			return Part{}, fmt.Errorf("handle= takes an element handle id")
 		}
-		return part{Engine: name, Ref: body}, nil
+		return Part{Engine: name, Ref: body}, nil
 	case "aria-ref":
 		if !regexp.MustCompile(`^[A-Za-z0-9_-]+$`).MatchString(body) {
-			return part{}, fmt.Errorf("aria-ref= takes a ref such as e12 from an aria snapshot, got %q", body)
+			return Part{}, fmt.Errorf("aria-ref= takes a ref such as e12 from an aria snapshot, got %q", body)
 		}
-		return part{Engine: name, Ref: body}, nil
+		return Part{Engine: name, Ref: body}, nil
 	case "role":
 		return parseRole(body, false)
 	}
-	return part{}, fmt.Errorf("unknown selector engine %q", name)
+	return Part{}, fmt.Errorf("unknown selector engine %q", name)
 }
 
 // parsePublicText parses the body of Playwright's text= engine: /re/flags;
@@ -442,7 +442,7 @@ func parseWrightEngine(name, body string) (part, error) {
 // an element with a text node of exactly that text; wright also reads
 // "..."i as a substring in any case and "..."s as the whole text; anything
 // else is a substring in any case.
-func parsePublicText(s string) *textMatch {
+func parsePublicText(s string) *TextMatch {
 	if m, err := parseRegex(s); err == nil {
 		return m
 	}
@@ -451,21 +451,21 @@ func parsePublicText(s string) *textMatch {
 			v := unescapeQuoted(s[:end+1])
 			switch s[end+1:] {
 			case "":
-				return &textMatch{Kind: "node", Value: v}
+				return &TextMatch{Kind: "node", Value: v}
 			case "i", "I":
-				return &textMatch{Kind: "ci", Value: v}
+				return &TextMatch{Kind: "ci", Value: v}
 			case "s", "S":
-				return &textMatch{Kind: "exact", Value: v}
+				return &TextMatch{Kind: "exact", Value: v}
 			}
 		}
 	}
-	return &textMatch{Kind: "ci", Value: s}
+	return &TextMatch{Kind: "ci", Value: s}
 }
 
 // parseInternalText parses the text the Python client's get_by_* and
 // filter() send: "json"s (whole text), "json"i (substring, any case), "json"
 // (whole text), /re/flags, or anything else as a substring in any case.
-func parseInternalText(s string) (*textMatch, error) {
+func parseInternalText(s string) (*TextMatch, error) {
 	if s[0] == '/' {
 		return parseRegex(s)
 	}
@@ -480,17 +480,17 @@ func parseInternalText(s string) (*textMatch, error) {
 		}
 		switch s[end+1:] {
 		case "", "s", "S":
-			return &textMatch{Kind: "exact", Value: v}, nil
+			return &TextMatch{Kind: "exact", Value: v}, nil
 		case "i", "I":
-			return &textMatch{Kind: "ci", Value: v}, nil
+			return &TextMatch{Kind: "ci", Value: v}, nil
 		}
 		return nil, fmt.Errorf("unexpected %q after the quoted text %s (only i or s may follow it)", s[end+1:], s[:end+1])
 	}
-	return &textMatch{Kind: "ci", Value: s}, nil
+	return &TextMatch{Kind: "ci", Value: s}, nil
 }
 
 // parseRegex parses /source/flags.
-func parseRegex(s string) (*textMatch, error) {
+func parseRegex(s string) (*TextMatch, error) {
 	end := strings.LastIndexByte(s, '/')
 	if len(s) == 0 || s[0] != '/' || end <= 0 {
 		return nil, fmt.Errorf("unterminated regular expression %s", s)
@@ -502,7 +502,7 @@ func parseRegex(s string) (*textMatch, error) {
 	if end == 1 {
 		return nil, fmt.Errorf("empty regular expression %s", s)
 	}
-	return &textMatch{Kind: "re", Value: s[1:end], Flags: flags}, nil
+	return &TextMatch{Kind: "re", Value: s[1:end], Flags: flags}, nil
 }
 
 // unescapeQuoted strips the quotes of "..." or '...' and the backslash of
@@ -530,7 +530,7 @@ func unescapeQuoted(s string) string {
 // parseBody parses a BODY: "json string" (exact), "json string"i (case
 // insensitive substring), "json string"s (exact), /regex/flags, or unquoted
 // text (case-insensitive substring).
-func parseBody(s string) (*textMatch, error) {
+func parseBody(s string) (*TextMatch, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil, fmt.Errorf("empty text")
@@ -547,18 +547,18 @@ func parseBody(s string) (*textMatch, error) {
 		}
 		switch suffix := s[end+1:]; suffix {
 		case "":
-			return &textMatch{Kind: "exact", Value: val}, nil
+			return &TextMatch{Kind: "exact", Value: val}, nil
 		case "s", "S":
-			return &textMatch{Kind: "exact", Value: val}, nil
+			return &TextMatch{Kind: "exact", Value: val}, nil
 		case "i", "I":
-			return &textMatch{Kind: "ci", Value: val}, nil
+			return &TextMatch{Kind: "ci", Value: val}, nil
 		default:
 			return nil, fmt.Errorf("unexpected %q after the quoted text %s (only i or s may follow it)", suffix, s[:end+1])
 		}
 	case '/':
 		return parseRegex(s)
 	}
-	return &textMatch{Kind: "ci", Value: s}, nil
+	return &TextMatch{Kind: "ci", Value: s}, nil
 }
 
 func closingQuote(s string) int {
@@ -594,16 +594,16 @@ var roleName = regexp.MustCompile(`^[A-Za-z]+`)
 // parseRole parses ROLE[attr]...; internal (internal:role=, from the Python
 // client's get_by_role) reads a name "v" with no flag as a substring in any
 // case and unescapes quoted values the way that client escapes them.
-func parseRole(body string, internal bool) (part, error) {
+func parseRole(body string, internal bool) (Part, error) {
 	name := roleName.FindString(body)
 	role := strings.ToLower(name)
 	if role == "" {
-		return part{}, fmt.Errorf("role= needs an ARIA role such as button, link or textbox, got %q", body)
+		return Part{}, fmt.Errorf("role= needs an ARIA role such as button, link or textbox, got %q", body)
 	}
 	if !slices.Contains(ariaRoles, role) {
-		return part{}, fmt.Errorf("unknown ARIA role %q", role)
+		return Part{}, fmt.Errorf("unknown ARIA role %q", role)
 	}
-	p := part{Engine: "role", Role: role}
+	p := Part{Engine: "role", Role: role}
 	rest := body[len(name):]
 	for rest != "" {
 		rest = strings.TrimSpace(rest)
@@ -611,14 +611,14 @@ func parseRole(body string, internal bool) (part, error) {
 			break
 		}
 		if rest[0] != '[' {
-			return part{}, fmt.Errorf("expected [attr] after role=%s, got %q", role, rest)
+			return Part{}, fmt.Errorf("expected [attr] after role=%s, got %q", role, rest)
 		}
 		end := attrEnd(rest)
 		if end < 0 {
-			return part{}, fmt.Errorf("unterminated [ in %q", rest)
+			return Part{}, fmt.Errorf("unterminated [ in %q", rest)
 		}
 		if err := p.addRoleAttr(strings.TrimSpace(rest[1:end]), internal); err != nil {
-			return part{}, err
+			return Part{}, err
 		}
 		rest = rest[end+1:]
 	}
@@ -653,7 +653,7 @@ func attrEnd(s string) int {
 	return -1
 }
 
-func (p *part) addRoleAttr(a string, internal bool) error {
+func (p *Part) addRoleAttr(a string, internal bool) error {
 	name, val, hasVal := strings.Cut(a, "=")
 	name = strings.TrimSpace(name)
 	val = strings.TrimSpace(val)
@@ -699,28 +699,28 @@ func (p *part) addRoleAttr(a string, internal bool) error {
 		return nil
 	case "checked", "pressed":
 		if hasVal && strings.Trim(val, `"'`) == "mixed" {
-			p.Attrs = append(p.Attrs, roleAttr{Name: name, Value: "mixed"})
+			p.Attrs = append(p.Attrs, RoleAttr{Name: name, Value: "mixed"})
 			return nil
 		}
 		v, err := boolVal()
 		if err != nil {
 			return fmt.Errorf(`[%s=...] takes true, false or "mixed", got %q`, name, val)
 		}
-		p.Attrs = append(p.Attrs, roleAttr{Name: name, Value: v})
+		p.Attrs = append(p.Attrs, RoleAttr{Name: name, Value: v})
 		return nil
 	case "disabled", "expanded", "selected":
 		v, err := boolVal()
 		if err != nil {
 			return err
 		}
-		p.Attrs = append(p.Attrs, roleAttr{Name: name, Value: v})
+		p.Attrs = append(p.Attrs, RoleAttr{Name: name, Value: v})
 		return nil
 	case "level":
 		n, err := strconv.Atoi(strings.Trim(val, `"'`))
 		if !hasVal || err != nil {
 			return fmt.Errorf("[level=N] needs an integer, got %q", val)
 		}
-		p.Attrs = append(p.Attrs, roleAttr{Name: name, Value: n})
+		p.Attrs = append(p.Attrs, RoleAttr{Name: name, Value: n})
 		return nil
 	}
 	return fmt.Errorf("unknown role attribute [%s] (known: name, description, checked, disabled, expanded, level, pressed, selected, include-hidden)", name)
@@ -729,7 +729,7 @@ func (p *part) addRoleAttr(a string, internal bool) error {
 // roleNameBody parses the value of [name=...]. Playwright's client escapes
 // names with backslashes only ("a\"b"), so internal names are unescaped
 // that way; "v" (no flag) is then a substring in any case.
-func roleNameBody(val string, internal bool) (*textMatch, error) {
+func roleNameBody(val string, internal bool) (*TextMatch, error) {
 	if !internal || val == "" || val[0] != '"' && val[0] != '\'' {
 		return parseBody(val)
 	}
@@ -740,9 +740,99 @@ func roleNameBody(val string, internal bool) (*textMatch, error) {
 	v := unescapeQuoted(val[:end+1])
 	switch strings.TrimSpace(val[end+1:]) {
 	case "s", "S":
-		return &textMatch{Kind: "exact", Value: v}, nil
+		return &TextMatch{Kind: "exact", Value: v}, nil
 	case "i", "I", "":
-		return &textMatch{Kind: "ci", Value: v}, nil
+		return &TextMatch{Kind: "ci", Value: v}, nil
 	}
 	return nil, fmt.Errorf("unexpected %q after the quoted name %s (only i or s may follow it)", val[end+1:], val[:end+1])
 }
+
+// checkCustom fails for a NAME= part whose NAME no engine was registered
+// under (names are case-sensitive).
+func checkCustom(sel string, parts []Part, known []func(string) bool) error {
+	var bad string
+	WalkCustom(parts, func(p Part) {
+		if bad != "" {
+			return
+		}
+		for _, k := range known {
+			if k(p.Custom) {
+				return
+			}
+		}
+		bad = p.Custom
+	})
+	if bad == "" {
+		return nil
+	}
+	return invalid("Unknown engine %q while parsing selector %s (known engines: %s)", bad, sel, strings.Join(Engines, ", "))
+}
+
+// WalkCustom calls f for every custom part, nested chains included.
+func WalkCustom(parts []Part, f func(Part)) {
+	for _, p := range parts {
+		if p.Engine == "custom" {
+			f(p)
+		}
+		WalkCustom(p.Inner, f)
+	}
+}
+
+func HasCustom(parts []Part) bool {
+	found := false
+	WalkCustom(parts, func(Part) { found = true })
+	return found
+}
+
+// Error is a selector that does not parse; its message says what to write
+// instead.
+type Error struct {
+	Message string
+	Err     error // the underlying cause, if any
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func invalid(format string, args ...any) *Error {
+	return &Error{Message: fmt.Sprintf(format, args...)}
+}
+
+func invalidWrap(cause error, format string, args ...any) *Error {
+	return &Error{Message: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// enterFrame is the chain part that a frame locator puts between the
+// selector of its <iframe> and what it searches inside: Playwright's
+// internal:control=enter-frame. It is strict: the parts before it must find
+// one frame element, since which frame to search would otherwise be a guess.
+const enterFrame = "internal:control=enter-frame"
+
+func isEnterFrame(raw string) bool {
+	return strings.TrimSpace(raw) == enterFrame
+}
+
+// apiChain renders raw chain parts the way a Python script builds them,
+// locator("body").locator("iframe"), with .content_frame for each earlier
+// frame entered, so a strict-mode error names the frame locator as written.
+func apiChain(raw []string) string {
+	var b strings.Builder
+	for _, r := range raw {
+		r = strings.TrimSpace(r)
+		if isEnterFrame(r) {
+			b.WriteString(".content_frame")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(".")
+		}
+		fmt.Fprintf(&b, "locator(%q)", r)
+	}
+	return b.String()
+}
+
+var customName = regexp.MustCompile(`^[a-zA-Z0-9_]+$`)
+
+// ValidCustomName tells whether a registered engine may take name.
+func ValidCustomName(name string) bool { return customName.MatchString(name) }

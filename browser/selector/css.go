@@ -1,4 +1,4 @@
-package browser
+package selector
 
 import (
 	"fmt"
@@ -41,7 +41,7 @@ type cssPseudo struct {
 // over when their arguments hold one of those.
 var (
 	textPseudos    = map[string]bool{"has-text": true, "text": true, "text-is": true, "text-matches": true}
-	layoutPseudos  = map[string]bool{"left-of": true, "right-of": true, "above": true, "below": true, "near": true}
+	LayoutPseudos  = map[string]bool{"left-of": true, "right-of": true, "above": true, "below": true, "near": true}
 	logicalPseudos = map[string]bool{"has": true, "is": true, "not": true, "where": true}
 )
 
@@ -218,7 +218,7 @@ func parsePseudo(s string) (p cssPseudo, n int, ok bool, err error) {
 		}
 	}
 	lname := strings.ToLower(name)
-	if !textPseudos[lname] && !layoutPseudos[lname] && !logicalPseudos[lname] && lname != "visible" && lname != "nth-match" {
+	if !textPseudos[lname] && !LayoutPseudos[lname] && !logicalPseudos[lname] && lname != "visible" && lname != "nth-match" {
 		return p, 0, false, nil
 	}
 	n = len(name)
@@ -287,7 +287,7 @@ func pseudoArgs(name, args string) (cssPseudo, bool, error) {
 			return p, false, err
 		}
 		p.Sel, p.N = sel, n
-	case layoutPseudos[name]:
+	case LayoutPseudos[name]:
 		sel := parts
 		if len(parts) > 1 {
 			d, err := strconv.ParseFloat(parts[len(parts)-1], 64)
