@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -12,15 +11,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
-	"github.com/go-rod/rod/lib/launcher"
-	"github.com/go-rod/rod/lib/launcher/flags"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/go-rod/rod/lib/utils"
+	"wright/browser/launcher"
 )
 
 // Viewport is a page's size in CSS pixels.
@@ -106,14 +103,13 @@ type Browser struct {
 	ws       *cdp.WebSocket
 	attached bool
 
-	// For a launched browser: the launcher (owns the process) and the
-	// process's end.
-	launcher *launcher.Launcher
-	pid      int
-	exited   chan struct{} // closed when the process is reaped
-	cleaned  chan struct{} // closed when its helpers are swept and the profile removed
-	profile  string        // the temporary profile, removed when the process ends
-	wsURL    string
+	// For a launched browser: the process and its end.
+	proc    *launcher.Process
+	pid     int
+	exited  chan struct{} // closed when the process is reaped
+	cleaned chan struct{} // closed when its helpers are swept and the profile removed
+	profile string        // the temporary profile, removed when the process ends
+	wsURL   string
 
 	ctx    context.Context // the connection's life; cancelled when the browser is gone
 	cancel context.CancelFunc
@@ -162,74 +158,17 @@ func (o Options) environ() []string {
 	return os.Environ()
 }
 
-// shortTempDir is where Chromium's profile and sockets go. Chromium puts a
-// Unix socket under TMPDIR, and socket paths are limited to about 100
-// bytes: inside a deep run directory (whose shell sets TMPDIR to
-// workspace/tmp) the launch would fail with "Socket path too long".
-func shortTempDir() string {
-	const maxLen = 40 // leaves room for Chromium's own folder and socket names
-	if dir := os.TempDir(); len(dir) <= maxLen {
-		return dir
-	}
-	if fi, err := os.Stat("/tmp"); err == nil && fi.IsDir() {
-		return "/tmp"
-	}
-	return os.TempDir()
-}
-
 func launch(ctx context.Context, opts Options) (*Browser, error) {
-	exe, err := FindExecutable(opts.Executable)
-	if err != nil {
-		return nil, err
-	}
-	profile := opts.UserDataDir
-	temp := profile == ""
-	if temp {
-		profile, err = os.MkdirTemp(shortTempDir(), "wright-profile-")
-		if err != nil {
-			return nil, wrapErr(ErrBrowser, err, "create a temporary browser profile: %v", err)
-		}
-	}
 	vp := opts.viewport()
-	l := launcher.New().Context(ctx).Bin(exe).Leakless(false).Headless(!opts.Headed).UserDataDir(profile).
-		Set(flags.RemoteDebuggingPort, "0").
-		Set("no-sandbox").Set("disable-gpu").Set("no-first-run").Set("no-startup-window").
-		Set("disable-background-networking").Set("disable-component-update").Set("disable-sync").
-		Set("disable-back-forward-cache").Set("hide-scrollbars").Set("mute-audio").
-		// Cross-origin frames stay in the page's process, so their DOM is
-		// reachable from the page's own CDP session.
-		Set("disable-features", "IsolateOrigins", "site-per-process", "Translate", "BackForwardCache").
-		Set("window-size", fmt.Sprintf("%d,%d", vp.Width, vp.Height)).
-		Delete("enable-automation").
-		Env(append(opts.environ(), "TMPDIR="+shortTempDir())...)
-	if opts.BrowserLog != nil {
-		l = l.Logger(opts.BrowserLog)
-	}
-	for _, a := range opts.Args {
-		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if hasVal {
-			l = l.Set(flags.Flag(name), strings.Split(val, ",")...)
-		} else {
-			l = l.Set(flags.Flag(name))
-		}
-	}
-	l = withRunProxy(l)
-	wsURL, err := l.Launch()
+	proc, err := launcher.Start(ctx, launcher.Config{Executable: opts.Executable, Headed: opts.Headed, UserDataDir: opts.UserDataDir,
+		Width: vp.Width, Height: vp.Height, Args: opts.Args, Env: opts.environ(), Log: opts.BrowserLog})
 	if err != nil {
-		if temp {
-			_ = os.RemoveAll(profile)
-		}
-		return nil, wrapErr(ErrBrowser, err, "launch %s: %v", exe, err)
+		return nil, wrapErr(ErrBrowser, err, "%s", err.Error())
 	}
-	// The profile is removed by us, after the process group is swept, not
-	// by the launcher's Cleanup (and never when the caller gave it).
-	l.Delete(flags.UserDataDir)
-	b := &Browser{opts: opts, launcher: l, pid: l.PID(), exited: make(chan struct{}), cleaned: make(chan struct{})}
+	wsURL := proc.URL
+	b := &Browser{opts: opts, proc: proc, pid: proc.PID(), profile: proc.Profile, exited: make(chan struct{}), cleaned: make(chan struct{})}
 	b.started.Store(true) // a fresh browser has no tabs of its own
-	if temp {
-		b.profile = profile
-	}
-	go b.reap(l)
+	go b.reap()
 	if err := b.connect(ctx, wsURL); err != nil {
 		b.kill()
 		<-b.cleaned
@@ -402,7 +341,7 @@ func (b *Browser) markGone(reason string) {
 	if b.ws != nil {
 		_ = b.ws.Close()
 	}
-	if b.launcher != nil {
+	if b.proc != nil {
 		// Whether the connection broke with the process alive or the
 		// process died (a crash leaves its helpers behind), end the whole
 		// process group so nothing is left.
@@ -446,41 +385,9 @@ func (b *Browser) opContext(ctx context.Context, timeout time.Duration) (context
 
 // reap waits for the browser process to end, however it ends, then sweeps
 // its helpers and removes the temporary profile.
-func (b *Browser) reap(l *launcher.Launcher) {
-	l.Cleanup() // returns once the process is reaped
-	close(b.exited)
-	// At once, while the group id can only be theirs: once the last helper
-	// is gone the id may be reused, so this is never done later.
-	_ = syscall.Kill(-b.pid, syscall.SIGKILL)
-	reapGroup(b.pid)
-	if b.profile != "" {
-		// Dying helpers may still hold files for a moment.
-		for i := 0; i < 20; i++ {
-			if err := os.RemoveAll(b.profile); err == nil {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+func (b *Browser) reap() {
+	b.proc.Reap(func() { close(b.exited) })
 	close(b.cleaned)
-}
-
-// reapGroup waits for the killed helpers of a process group that became
-// our children (see BecomeSubreaper), so none stays a zombie. Without a
-// subreaper they are not ours and init reaps them; wait4 then says so at once.
-func reapGroup(pgid int) {
-	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil)
-		switch {
-		case err == syscall.EINTR:
-		case err != nil:
-			return // ECHILD: none (left) of ours
-		case pid == 0:
-			time.Sleep(10 * time.Millisecond) // ours, not dead yet
-		}
-	}
 }
 
 // kill ends the browser's process group, if its main process has not been
@@ -492,10 +399,7 @@ func (b *Browser) kill() {
 	select {
 	case <-b.exited:
 	default:
-		// The launcher started the browser in its own process group; this
-		// reaches its helpers (renderers, GPU, zygotes) too.
-		_ = syscall.Kill(-b.pid, syscall.SIGKILL)
-		_ = syscall.Kill(b.pid, syscall.SIGKILL)
+		b.proc.Kill()
 	}
 }
 
@@ -566,16 +470,17 @@ func (b *Browser) wait(ctx context.Context) {
 // PID is the browser process id (0 when attached).
 func (b *Browser) PID() int { return b.pid }
 
-// ProxyEnv names the run's policy proxy (package netpolicy). A browser a
-// script launches inside a run (workspace mode) sends every request
-// through it, loopback included, so the run's URL policy applies to its
-// subresources, fetches and WebSockets too.
-const ProxyEnv = "WRIGHT_PROXY"
+// ProxyEnv names the run's policy proxy (package netpolicy): a browser
+// launched inside a run sends every request through it.
+const ProxyEnv = launcher.ProxyEnv
 
-func withRunProxy(l *launcher.Launcher) *launcher.Launcher {
-	p := os.Getenv(ProxyEnv)
-	if p == "" || l.Has("proxy-server") {
-		return l
+// FindExecutable returns the browser Launch would start for executable
+// (which may be empty), or a BrowserError saying how to provide one; see
+// launcher.FindExecutable.
+func FindExecutable(executable string) (string, error) {
+	exe, err := launcher.FindExecutable(executable)
+	if err != nil {
+		return "", wrapErr(ErrBrowser, err, "%s", err.Error())
 	}
-	return l.Set("proxy-server", p).Set("proxy-bypass-list", "<-loopback>")
+	return exe, nil
 }

@@ -1,6 +1,7 @@
-package browser
+package launcher
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,7 +18,7 @@ var executableNames = []string{"chromium", "chromium-browser", "google-chrome", 
 // Chromium (also Homebrew's cask) and Google Chrome put them.
 var macBundles = []string{"Chromium.app", "Google Chrome.app", "Google Chrome for Testing.app", "Google Chrome Canary.app"}
 
-// FindExecutable returns the browser Launch would start for executable
+// FindExecutable returns the browser Start would start for executable
 // (which may be empty), or an error saying how to provide one. It looks at
 // executable, then $WRIGHT_BROWSER, then PATH, then (on macOS) the usual
 // application folders. A path to a macOS .app bundle stands for the
@@ -46,14 +47,14 @@ func (s searchSpace) find(executable string) (string, error) {
 	if executable != "" {
 		p, ok := s.resolve(executable)
 		if !ok {
-			return "", newErr(ErrBrowser, "browser executable %q not found or not executable", executable)
+			return "", fmt.Errorf("browser executable %q not found or not executable", executable)
 		}
 		return p, nil
 	}
 	if s.env != "" {
 		p, ok := s.resolve(s.env)
 		if !ok {
-			return "", newErr(ErrBrowser, "WRIGHT_BROWSER=%q is not an executable browser", s.env)
+			return "", fmt.Errorf("WRIGHT_BROWSER=%q is not an executable browser", s.env)
 		}
 		return p, nil
 	}
@@ -70,9 +71,9 @@ func (s searchSpace) find(executable string) (string, error) {
 				}
 			}
 		}
-		return "", newErr(ErrBrowser, "no Chrome or Chromium found on PATH or in /Applications or ~/Applications: install Google Chrome or Chromium (Homebrew: brew install --cask chromium), set WRIGHT_BROWSER or browser.executable to its path, or attach to a running browser with a CDP URL (wright never downloads a browser)")
+		return "", fmt.Errorf("no Chrome or Chromium found on PATH or in /Applications or ~/Applications: install Google Chrome or Chromium (Homebrew: brew install --cask chromium), set WRIGHT_BROWSER or browser.executable to its path, or attach to a running browser with a CDP URL (wright never downloads a browser)")
 	}
-	return "", newErr(ErrBrowser, "no Chrome or Chromium found: install chromium, set WRIGHT_BROWSER or browser.executable to its path, or attach to a running browser with a CDP URL (wright never downloads a browser)")
+	return "", fmt.Errorf("no Chrome or Chromium found: install chromium, set WRIGHT_BROWSER or browser.executable to its path, or attach to a running browser with a CDP URL (wright never downloads a browser)")
 }
 
 // resolve turns a configured browser (a name on PATH, a path to a program

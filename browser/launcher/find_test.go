@@ -1,4 +1,4 @@
-package browser
+package launcher
 
 import (
 	"os"
@@ -109,7 +109,7 @@ func TestFindConfiguredBrowser(t *testing.T) {
 	}
 	// A wrong configuration is an error, not a silent fallback to the
 	// installed Chromium.
-	if _, err := space.find(filepath.Join(root, "bin", "nope")); err == nil || TypeOf(err) != ErrBrowser {
+	if _, err := space.find(filepath.Join(root, "bin", "nope")); err == nil {
 		t.Fatalf("missing configured browser: %v", err)
 	}
 	space.env = filepath.Join(root, "Apps", "Missing.app")
