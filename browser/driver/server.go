@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"wright/browser"
+	"wright/harness/probe"
 )
 
 // ServerOptions configure a driver server.
@@ -28,8 +29,8 @@ type ServerOptions struct {
 	// nil discards them.
 	Log io.Writer
 	// Probe, if set, is read from the page the client used last when the
-	// client ends (see ProbeRequest).
-	Probe *ProbeRequest
+	// client ends (see package harness/probe).
+	Probe *probe.Request
 }
 
 // Server answers the JSON-RPC protocol of PROTOCOL.md. One Server holds at

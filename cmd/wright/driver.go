@@ -10,6 +10,7 @@ import (
 
 	"wright/browser"
 	"wright/browser/driver"
+	"wright/harness/probe"
 )
 
 // driverCmd is `wright driver`: the browser driver that language clients
@@ -52,12 +53,12 @@ func runDriver(cmd *cobra.Command, _ []string) error {
 	if err := browser.BecomeSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "wright driver: cannot become a subreaper:", err)
 	}
-	probe, err := driver.LoadProbeRequest()
+	req, err := probe.Load()
 	if err != nil {
 		return err
 	}
 	opts := driver.ServerOptions{
-		Probe: probe,
+		Probe: req,
 		Browser: browser.Options{
 			Executable: driverFlags.executable,
 			CDPURL:     driverFlags.cdpURL,
