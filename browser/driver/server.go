@@ -1,7 +1,3 @@
-// Package driver serves wright's browser driver protocol (PROTOCOL.md in
-// the browser package): JSON-RPC 2.0, one object per line, over stdio or a
-// Unix socket, each method answered by the browser engine. It is `wright
-// driver`, and live mode runs one in process.
 package driver
 
 import (
