@@ -35,7 +35,7 @@
 // MouseWheel, SetViewportSize, BringToFront, Close, ConsoleMessages,
 // PageErrors and Dialogs (dialogs are accepted as they open).
 //
-// Page.Locator parses a selector (see PROTOCOL.md, "Selectors") into a
+// Page.Locator parses a selector (see driver/PROTOCOL.md, "Selectors") into a
 // Locator, which holds no element and resolves the selector on every call.
 // Actions (Click, DblClick, Fill, Press, PressSequentially, SetChecked,
 // SelectOption, Hover, Focus, ScrollIntoViewIfNeeded) wait until their one

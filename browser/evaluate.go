@@ -282,7 +282,7 @@ func (p *Page) RemoveInitScript(ctx context.Context, id string) error {
 	return nil
 }
 
-// transferJS encodes and decodes values crossing js.call (see PROTOCOL.md,
+// transferJS encodes and decodes values crossing js.call (see driver/PROTOCOL.md,
 // "Value transfer").
 //
 //go:embed transfer.js

@@ -13,7 +13,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
-// Event is something a page did that clients may listen to (PROTOCOL.md,
+// Event is something a page did that clients may listen to (driver/PROTOCOL.md,
 // "Events"): Method names it (page.console, page.request, ...), Params
 // always carry the page id.
 type Event struct {

@@ -28,7 +28,7 @@ type Locator struct {
 // Page is the page the locator searches.
 func (l *Locator) Page() *Page { return l.p }
 
-// Locator parses selector (see PROTOCOL.md, "Selectors") for use on p.
+// Locator parses selector (see driver/PROTOCOL.md, "Selectors") for use on p.
 // A malformed selector is an InvalidSelector error here, not later.
 func (p *Page) Locator(selector string) (*Locator, error) {
 	parts, err := parseSelector(selector, p.b.hasCustomEngine)

@@ -33,7 +33,7 @@ type Part struct {
 	Custom string `json:"custom,omitempty"`
 }
 
-// textMatch is a parsed BODY (see PROTOCOL.md). Kinds: exact (whole
+// textMatch is a parsed BODY (see browser/driver/PROTOCOL.md). Kinds: exact (whole
 // normalised text, case-sensitive), eqi (whole text, any case), ci and cs
 // (substring, any case / case-sensitive), re (JavaScript regex), node (one of
 // the element's own text nodes equals the text: Playwright's quoted text=),
@@ -378,7 +378,7 @@ func parseAttrPart(name, body string) (Part, error) {
 	return Part{}, fmt.Errorf("unexpected %q after the quoted value in %s", val[end+1:], body)
 }
 
-// parseWrightEngine parses wright's own engines (see PROTOCOL.md).
+// parseWrightEngine parses wright's own engines (see browser/driver/PROTOCOL.md).
 func parseWrightEngine(name, body string) (Part, error) {
 	switch name {
 	case "label", "placeholder", "alt", "title":

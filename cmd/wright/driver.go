@@ -18,7 +18,7 @@ import (
 var driverCmd = &cobra.Command{
 	Use:   "driver",
 	Short: "Serve the browser driver protocol (JSON-RPC over stdio, or a Unix socket)",
-	Long: `Serve the browser driver protocol of browser/PROTOCOL.md.
+	Long: `Serve the browser driver protocol of browser/driver/PROTOCOL.md.
 
 By default the driver speaks newline-delimited JSON-RPC 2.0 on stdin/stdout
 and exits (closing its browser) when stdin closes. With --socket PATH it
