@@ -502,3 +502,19 @@ func TestProtocolOverSocket(t *testing.T) {
 		t.Errorf("serve after stale socket: %v", err)
 	}
 }
+
+// TestMethodsAreDocumented: every method of the table is in PROTOCOL.md
+// (the is_* family shares one row), so the protocol's reference cannot
+// miss one the driver answers.
+func TestMethodsAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range methods {
+		short := name[strings.LastIndex(name, ".")+1:]
+		if !strings.Contains(string(doc), "`"+name+"`") && !(strings.HasPrefix(short, "is_") && strings.Contains(string(doc), "`"+short+"`")) {
+			t.Errorf("%s is not in PROTOCOL.md", name)
+		}
+	}
+}
