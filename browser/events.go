@@ -13,14 +13,6 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
-// Event is something a page did that clients may listen to (driver/PROTOCOL.md,
-// "Events"): Method names it (page.console, page.request, ...), Params
-// always carry the page id.
-type Event struct {
-	Method string
-	Params map[string]any
-}
-
 // eventHub fans a browser's events out to its subscribers (one per client
 // connection that asked for them).
 type eventHub struct {
@@ -61,7 +53,7 @@ func (b *Browser) Subscribe(f func(Event), dialogs bool) (cancel func()) {
 	}
 }
 
-func (b *Browser) emit(method string, params map[string]any) {
+func (b *Browser) emit(ev Event) {
 	h := &b.hub
 	h.mu.Lock()
 	if len(h.subs) == 0 {
@@ -74,7 +66,7 @@ func (b *Browser) emit(method string, params map[string]any) {
 	}
 	h.mu.Unlock()
 	for _, f := range fs {
-		f(Event{Method: method, Params: params})
+		f(ev)
 	}
 }
 
@@ -87,14 +79,10 @@ func (b *Browser) hasSubscribers() bool {
 // clientDialogs reports whether a subscriber answers dialogs.
 func (b *Browser) clientDialogs() bool { return b.hub.dialogs.Load() > 0 }
 
-func (p *Page) emit(method string, params map[string]any) {
-	params["page"] = p.id
-	if p.opener != "" {
-		// A popup's first events may arrive before browser.page announces
-		// it: the opener lets the client place it in its context at once.
-		params["opener"] = p.opener
-	}
-	p.b.emit(method, params)
+func (p *Page) emit(ev pageEvent) {
+	h := ev.header()
+	h.Page, h.Opener = p.id, p.opener
+	p.b.emit(ev)
 }
 
 // observe turns the page's CDP events into client events.
@@ -121,23 +109,23 @@ func (p *Page) observe(msg *rod.Message) {
 	case "Page.javascriptDialogOpening":
 		var e proto.PageJavascriptDialogOpening
 		if msg.Load(&e) {
-			p.emit("page.dialog", map[string]any{"type": string(e.Type), "message": e.Message, "default_value": e.DefaultPrompt})
+			p.emit(&DialogEvent{Type: string(e.Type), Message: e.Message, DefaultValue: e.DefaultPrompt})
 		}
 	case "Page.lifecycleEvent":
 		var e proto.PageLifecycleEvent
 		if msg.Load(&e) && e.FrameID == p.mainFrame() && (e.Name == "load" || e.Name == "DOMContentLoaded") {
-			p.emit("page."+strings.ToLower(string(e.Name)), map[string]any{})
+			p.emit(&LoadEvent{DOMContentLoaded: e.Name == "DOMContentLoaded"})
 		}
 	case "Page.frameNavigated":
 		var e proto.PageFrameNavigated
 		if msg.Load(&e) {
-			p.emit("page.framenavigated", map[string]any{"url": e.Frame.URL + e.Frame.URLFragment, "main": e.Frame.ParentID == "", "name": e.Frame.Name,
-				"frame": string(e.Frame.ID)})
+			p.emit(&FrameNavigatedEvent{URL: e.Frame.URL + e.Frame.URLFragment, Main: e.Frame.ParentID == "", Name: e.Frame.Name,
+				Frame: string(e.Frame.ID)})
 		}
 	case "Page.navigatedWithinDocument":
 		var e proto.PageNavigatedWithinDocument
 		if msg.Load(&e) {
-			p.emit("page.framenavigated", map[string]any{"url": e.URL, "main": e.FrameID == p.mainFrame(), "same_document": true})
+			p.emit(&SameDocumentNavigationEvent{URL: e.URL, Main: e.FrameID == p.mainFrame(), SameDocument: true})
 		}
 	case "Page.fileChooserOpened":
 		var e proto.PageFileChooserOpened
@@ -147,8 +135,8 @@ func (p *Page) observe(msg *rod.Message) {
 	case "Runtime.bindingCalled":
 		var e proto.RuntimeBindingCalled
 		if msg.Load(&e) && strings.HasPrefix(e.Name, bindingPrefix) {
-			p.emit("page.binding", map[string]any{"name": strings.TrimPrefix(e.Name, bindingPrefix),
-				"payload": e.Payload, "context": int(e.ExecutionContextID)})
+			p.emit(&BindingEvent{Name: strings.TrimPrefix(e.Name, bindingPrefix),
+				Payload: e.Payload, Context: int(e.ExecutionContextID)})
 		}
 	case "Network.requestWillBeSent":
 		var e proto.NetworkRequestWillBeSent
@@ -160,22 +148,22 @@ func (p *Page) observe(msg *rod.Message) {
 	case "Network.responseReceived":
 		var e proto.NetworkResponseReceived
 		if msg.Load(&e) {
-			p.emit("page.response", map[string]any{
-				"request": string(e.RequestID), "url": e.Response.URL, "status": e.Response.Status,
-				"status_text": e.Response.StatusText, "headers": e.Response.Headers, "from_cache": e.Response.FromDiskCache,
-				"remote_ip": e.Response.RemoteIPAddress, "remote_port": e.Response.RemotePort, "protocol": e.Response.Protocol,
-				"security": securityDetails(e.Response.SecurityDetails),
+			p.emit(&ResponseEvent{
+				Request: string(e.RequestID), URL: e.Response.URL, Status: e.Response.Status,
+				StatusText: e.Response.StatusText, Headers: e.Response.Headers, FromCache: e.Response.FromDiskCache,
+				RemoteIP: e.Response.RemoteIPAddress, RemotePort: e.Response.RemotePort, Protocol: e.Response.Protocol,
+				Security: securityDetails(e.Response.SecurityDetails),
 			})
 		}
 	case "Network.loadingFinished":
 		var e proto.NetworkLoadingFinished
 		if msg.Load(&e) {
-			p.emit("page.requestfinished", map[string]any{"request": string(e.RequestID)})
+			p.emit(&RequestFinishedEvent{Request: string(e.RequestID)})
 		}
 	case "Network.loadingFailed":
 		var e proto.NetworkLoadingFailed
 		if msg.Load(&e) {
-			p.emit("page.requestfailed", map[string]any{"request": string(e.RequestID), "error": e.ErrorText, "canceled": e.Canceled})
+			p.emit(&RequestFailedEvent{Request: string(e.RequestID), Error: e.ErrorText, Canceled: e.Canceled})
 		}
 	}
 }
@@ -186,13 +174,13 @@ func (p *Page) emitConsole(e *proto.RuntimeConsoleAPICalled) {
 		f := e.StackTrace.CallFrames[0]
 		url, line, col = f.URL, f.LineNumber, f.ColumnNumber
 	}
-	args := make([]map[string]any, 0, len(e.Args))
+	args := make([]ConsoleArg, 0, len(e.Args))
 	for _, a := range e.Args {
-		args = append(args, map[string]any{"handle": string(a.ObjectID), "type": string(a.Type), "subtype": string(a.Subtype),
-			"value": evalResult(a), "description": a.Description})
+		args = append(args, ConsoleArg{Handle: string(a.ObjectID), Type: string(a.Type), Subtype: string(a.Subtype),
+			Value: evalResult(a), Description: a.Description})
 	}
-	p.emit("page.console", map[string]any{"type": consoleType(string(e.Type)), "text": formatConsoleArgs(e.Args),
-		"url": url, "line": line, "column": col, "args": args})
+	p.emit(&ConsoleEvent{Type: consoleType(string(e.Type)), Text: formatConsoleArgs(e.Args),
+		URL: url, Line: line, Column: col, Args: args})
 }
 
 func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
@@ -223,8 +211,8 @@ func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 		f := d.StackTrace.CallFrames[0]
 		url, line, col = f.URL, f.LineNumber, f.ColumnNumber
 	}
-	p.emit("page.pageerror", map[string]any{"message": msg, "name": name, "stack": stack,
-		"url": url, "line": line, "column": col})
+	p.emit(&PageErrorEvent{Message: msg, Name: name, Stack: stack,
+		URL: url, Line: line, Column: col})
 }
 
 // pageErrorOf reads message, name and stack from a thrown value that is
@@ -278,8 +266,8 @@ func (p *Page) emitFileChooser(e *proto.PageFileChooserOpened) {
 		if err != nil || node.Object == nil {
 			return
 		}
-		p.emit("page.filechooser", map[string]any{"handle": string(node.Object.ObjectID),
-			"multiple": e.Mode == proto.PageFileChooserOpenedModeSelectMultiple})
+		p.emit(&FileChooserEvent{Handle: string(node.Object.ObjectID),
+			Multiple: e.Mode == proto.PageFileChooserOpenedModeSelectMultiple})
 	}()
 }
 
@@ -597,6 +585,6 @@ func (p *Page) emitLogEntry(e *proto.LogLogEntry) {
 	if e.LineNumber != nil {
 		line = *e.LineNumber
 	}
-	p.emit("page.console", map[string]any{"type": string(e.Level), "text": e.Text, "url": e.URL, "line": line,
-		"column": 0, "args": []map[string]any{}})
+	p.emit(&ConsoleEvent{Type: string(e.Level), Text: e.Text, URL: e.URL, Line: line,
+		Column: 0, Args: []ConsoleArg{}})
 }

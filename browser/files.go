@@ -124,7 +124,7 @@ func (b *Browser) onDownloadEvent(msg *rod.Message) {
 				d.mu.Lock()
 				d.context = id
 				d.mu.Unlock()
-				p.emit("page.download", map[string]any{"download": e.GUID, "url": e.URL, "suggested_filename": e.SuggestedFilename})
+				p.emit(&DownloadEvent{Download: e.GUID, URL: e.URL, SuggestedFilename: e.SuggestedFilename})
 			}
 		}()
 	case "Browser.downloadProgress":

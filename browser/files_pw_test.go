@@ -19,7 +19,7 @@ func events(t *testing.T, p *Page) <-chan Event {
 	t.Helper()
 	ch := make(chan Event, 256)
 	cancel := shared.Subscribe(func(e Event) {
-		if e.Params["page"] == p.ID() || e.Params["opener"] == p.ID() {
+		if page, opener := eventPage(e); page == p.ID() || opener == p.ID() {
 			select {
 			case ch <- e:
 			default:
@@ -30,18 +30,19 @@ func events(t *testing.T, p *Page) <-chan Event {
 	return ch
 }
 
-// waitEvent waits for the first event named method that keep accepts.
-func waitEvent(t *testing.T, ch <-chan Event, method string, keep func(Event) bool) Event {
+// waitEvent waits for the first event of a kind (its type's name) that
+// keep accepts.
+func waitEvent(t *testing.T, ch <-chan Event, kind string, keep func(Event) bool) Event {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
 		select {
 		case e := <-ch:
-			if e.Method == method && (keep == nil || keep(e)) {
+			if eventKind(e) == kind && (keep == nil || keep(e)) {
 				return e
 			}
 		case <-deadline:
-			t.Fatalf("no %s event", method)
+			t.Fatalf("no %s", kind)
 		}
 	}
 }
@@ -136,10 +137,10 @@ func TestPopupClosedAtOnce(t *testing.T) {
 	if _, err := p.Evaluate(bg, "(() => { const w = window.open(location.href); w.close(); return 1 })()", nil, 0); err != nil {
 		t.Fatal(err)
 	}
-	e := waitEvent(t, ch, "browser.page", func(e Event) bool { return e.Params["opener"] == p.ID() })
-	popup := shared.Page(e.Params["page"].(string))
+	e := waitEvent(t, ch, "PageOpenedEvent", func(e Event) bool { return e.(*PageOpenedEvent).Opener == p.ID() }).(*PageOpenedEvent)
+	popup := shared.Page(e.Page)
 	if popup == nil || popup.Opener() != p.ID() {
-		t.Fatalf("popup %v", e.Params)
+		t.Fatalf("popup %+v", e)
 	}
 }
 
@@ -227,11 +228,11 @@ func TestFileChooser(t *testing.T) {
 	if err := loc(t, p, "#many").Click(bg, ClickOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e := waitEvent(t, ch, "page.filechooser", nil)
-	if e.Params["multiple"] != true {
-		t.Fatalf("chooser %v", e.Params)
+	e := waitEvent(t, ch, "FileChooserEvent", nil).(*FileChooserEvent)
+	if !e.Multiple {
+		t.Fatalf("chooser %+v", e)
 	}
-	h := loc(t, p, "handle="+e.Params["handle"].(string))
+	h := loc(t, p, "handle="+e.Handle)
 	if err := h.SetInputFiles(bg, InputFiles{Paths: []string{"testdata/files/hello.txt"}}, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -249,11 +250,11 @@ func TestDownload(t *testing.T) {
 	if err := loc(t, p, "#dl").Click(bg, ClickOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e := waitEvent(t, ch, "page.download", nil)
-	if e.Params["suggested_filename"] != "greeting.txt" || !strings.HasSuffix(e.Params["url"].(string), "/files/hello.txt") {
-		t.Fatalf("download event %v", e.Params)
+	e := waitEvent(t, ch, "DownloadEvent", nil).(*DownloadEvent)
+	if e.SuggestedFilename != "greeting.txt" || !strings.HasSuffix(e.URL, "/files/hello.txt") {
+		t.Fatalf("download event %+v", e)
 	}
-	d := shared.Download(e.Params["download"].(string))
+	d := shared.Download(e.Download)
 	st, err := d.Wait(bg, 10*time.Second)
 	if err != nil || st.Failure != "" {
 		t.Fatalf("wait: %v %+v", err, st)
@@ -356,7 +357,7 @@ func TestFlushEvents(t *testing.T) {
 	var mu sync.Mutex
 	seen := 0
 	cancel := shared.Subscribe(func(e Event) {
-		if e.Method == "page.binding" && e.Params["page"] == p.ID() {
+		if b, ok := e.(*BindingEvent); ok && b.Page == p.ID() {
 			mu.Lock()
 			seen++
 			mu.Unlock()

@@ -53,13 +53,13 @@ func (p *Page) observeFrames(msg *rod.Message) {
 	case "Page.frameAttached":
 		var e proto.PageFrameAttached
 		if msg.Load(&e) {
-			p.emit("page.frameattached", map[string]any{"frame": string(e.FrameID), "parent": string(e.ParentFrameID),
-				"parent_main": e.ParentFrameID == p.mainFrame()})
+			p.emit(&FrameAttachedEvent{Frame: string(e.FrameID), Parent: string(e.ParentFrameID),
+				ParentMain: e.ParentFrameID == p.mainFrame()})
 		}
 	case "Page.frameDetached":
 		var e proto.PageFrameDetached
 		if msg.Load(&e) && e.Reason != proto.PageFrameDetachedReasonSwap {
-			p.emit("page.framedetached", map[string]any{"frame": string(e.FrameID)})
+			p.emit(&FrameDetachedEvent{Frame: string(e.FrameID)})
 		}
 	}
 }

@@ -164,7 +164,7 @@ func (hs *LocatorHandlers) run(o *op, h *locatorHandler) (string, error) {
 	h.done = done
 	hs.mu.Unlock()
 	hs.running.Add(1)
-	p.emit("page.locator_handler", map[string]any{"uid": h.uid})
+	p.emit(&LocatorHandlerEvent{UID: h.uid})
 	waiting := "waiting for the locator handler of " + h.desc + " to finish"
 	select {
 	case <-done:

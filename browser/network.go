@@ -20,29 +20,33 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
+// postData is a request's body, nil when it has none.
+func postData(r *proto.NetworkRequest) *string {
+	if !r.HasPostData {
+		return nil
+	}
+	var data string
+	for _, entry := range r.PostDataEntries {
+		data += string(entry.Bytes)
+	}
+	return &data
+}
+
 func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
 	if strings.HasPrefix(e.Request.URL, "data:") {
 		return // data: URLs are no requests to the network (Playwright reports none)
 	}
-	params := map[string]any{
-		"request": string(e.RequestID), "url": e.Request.URL, "method": e.Request.Method,
-		"headers": e.Request.Headers, "resource_type": strings.ToLower(string(e.Type)),
-		"navigation": e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID),
-		"frame":      string(e.FrameID), "main_frame": e.FrameID == p.mainFrame(),
-	}
-	if e.Request.HasPostData {
-		var data string
-		for _, entry := range e.Request.PostDataEntries {
-			data += string(entry.Bytes)
-		}
-		params["post_data"] = data
+	ev := &RequestEvent{
+		Request: string(e.RequestID), URL: e.Request.URL, Method: e.Request.Method,
+		Headers: e.Request.Headers, ResourceType: strings.ToLower(string(e.Type)),
+		Navigation: e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID),
+		Frame:      string(e.FrameID), MainFrame: e.FrameID == p.mainFrame(),
+		PostData: postData(e.Request),
 	}
 	if e.RedirectResponse != nil {
-		params["redirect_status"] = e.RedirectResponse.Status
-		params["redirect_headers"] = e.RedirectResponse.Headers
-		params["redirect_status_text"] = e.RedirectResponse.StatusText
+		ev.Redirect = &Redirect{Status: e.RedirectResponse.Status, Headers: e.RedirectResponse.Headers, StatusText: e.RedirectResponse.StatusText}
 	}
-	p.emit("page.request", params)
+	p.emit(ev)
 }
 
 // Fetch is Playwright's route.fetch() and page.request: the driver makes
@@ -250,19 +254,12 @@ func (rt *Router) decide(e *proto.FetchRequestPaused) {
 		}
 	}
 	if rt.on.Load() && p.b.hasSubscribers() {
-		params := map[string]any{
-			"route": string(e.RequestID), "request": string(e.NetworkID), "url": e.Request.URL + e.Request.URLFragment,
-			"method": e.Request.Method, "headers": e.Request.Headers, "resource_type": strings.ToLower(string(e.ResourceType)),
-			"navigation": e.ResourceType == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame(),
-		}
-		if e.Request.HasPostData {
-			var data string
-			for _, entry := range e.Request.PostDataEntries {
-				data += string(entry.Bytes)
-			}
-			params["post_data"] = data
-		}
-		p.emit("page.route", params)
+		p.emit(&RouteEvent{
+			Route: string(e.RequestID), Request: string(e.NetworkID), URL: e.Request.URL + e.Request.URLFragment,
+			Method: e.Request.Method, Headers: e.Request.Headers, ResourceType: strings.ToLower(string(e.ResourceType)),
+			Navigation: e.ResourceType == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame(),
+			PostData:   postData(e.Request),
+		})
 		return
 	}
 	_ = proto.FetchContinueRequest{RequestID: e.RequestID}.Call(r)

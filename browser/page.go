@@ -331,7 +331,7 @@ func (p *Page) markClosed(reason string) {
 	p.mu.Unlock()
 	p.cancel()
 	if first {
-		p.emit("page.close", map[string]any{"reason": reason})
+		p.emit(&PageClosedEvent{Reason: reason})
 	}
 }
 

@@ -104,11 +104,11 @@ func TestHandles(t *testing.T) {
 }
 
 // collect subscribes to the shared browser's events of one page.
-func collect(t *testing.T, p *Page, dialogs bool) func(method string) []Event {
+func collect(t *testing.T, p *Page, dialogs bool) func(kind string) []Event {
 	var mu sync.Mutex
 	var got []Event
 	cancel := shared.Subscribe(func(e Event) {
-		if e.Params["page"] != p.ID() {
+		if page, _ := eventPage(e); page != p.ID() {
 			return
 		}
 		mu.Lock()
@@ -116,13 +116,13 @@ func collect(t *testing.T, p *Page, dialogs bool) func(method string) []Event {
 		mu.Unlock()
 	}, dialogs)
 	t.Cleanup(cancel)
-	return func(method string) []Event {
+	return func(kind string) []Event {
 		deadline := time.Now().Add(10 * time.Second)
 		for {
 			mu.Lock()
 			var out []Event
 			for _, e := range got {
-				if e.Method == method {
+				if eventKind(e) == kind {
 					out = append(out, e)
 				}
 			}
@@ -141,14 +141,14 @@ func TestEventsAndDialogs(t *testing.T) {
 	if _, err := p.Goto(bg, site.URL+"/form.html", Load, 0); err != nil {
 		t.Fatal(err)
 	}
-	if reqs := events("page.request"); len(reqs) == 0 || reqs[0].Params["url"] != site.URL+"/form.html" {
+	if reqs := events("RequestEvent"); len(reqs) == 0 || reqs[0].(*RequestEvent).URL != site.URL+"/form.html" {
 		t.Fatalf("request events: %v", reqs)
 	}
-	if resp := events("page.response"); len(resp) == 0 || resp[0].Params["status"] != 200 {
+	if resp := events("ResponseEvent"); len(resp) == 0 || resp[0].(*ResponseEvent).Status != 200 {
 		t.Fatalf("response events: %v", resp)
 	}
 	call(t, p, JSCall{Source: "() => console.log('hello', 5)"})
-	if c := events("page.console"); len(c) != 1 || c[0].Params["text"] != "hello 5" {
+	if c := events("ConsoleEvent"); len(c) != 1 || c[0].(*ConsoleEvent).Text != "hello 5" {
 		t.Fatalf("console events: %v", c)
 	}
 	// With dialogs subscribed, a dialog waits for the client's answer.
@@ -157,7 +157,7 @@ func TestEventsAndDialogs(t *testing.T) {
 		r, _ := p.Call(bg, JSCall{Source: "() => prompt('Name?', 'x')"}, 0)
 		done <- r
 	}()
-	if d := events("page.dialog"); len(d) != 1 || d[0].Params["message"] != "Name?" {
+	if d := events("DialogEvent"); len(d) != 1 || d[0].(*DialogEvent).Message != "Name?" {
 		t.Fatalf("dialog events: %v", d)
 	}
 	text := "Ada"
@@ -174,10 +174,11 @@ func TestRouting(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
 	cancel := shared.Subscribe(func(e Event) {
-		if e.Method != "page.route" || e.Params["page"] != p.ID() {
+		r, ok := e.(*RouteEvent)
+		if !ok || r.Page != p.ID() {
 			return
 		}
-		url, id := e.Params["url"].(string), e.Params["route"].(string)
+		url, id := r.URL, r.Route
 		mu.Lock()
 		seen = append(seen, url)
 		mu.Unlock()

@@ -58,9 +58,9 @@ func TestLocatorHandlerCheckpoint(t *testing.T) {
 	p := open(t, "/form.html")
 	var got []Event
 	cancel := shared.Subscribe(func(e Event) {
-		if e.Method == "page.locator_handler" && e.Params["page"] == p.ID() {
+		if h, ok := e.(*LocatorHandlerEvent); ok && h.Page == p.ID() {
 			got = append(got, e)
-			go p.LocatorHandlers().Resolve(e.Params["uid"].(int), true)
+			go p.LocatorHandlers().Resolve(h.UID, true)
 		}
 	}, false)
 	defer cancel()
@@ -71,7 +71,7 @@ func TestLocatorHandlerCheckpoint(t *testing.T) {
 	if err := p.LocatorHandlers().Run(bg, 2*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Params["uid"] != uid {
+	if len(got) != 1 || got[0].(*LocatorHandlerEvent).UID != uid {
 		t.Fatalf("events: %v", got)
 	}
 	// Removed by its answer: it does not run again.

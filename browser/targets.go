@@ -341,7 +341,7 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 		return nil, b.targetErr(err)
 	}
 	p.ready.Store(true)
-	b.emit("browser.page", map[string]any{"page": p.id, "opener": opener})
+	b.emit(&PageOpenedEvent{Page: p.id, Opener: opener})
 	return p, nil
 }
 
@@ -486,6 +486,6 @@ func (b *Browser) closedPopup(rp *rod.Page, opener string) *Page {
 // (window.open(...).close()): still a popup its opener saw open, then
 // close.
 func (b *Browser) announceClosed(p *Page, opener string) {
-	b.emit("browser.page", map[string]any{"page": p.id, "opener": opener})
+	b.emit(&PageOpenedEvent{Page: p.id, Opener: opener})
 	p.markClosed("the page was closed")
 }

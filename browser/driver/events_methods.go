@@ -37,7 +37,11 @@ func (c *conn) notify(ev browser.Event) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(map[string]any{"jsonrpc": "2.0", "method": ev.Method, "params": ev.Params}); err != nil {
+	method := wireName(ev)
+	if method == "" {
+		return // an event this protocol does not send
+	}
+	if err := enc.Encode(map[string]any{"jsonrpc": "2.0", "method": method, "params": ev}); err != nil {
 		return
 	}
 	c.wmu.Lock()
@@ -90,4 +94,51 @@ func pageDialogAnswer(ctx context.Context, p *browser.Page, dp *struct {
 	PromptText *string `json:"prompt_text"`
 }) (any, error) {
 	return nil, p.AnswerDialog(ctx, dp.Accept, dp.PromptText)
+}
+
+// wireName is an engine event's method on the wire (PROTOCOL.md,
+// "Events"); "" for an event the protocol does not send.
+func wireName(ev browser.Event) string {
+	switch e := ev.(type) {
+	case *browser.PageOpenedEvent:
+		return "browser.page"
+	case *browser.PageClosedEvent:
+		return "page.close"
+	case *browser.LoadEvent:
+		if e.DOMContentLoaded {
+			return "page.domcontentloaded"
+		}
+		return "page.load"
+	case *browser.FrameAttachedEvent:
+		return "page.frameattached"
+	case *browser.FrameDetachedEvent:
+		return "page.framedetached"
+	case *browser.FrameNavigatedEvent, *browser.SameDocumentNavigationEvent:
+		return "page.framenavigated"
+	case *browser.DialogEvent:
+		return "page.dialog"
+	case *browser.ConsoleEvent:
+		return "page.console"
+	case *browser.PageErrorEvent:
+		return "page.pageerror"
+	case *browser.BindingEvent:
+		return "page.binding"
+	case *browser.FileChooserEvent:
+		return "page.filechooser"
+	case *browser.DownloadEvent:
+		return "page.download"
+	case *browser.LocatorHandlerEvent:
+		return "page.locator_handler"
+	case *browser.RequestEvent:
+		return "page.request"
+	case *browser.RouteEvent:
+		return "page.route"
+	case *browser.ResponseEvent:
+		return "page.response"
+	case *browser.RequestFinishedEvent:
+		return "page.requestfinished"
+	case *browser.RequestFailedEvent:
+		return "page.requestfailed"
+	}
+	return ""
 }
