@@ -138,33 +138,10 @@ func (p *Page) observe(msg *rod.Message) {
 			p.emit(&BindingEvent{Name: strings.TrimPrefix(e.Name, bindingPrefix),
 				Payload: e.Payload, Context: int(e.ExecutionContextID)})
 		}
-	case "Network.requestWillBeSent":
-		var e proto.NetworkRequestWillBeSent
-		if msg.Load(&e) {
-			p.emitRequest(&e)
-		}
+	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed":
+		p.observeNetwork(msg)
 	default:
 		p.observeFrames(msg)
-	case "Network.responseReceived":
-		var e proto.NetworkResponseReceived
-		if msg.Load(&e) {
-			p.emit(&ResponseEvent{
-				Request: string(e.RequestID), URL: e.Response.URL, Status: e.Response.Status,
-				StatusText: e.Response.StatusText, Headers: e.Response.Headers, FromCache: e.Response.FromDiskCache,
-				RemoteIP: e.Response.RemoteIPAddress, RemotePort: e.Response.RemotePort, Protocol: e.Response.Protocol,
-				Security: securityDetails(e.Response.SecurityDetails),
-			})
-		}
-	case "Network.loadingFinished":
-		var e proto.NetworkLoadingFinished
-		if msg.Load(&e) {
-			p.emit(&RequestFinishedEvent{Request: string(e.RequestID)})
-		}
-	case "Network.loadingFailed":
-		var e proto.NetworkLoadingFailed
-		if msg.Load(&e) {
-			p.emit(&RequestFailedEvent{Request: string(e.RequestID), Error: e.ErrorText, Canceled: e.Canceled})
-		}
 	}
 }
 
@@ -587,4 +564,38 @@ func (p *Page) emitLogEntry(e *proto.LogLogEntry) {
 	}
 	p.emit(&ConsoleEvent{Type: string(e.Level), Text: e.Text, URL: e.URL, Line: line,
 		Column: 0, Args: []ConsoleArg{}})
+}
+
+// recordLog keeps the page's console messages, page errors and dialogs
+// from its CDP events (Page.pump), and accepts a dialog no client answers.
+func (p *Page) recordLog(msg *rod.Message) {
+	switch msg.Method {
+	case "Runtime.consoleAPICalled":
+		var e proto.RuntimeConsoleAPICalled
+		if msg.Load(&e) {
+			url, line := "", 0
+			if e.StackTrace != nil && len(e.StackTrace.CallFrames) > 0 {
+				url, line = e.StackTrace.CallFrames[0].URL, e.StackTrace.CallFrames[0].LineNumber+1
+			}
+			p.addConsole(consoleType(string(e.Type)), formatConsoleArgs(e.Args), url, line)
+		}
+	case "Runtime.exceptionThrown":
+		var e proto.RuntimeExceptionThrown
+		if msg.Load(&e) && e.ExceptionDetails != nil {
+			p.addPageError(e.ExceptionDetails)
+		}
+	case "Page.javascriptDialogOpening":
+		var e proto.PageJavascriptDialogOpening
+		if msg.Load(&e) {
+			p.mu.Lock()
+			p.dialogs = appendCapped(p.dialogs, Dialog{Type: string(e.Type), Message: e.Message, DefaultValue: e.DefaultPrompt})
+			p.broadcastLocked()
+			p.mu.Unlock()
+			if !p.b.clientDialogs() { // else a client answers it (page.dialog_answer)
+				ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+				_ = proto.PageHandleJavaScriptDialog{Accept: true, PromptText: e.DefaultPrompt}.Call(p.rod.Context(ctx))
+				cancel()
+			}
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -535,4 +536,51 @@ func completeURL(u string) string {
 		return "http://" + u
 	}
 	return u
+}
+
+// trackNavigation keeps the page's URL, loader and load events and its
+// documents' statuses current from its CDP events (Page.pump).
+func (p *Page) trackNavigation(msg *rod.Message) {
+	switch msg.Method {
+	case "Page.lifecycleEvent":
+		var e proto.PageLifecycleEvent
+		if msg.Load(&e) && e.FrameID == p.mainFrame() {
+			p.mu.Lock()
+			if e.Name == "init" {
+				p.loader = e.LoaderID
+			}
+			p.loaderEvents(e.LoaderID)[string(e.Name)] = true
+			p.broadcastLocked()
+			p.mu.Unlock()
+		}
+	case "Page.frameNavigated":
+		var e proto.PageFrameNavigated
+		if msg.Load(&e) && e.Frame.ParentID == "" {
+			p.mu.Lock()
+			p.url = e.Frame.URL + e.Frame.URLFragment // the URL comes without its #fragment
+			if e.Frame.UnreachableURL != "" {
+				p.url = e.Frame.UnreachableURL // an error page stands for the URL that failed
+			}
+			p.loader = e.Frame.LoaderID
+			p.navSeq++
+			p.broadcastLocked()
+			p.mu.Unlock()
+		}
+	case "Page.navigatedWithinDocument":
+		var e proto.PageNavigatedWithinDocument
+		if msg.Load(&e) && e.FrameID == p.mainFrame() {
+			p.mu.Lock()
+			p.url = e.URL
+			p.navSeq++
+			p.broadcastLocked()
+			p.mu.Unlock()
+		}
+	case "Network.responseReceived":
+		var e proto.NetworkResponseReceived
+		if msg.Load(&e) && e.Type == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame() {
+			p.mu.Lock()
+			p.status[e.LoaderID] = e.Response.Status
+			p.mu.Unlock()
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -481,4 +482,35 @@ func (p *Page) ResponseBody(ctx context.Context, request string) ([]byte, error)
 type Router struct {
 	p  *Page
 	on atomic.Bool // a client decides this page's requests
+}
+
+// observeNetwork turns the page's network events into client events.
+func (p *Page) observeNetwork(msg *rod.Message) {
+	switch msg.Method {
+	case "Network.requestWillBeSent":
+		var e proto.NetworkRequestWillBeSent
+		if msg.Load(&e) {
+			p.emitRequest(&e)
+		}
+	case "Network.responseReceived":
+		var e proto.NetworkResponseReceived
+		if msg.Load(&e) {
+			p.emit(&ResponseEvent{
+				Request: string(e.RequestID), URL: e.Response.URL, Status: e.Response.Status,
+				StatusText: e.Response.StatusText, Headers: e.Response.Headers, FromCache: e.Response.FromDiskCache,
+				RemoteIP: e.Response.RemoteIPAddress, RemotePort: e.Response.RemotePort, Protocol: e.Response.Protocol,
+				Security: securityDetails(e.Response.SecurityDetails),
+			})
+		}
+	case "Network.loadingFinished":
+		var e proto.NetworkLoadingFinished
+		if msg.Load(&e) {
+			p.emit(&RequestFinishedEvent{Request: string(e.RequestID)})
+		}
+	case "Network.loadingFailed":
+		var e proto.NetworkLoadingFailed
+		if msg.Load(&e) {
+			p.emit(&RequestFailedEvent{Request: string(e.RequestID), Error: e.ErrorText, Canceled: e.Canceled})
+		}
+	}
 }

@@ -233,74 +233,9 @@ func callCDP(c proto.Client, req proto.Request) error {
 func (p *Page) pump(events <-chan *rod.Message) {
 	for msg := range events {
 		p.observe(msg)
+		p.trackNavigation(msg)
+		p.recordLog(msg)
 		switch msg.Method {
-		case "Page.lifecycleEvent":
-			var e proto.PageLifecycleEvent
-			if msg.Load(&e) && e.FrameID == p.mainFrame() {
-				p.mu.Lock()
-				if e.Name == "init" {
-					p.loader = e.LoaderID
-				}
-				p.loaderEvents(e.LoaderID)[string(e.Name)] = true
-				p.broadcastLocked()
-				p.mu.Unlock()
-			}
-		case "Page.frameNavigated":
-			var e proto.PageFrameNavigated
-			if msg.Load(&e) && e.Frame.ParentID == "" {
-				p.mu.Lock()
-				p.url = e.Frame.URL + e.Frame.URLFragment // the URL comes without its #fragment
-				if e.Frame.UnreachableURL != "" {
-					p.url = e.Frame.UnreachableURL // an error page stands for the URL that failed
-				}
-				p.loader = e.Frame.LoaderID
-				p.navSeq++
-				p.broadcastLocked()
-				p.mu.Unlock()
-			}
-		case "Page.navigatedWithinDocument":
-			var e proto.PageNavigatedWithinDocument
-			if msg.Load(&e) && e.FrameID == p.mainFrame() {
-				p.mu.Lock()
-				p.url = e.URL
-				p.navSeq++
-				p.broadcastLocked()
-				p.mu.Unlock()
-			}
-		case "Network.responseReceived":
-			var e proto.NetworkResponseReceived
-			if msg.Load(&e) && e.Type == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame() {
-				p.mu.Lock()
-				p.status[e.LoaderID] = e.Response.Status
-				p.mu.Unlock()
-			}
-		case "Runtime.consoleAPICalled":
-			var e proto.RuntimeConsoleAPICalled
-			if msg.Load(&e) {
-				url, line := "", 0
-				if e.StackTrace != nil && len(e.StackTrace.CallFrames) > 0 {
-					url, line = e.StackTrace.CallFrames[0].URL, e.StackTrace.CallFrames[0].LineNumber+1
-				}
-				p.addConsole(consoleType(string(e.Type)), formatConsoleArgs(e.Args), url, line)
-			}
-		case "Runtime.exceptionThrown":
-			var e proto.RuntimeExceptionThrown
-			if msg.Load(&e) && e.ExceptionDetails != nil {
-				p.addPageError(e.ExceptionDetails)
-			}
-		case "Page.javascriptDialogOpening":
-			var e proto.PageJavascriptDialogOpening
-			if msg.Load(&e) {
-				p.mu.Lock()
-				p.dialogs = appendCapped(p.dialogs, Dialog{Type: string(e.Type), Message: e.Message, DefaultValue: e.DefaultPrompt})
-				p.broadcastLocked()
-				p.mu.Unlock()
-				if !p.b.clientDialogs() { // else a client answers it (page.dialog_answer)
-					ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-					_ = proto.PageHandleJavaScriptDialog{Accept: true, PromptText: e.DefaultPrompt}.Call(p.rod.Context(ctx))
-					cancel()
-				}
-			}
 		case "Runtime.executionContextsCleared", "Runtime.executionContextDestroyed":
 			p.mu.Lock()
 			p.forgetContextsLocked()

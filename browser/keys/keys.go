@@ -110,6 +110,14 @@ func WithShift(k Def, bits int) Def {
 // keys and characters, the names by code (KeyA, Digit0), the left and right
 // modifiers, the numeric keypad, then every code naming its unshifted key.
 func build() keyboard {
+	t := usKeys()
+	addSidesAndKeypad(t)
+	return withCodes(t)
+}
+
+// usKeys are the US keyboard's keys and characters, and letters and
+// digits by their codes (KeyA, Digit0).
+func usKeys() map[string]Def {
 	t := map[string]Def{
 		"Enter":       {Key: "Enter", Code: "Enter", KeyCode: 13, Text: "\r"},
 		"Tab":         {Key: "Tab", Code: "Tab", KeyCode: 9},
@@ -170,6 +178,12 @@ func build() keyboard {
 	t["\n"] = t["Enter"]
 	t["\r"] = t["Enter"]
 	t["\t"] = t["Tab"]
+	return t
+}
+
+// addSidesAndKeypad adds the left and right modifiers (ShiftRight) and the
+// numeric keypad (Numpad5, NumpadEnter).
+func addSidesAndKeypad(t map[string]Def) {
 	for _, side := range []struct {
 		name     string
 		location int
@@ -198,7 +212,11 @@ func build() keyboard {
 		t[n.code] = Def{Key: n.key, Code: n.code, KeyCode: n.keyCode, Text: n.key, Location: 3}
 	}
 	t["NumpadEnter"] = Def{Key: "Enter", Code: "NumpadEnter", KeyCode: 13, Text: "\r", Location: 3}
+}
 
+// withCodes completes the table: every code names its unshifted key, and
+// the keys each code types with and without Shift are known.
+func withCodes(t map[string]Def) keyboard {
 	// Every code names its unshifted key (Backquote is `), and the shifted
 	// key of each code is known for Shift+Digit3 (#) and the like. The
 	// names are walked in order over a copy, so what is added cannot be
