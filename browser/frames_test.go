@@ -9,6 +9,44 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
+func TestFrames(t *testing.T) {
+	p := open(t, "/frames.html?cross="+other+"/frame_child.html")
+	if err := p.WaitForSelector(bg, "iframe#cross >> #b", stateVisible, 0); err != nil {
+		t.Fatalf("cross-origin frame content: %v", err)
+	}
+	for _, c := range []struct{ frame, host string }{
+		{"#same", strings.TrimPrefix(site.URL, "http://")},
+		{"#cross", strings.TrimPrefix(other, "http://")},
+	} {
+		sel := "iframe" + c.frame + " >> role=button[name='Frame button']"
+		if err := loc(t, p, sel).Click(bg, ClickOptions{}); err != nil {
+			t.Fatalf("click in %s: %v", c.frame, err)
+		}
+		got := text(t, p, "iframe"+c.frame+" >> #b")
+		if got != "pressed in "+c.host {
+			t.Errorf("%s: %q", c.frame, got)
+		}
+		in := loc(t, p, "iframe"+c.frame+" >> label=Frame input")
+		if err := in.Fill(bg, "typed "+c.frame, false, 0); err != nil {
+			t.Fatalf("fill in %s: %v", c.frame, err)
+		}
+		if v, _ := in.InputValue(bg, 0); v != "typed "+c.frame {
+			t.Errorf("%s input: %q", c.frame, v)
+		}
+	}
+	n, err := loc(t, p, "iframe >> #b").Count(bg)
+	if err != nil || n != 2 {
+		t.Errorf("buttons in both frames: %d %v", n, err)
+	}
+	if err := loc(t, p, "iframe >> #b >> nth=1").Click(bg, ClickOptions{}); err != nil {
+		t.Errorf("nth across frames: %v", err)
+	}
+	// Without a frame part, selectors stay in the page.
+	if n, _ := loc(t, p, "#b").Count(bg); n != 0 {
+		t.Errorf("#b matched %d in the top document", n)
+	}
+}
+
 // object evaluates expr in the page's main world and returns the object id.
 func object(t *testing.T, p *Page, expr string) string {
 	t.Helper()
@@ -67,32 +105,4 @@ func TestFrameGoto(t *testing.T) {
 	if err == nil {
 		t.Errorf("navigating a frame that does not exist must fail")
 	}
-}
-
-func TestCloseRunningBeforeUnload(t *testing.T) {
-	p := open(t, "/nav.html")
-	ctx := context.Background()
-	// No handler asks to stay: the page closes.
-	if err := p.CloseRunningBeforeUnload(ctx); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for p.Err() == nil && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
-	wantType(t, p.Err(), ErrTargetClosed)
-	if err := p.CloseRunningBeforeUnload(ctx); err != nil {
-		t.Errorf("closing twice: %v", err)
-	}
-}
-
-func TestGotoNetworkIdleCountsChildFrames(t *testing.T) {
-	p := testPage(t)
-	ctx := context.Background()
-	if _, err := p.Goto(ctx, site.URL+"/frames.html", NetworkIdle, 20*time.Second); err != nil {
-		t.Fatalf("networkidle of a page with frames: %v", err)
-	}
-	// A child frame whose document never arrives keeps the page busy.
-	_, err := p.Goto(ctx, site.URL+"/frames.html?cross="+site.URL+"/slow?ms=30000", NetworkIdle, 3*time.Second)
-	wantType(t, err, ErrTimeout, `waiting until "networkidle"`, "/frames.html")
 }

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,37 @@ func TestPopupGetsContextDefaultsBeforeItRuns(t *testing.T) {
 			t.Errorf("popup's [innerWidth, innerHeight, touch, init script, binding] = %v, want %v", got, want)
 			break
 		}
+	}
+}
+
+func TestContextsAreIsolated(t *testing.T) {
+	needBrowser(t)
+	ctx := context.Background()
+	id, err := shared.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.CloseContext(ctx, id)
+	inCtx, err := shared.NewPageIn(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := open(t, "/form.html")
+	if _, err := inCtx.Goto(ctx, site.URL+"/form.html", Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	call(t, inCtx, JSCall{Source: "() => { document.cookie = 'iso=1; path=/' }"})
+	if c := eval[string](t, plain, "document.cookie"); strings.Contains(c, "iso=1") {
+		t.Fatalf("the default context sees the other context's cookie: %q", c)
+	}
+	cookies, err := shared.Cookies(ctx, id)
+	if err != nil || len(cookies) != 1 || cookies[0].Name != "iso" {
+		t.Fatalf("context cookies: %v %v", cookies, err)
+	}
+	if err := inCtx.Emulate(ctx, Emulation{UserAgent: "wright-ua", Locale: "de-DE"}); err != nil {
+		t.Fatal(err)
+	}
+	if ua := eval[string](t, inCtx, "navigator.userAgent + ' ' + navigator.language"); ua != "wright-ua de-DE" {
+		t.Fatalf("emulation: %q", ua)
 	}
 }

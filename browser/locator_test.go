@@ -2,6 +2,7 @@ package browser
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -110,47 +111,6 @@ func TestForm(t *testing.T) {
 	}
 }
 
-func TestKeyboard(t *testing.T) {
-	p := open(t, "/form.html")
-	name := loc(t, p, "#name")
-	if err := name.PressSequentially(bg, "Hello wörld", 0, 0); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"Shift+ArrowLeft", "Shift+ArrowLeft", "Backspace", "End", "!"} {
-		if err := name.Press(bg, k, 0); err != nil {
-			t.Fatalf("press %s: %v", k, err)
-		}
-	}
-	if v, _ := name.InputValue(bg, 0); v != "Hello wör!" {
-		t.Errorf("after typing and editing: %q", v)
-	}
-	if err := name.Press(bg, "Control+A", 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Keyboard().Type(bg, "Grace", 0); err != nil {
-		t.Fatal(err)
-	}
-	if v, _ := name.InputValue(bg, 0); v != "Grace" {
-		t.Errorf("after Control+A and typing: %q", v)
-	}
-	if err := p.Keyboard().Press(bg, "Tab"); err != nil {
-		t.Fatal(err)
-	}
-	if id := eval[string](t, p, "document.activeElement.id"); id != "email" {
-		t.Errorf("Tab moved focus to %q, want email", id)
-	}
-	// Enter in a form field submits it.
-	if err := loc(t, p, "#email").Press(bg, "Enter", 0); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text(t, p, "#out"), `"name":"Grace"`) {
-		t.Errorf("Enter did not submit: %s", text(t, p, "#out"))
-	}
-	wantType(t, p.Keyboard().Press(bg, "Hyper+x"), ErrInvalidParams, "Hyper")
-	wantType(t, p.Keyboard().Press(bg, "NoSuchKey"), ErrInvalidParams, "NoSuchKey")
-	wantType(t, p.Keyboard().Press(bg, ""), ErrInvalidParams)
-}
-
 func TestStrictMode(t *testing.T) {
 	p := open(t, "/buttons.html")
 	err := loc(t, p, "text=Add to cart").Click(bg, ClickOptions{})
@@ -169,133 +129,6 @@ func TestStrictMode(t *testing.T) {
 	if got := text(t, p, "#cart"); got != "3 Blue mug,Black mug,Tea pot" {
 		t.Errorf("cart: %q", got)
 	}
-}
-
-func TestOverlayAndActionability(t *testing.T) {
-	// The overlay never goes away; the timeout only needs room for one
-	// whole attempt on a loaded machine, which is what names the overlay.
-	p := open(t, "/overlay.html")
-	err := loc(t, p, "#target").Click(bg, ClickOptions{Timeout: 3 * time.Second})
-	wantType(t, err, ErrTimeout, "intercepts pointer events", `<div id="overlay" class="modal-backdrop">Loading...</div>`, "force")
-
-	// force clicks at the point regardless (the overlay takes it here).
-	if err := loc(t, p, "#target").Click(bg, ClickOptions{Force: true}); err != nil {
-		t.Fatalf("force click: %v", err)
-	}
-
-	// The overlay goes away after 300ms; the click waits for that.
-	p = open(t, "/overlay.html?hide=300")
-	if err := loc(t, p, "#target").Click(bg, ClickOptions{}); err != nil {
-		t.Fatalf("click after overlay: %v", err)
-	}
-	if got := text(t, p, "#target"); got != "done" {
-		t.Errorf("target: %q", got)
-	}
-
-	// A moving button is clicked once it stops, where it stopped.
-	p = open(t, "/overlay.html?none=1&move=1")
-	if err := loc(t, p, "#mover").Click(bg, ClickOptions{}); err != nil {
-		t.Fatalf("click moving: %v", err)
-	}
-	if got := text(t, p, "#mover"); got != "caught" {
-		t.Errorf("mover: %q", got)
-	}
-
-	// Hover, bounding box and a click at a position.
-	box, err := loc(t, p, "#target").BoundingBox(bg, 0)
-	if err != nil || box == nil || box.Width < 10 || box.Height < 10 {
-		t.Fatalf("bounding box: %+v %v", box, err)
-	}
-	if err := loc(t, p, "#target").Hover(bg, false, 0); err != nil {
-		t.Fatalf("hover: %v", err)
-	}
-	if !eval[bool](t, p, "document.querySelector('#target').matches(':hover')") {
-		t.Errorf("target not hovered")
-	}
-	if err := loc(t, p, "#target").Click(bg, ClickOptions{Position: &Point{X: 2, Y: 2}}); err != nil {
-		t.Fatalf("click at position: %v", err)
-	}
-	// Waiting for an element that never comes names the selector.
-	err = loc(t, p, "#nope").Click(bg, ClickOptions{Timeout: time.Second})
-	wantType(t, err, ErrTimeout, "#nope", "no element matches")
-}
-
-func TestDialogs(t *testing.T) {
-	p := open(t, "/dialog.html")
-	for _, c := range []struct{ button, want string }{
-		{"#alert", "after alert"}, {"#confirm", "confirm=true"}, {"#prompt", "prompt=Ada"},
-	} {
-		if err := loc(t, p, c.button).Click(bg, ClickOptions{}); err != nil {
-			t.Fatalf("click %s: %v", c.button, err)
-		}
-		if got := text(t, p, "#r"); got != c.want {
-			t.Errorf("%s: result %q, want %q", c.button, got, c.want)
-		}
-	}
-	d := p.Dialogs(true)
-	if len(d) != 3 || d[0].Type != "alert" || d[0].Message != "Saved!" || d[1].Type != "confirm" || d[2].DefaultValue != "Ada" {
-		t.Errorf("dialogs: %+v", d)
-	}
-	if len(p.Dialogs(false)) != 0 {
-		t.Errorf("dialogs not cleared")
-	}
-	// An HTML <dialog> is an ordinary element with the dialog role.
-	if err := loc(t, p, "role=button[name='Open settings']").Click(bg, ClickOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := loc(t, p, "role=dialog[name=Settings] >> role=button[name=Close]").Click(bg, ClickOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if got := text(t, p, "#r"); got != "closed" {
-		t.Errorf("dialog element: %q", got)
-	}
-}
-
-func TestPopups(t *testing.T) {
-	p := open(t, "/popup.html")
-	before := len(shared.Pages())
-	if err := loc(t, p, "#tab").Click(bg, ClickOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	popup := waitForPage(t, p.ID(), before)
-	t.Cleanup(func() { _ = popup.Close(bg) })
-	if err := popup.WaitForLoadState(bg, Load, 0); err != nil {
-		t.Fatal(err)
-	}
-	if title, _ := popup.Title(bg); title != "Second page" {
-		t.Errorf("popup title %q", title)
-	}
-	if popup.Opener() != p.ID() {
-		t.Errorf("opener %q, want %s", popup.Opener(), p.ID())
-	}
-	if err := loc(t, p, "#win").Click(bg, ClickOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	win := waitForPage(t, p.ID(), before+1)
-	t.Cleanup(func() { _ = win.Close(bg) })
-	if _, err := win.WaitForURL(bg, "**/page2.html?from=button", Load, 0); err != nil {
-		t.Errorf("window.open page: %v", err)
-	}
-}
-
-// waitForPage waits for the browser to have more than n pages and returns
-// the newest, which must have been opened by opener.
-func waitForPage(t *testing.T, opener string, n int) *Page {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		pages := shared.Pages()
-		if len(pages) > n {
-			last := pages[len(pages)-1]
-			if last.Opener() != opener {
-				t.Fatalf("newest page %s has opener %q, want %s", last.ID(), last.Opener(), opener)
-			}
-			return last
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("no new page appeared")
-	return nil
 }
 
 func TestLazyList(t *testing.T) {
@@ -366,40 +199,46 @@ func TestShadowDOM(t *testing.T) {
 	}
 }
 
-func TestFrames(t *testing.T) {
-	p := open(t, "/frames.html?cross="+other+"/frame_child.html")
-	if err := p.WaitForSelector(bg, "iframe#cross >> #b", stateVisible, 0); err != nil {
-		t.Fatalf("cross-origin frame content: %v", err)
+func TestFillNumberRefusesText(t *testing.T) {
+	p := open(t, "/files.html")
+	err := loc(t, p, "#num").Fill(bg, "abc", false, 2*time.Second)
+	wantType(t, err, ErrBrowser, "Cannot type text into input[type=number]")
+	if err := loc(t, p, "#num").Fill(bg, "-10e5", false, 0); err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range []struct{ frame, host string }{
-		{"#same", strings.TrimPrefix(site.URL, "http://")},
-		{"#cross", strings.TrimPrefix(other, "http://")},
-	} {
-		sel := "iframe" + c.frame + " >> role=button[name='Frame button']"
-		if err := loc(t, p, sel).Click(bg, ClickOptions{}); err != nil {
-			t.Fatalf("click in %s: %v", c.frame, err)
+	if v := eval[string](t, p, "document.getElementById('num').value"); v != "-10e5" {
+		t.Fatalf("value %q", v)
+	}
+}
+
+func TestSelectOptionSeveralAndNone(t *testing.T) {
+	p := open(t, "/files.html")
+	sel := func(css string, values ...string) []string {
+		t.Helper()
+		got, err := loc(t, p, css).SelectOption(bg, SelectOptions{Values: values}, false, 2*time.Second)
+		if err != nil {
+			t.Fatalf("select %v in %s: %v", values, css, err)
 		}
-		got := text(t, p, "iframe"+c.frame+" >> #b")
-		if got != "pressed in "+c.host {
-			t.Errorf("%s: %q", c.frame, got)
-		}
-		in := loc(t, p, "iframe"+c.frame+" >> label=Frame input")
-		if err := in.Fill(bg, "typed "+c.frame, false, 0); err != nil {
-			t.Fatalf("fill in %s: %v", c.frame, err)
-		}
-		if v, _ := in.InputValue(bg, 0); v != "typed "+c.frame {
-			t.Errorf("%s input: %q", c.frame, v)
-		}
+		return got
 	}
-	n, err := loc(t, p, "iframe >> #b").Count(bg)
-	if err != nil || n != 2 {
-		t.Errorf("buttons in both frames: %d %v", n, err)
+	// Without multiple, the first option (in document order) any value names.
+	if got := sel("#single", "zzz", "c", "b"); !reflect.DeepEqual(got, []string{"b"}) {
+		t.Fatalf("single select of several: %v", got)
 	}
-	if err := loc(t, p, "iframe >> #b >> nth=1").Click(bg, ClickOptions{}); err != nil {
-		t.Errorf("nth across frames: %v", err)
+	if got := sel("#multi", "c", "Apple"); !reflect.DeepEqual(got, []string{"a", "c"}) {
+		t.Fatalf("multiple select: %v", got)
 	}
-	// Without a frame part, selectors stay in the page.
-	if n, _ := loc(t, p, "#b").Count(bg); n != 0 {
-		t.Errorf("#b matched %d in the top document", n)
+	// Nothing to select deselects everything, in both kinds.
+	if got := sel("#multi"); len(got) != 0 {
+		t.Fatalf("multiple select of none: %v", got)
 	}
+	if got := sel("#single"); len(got) != 0 {
+		t.Fatalf("single select of none: %v", got)
+	}
+	if n := eval[int](t, p, "document.querySelectorAll('option:checked').length"); n != 0 {
+		t.Fatalf("%d options still selected", n)
+	}
+	// A multiple select waits for every value to have an option.
+	_, err := loc(t, p, "#multi").SelectOption(bg, SelectOptions{Values: []string{"a", "nope"}}, false, 2*time.Second)
+	wantType(t, err, ErrTimeout, "nope")
 }

@@ -4,9 +4,63 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
+
+func TestRouting(t *testing.T) {
+	p := testPage(t)
+	var mu sync.Mutex
+	var seen []string
+	cancel := shared.Subscribe(func(e Event) {
+		r, ok := e.(*RouteEvent)
+		if !ok || r.Page != p.ID() {
+			return
+		}
+		url, id := r.URL, r.Route
+		mu.Lock()
+		seen = append(seen, url)
+		mu.Unlock()
+		// Answer off the event goroutine, as a client does.
+		go func() {
+			switch {
+			case strings.HasSuffix(url, "/made-up.html"):
+				_ = p.Router().Fulfill(bg, id, 200, map[string]string{"content-type": "text/html"},
+					base64.StdEncoding.EncodeToString([]byte("<title>Made up</title>")))
+			case strings.HasSuffix(url, "/blocked.html"):
+				_ = p.Router().Abort(bg, id, "connectionrefused")
+			default:
+				_ = p.Router().Continue(bg, id, RouteOverrides{})
+			}
+		}()
+	}, false)
+	defer cancel()
+	if err := p.Router().Enable(bg, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Goto(bg, site.URL+"/made-up.html", Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	if title, _ := p.Title(bg); title != "Made up" {
+		t.Fatalf("fulfilled page: %q", title)
+	}
+	if _, err := p.Goto(bg, site.URL+"/blocked.html", Load, 0); err == nil {
+		t.Fatal("an aborted navigation succeeded")
+	}
+	if _, err := p.Goto(bg, site.URL+"/form.html", Load, 0); err != nil {
+		t.Fatalf("a continued request: %v", err)
+	}
+	if err := p.Router().Enable(bg, false); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) < 3 {
+		t.Fatalf("routed: %v", seen)
+	}
+}
 
 func TestFetch(t *testing.T) {
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -109,19 +163,5 @@ func TestIgnoreHTTPSErrors(t *testing.T) {
 	defer other.Close()
 	if _, err := testPage(t).Goto(bg, other.URL, Load, 5*time.Second); err == nil {
 		t.Fatal("another page accepted the self-signed certificate")
-	}
-}
-
-func TestConsoleTextLikePlaywright(t *testing.T) {
-	p := testPage(t)
-	call(t, p, JSCall{Source: `() => console.log("hello", 5, {foo: "bar", n: 1}, ["x", 2])`})
-	// The console event travels apart from the call's reply: wait for it.
-	msgs := p.ConsoleMessages(false)
-	for deadline := time.Now().Add(10 * time.Second); len(msgs) == 0 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-		msgs = p.ConsoleMessages(false)
-	}
-	if len(msgs) == 0 || msgs[len(msgs)-1].Text != "hello 5 {foo: bar, n: 1} [x, 2]" {
-		t.Fatalf("console text: %+v", msgs)
 	}
 }
