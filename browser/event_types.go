@@ -20,7 +20,8 @@ type PageEvent struct {
 	Opener string `json:"opener,omitempty"`
 }
 
-func (*PageEvent) event()               {}
+func (*PageEvent) event() {}
+
 func (e *PageEvent) header() *PageEvent { return e }
 
 // pageEvent is an event Page.emit stamps with its page.

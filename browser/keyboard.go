@@ -27,22 +27,6 @@ func modBit(key string) int {
 	return bit
 }
 
-// modifierMask turns modifier names into CDP bits.
-func modifierMask(mods []string) (int, error) {
-	bits := 0
-	for _, m := range mods {
-		if m == "ControlOrMeta" {
-			m = "Control"
-		}
-		b, ok := keys.Modifier(m)
-		if !ok {
-			return 0, newErr(ErrInvalidParams, "unknown modifier %q: use Alt, Control, Meta or Shift", m)
-		}
-		bits |= b
-	}
-	return bits, nil
-}
-
 // ---- keyboard ----------------------------------------------------------------
 
 func (kb *Keyboard) keyEvent(o *op, typ proto.InputDispatchKeyEventType, k keys.Def, mods int, withText bool) error {

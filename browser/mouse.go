@@ -6,8 +6,25 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
+	"wright/browser/keys"
 	"wright/pause"
 )
+
+// modifierMask turns modifier names into CDP bits.
+func modifierMask(mods []string) (int, error) {
+	bits := 0
+	for _, m := range mods {
+		if m == "ControlOrMeta" {
+			m = "Control"
+		}
+		b, ok := keys.Modifier(m)
+		if !ok {
+			return 0, newErr(ErrInvalidParams, "unknown modifier %q: use Alt, Control, Meta or Shift", m)
+		}
+		bits |= b
+	}
+	return bits, nil
+}
 
 // clickWith clicks at pt (where pointerReady moved the mouse, in Steps
 // moves) with exactly opts.Modifiers when they are given: an empty list
