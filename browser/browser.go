@@ -127,11 +127,11 @@ type Browser struct {
 
 	hub eventHub // clients' event subscriptions
 
-	dl downloads // download.go
+	dl downloads // files.go
 
-	paused      *pausingClient             // autoattach.go; nil when new targets are not held
-	ctxDefaults map[string]ContextDefaults // context_defaults.go, by the client's context id
-	custom      customEngines              // selectors_custom.go
+	paused      *pausingClient             // targets.go; nil when new targets are not held
+	ctxDefaults map[string]ContextDefaults // contexts.go, by the client's context id
+	custom      customEngines              // resolve.go
 }
 
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it

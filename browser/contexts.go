@@ -10,7 +10,7 @@ import (
 // opens in it by itself (a popup, a tab opened from a link): the client
 // applies the same to the pages it creates, but a popup must have them
 // before its first script runs, which only the driver can do while the
-// new target is held (autoattach.go).
+// new target is held (targets.go).
 type ContextDefaults struct {
 	Emulation         *Emulation `json:"emulation"`
 	InitScripts       []string   `json:"init_scripts"`

@@ -56,7 +56,7 @@ func (kb *Keyboard) pressCombo(o *op, combo string, hold time.Duration) error {
 	}
 	p.inputMu.Lock()
 	defer p.inputMu.Unlock()
-	bits := p.held // modifiers held by KeyDown apply too
+	bits := p.held // modifiers held by Keyboard.Down apply too
 	for _, m := range mods {
 		bits |= modBit(m.Key)
 		if err := kb.keyEvent(o, proto.InputDispatchKeyEventTypeRawKeyDown, m, bits, false); err != nil {
@@ -160,13 +160,13 @@ func (kb *Keyboard) Type(ctx context.Context, text string, delay time.Duration) 
 	return nil
 }
 
-// KeyDown presses a single key and holds it (keyboard.down): a held
-// modifier applies to the keys and clicks that follow until KeyUp.
+// Down presses a single key and holds it (keyboard.down): a held
+// modifier applies to the keys and clicks that follow until Up.
 func (kb *Keyboard) Down(ctx context.Context, key string) error {
 	return kb.hold(ctx, key, true)
 }
 
-// KeyUp releases a key pressed by KeyDown.
+// Up releases a key pressed by Down.
 func (kb *Keyboard) Up(ctx context.Context, key string) error {
 	return kb.hold(ctx, key, false)
 }

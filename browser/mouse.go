@@ -395,7 +395,7 @@ func (m *Mouse) press(o *op, x, y float64, button MouseButton, count int, delay 
 	return nil
 }
 
-// MouseClick clicks at a point of the viewport.
+// Click clicks at a point of the viewport.
 func (m *Mouse) Click(ctx context.Context, x, y float64, button MouseButton, count int) error {
 	p := m.p
 	if _, _, err := button.proto(); err != nil {
@@ -412,7 +412,7 @@ func (m *Mouse) Click(ctx context.Context, x, y float64, button MouseButton, cou
 	return nil
 }
 
-// MouseMove moves the mouse to a point of the viewport.
+// Move moves the mouse to a point of the viewport.
 func (m *Mouse) Move(ctx context.Context, x, y float64) error {
 	p := m.p
 	o := p.begin(ctx, 0)
@@ -429,7 +429,7 @@ func (m *Mouse) Move(ctx context.Context, x, y float64) error {
 	return nil
 }
 
-// MouseWheel scrolls by (dx, dy) at the mouse position.
+// Wheel scrolls by (dx, dy) at the mouse position.
 func (m *Mouse) Wheel(ctx context.Context, dx, dy float64) error {
 	p := m.p
 	o := p.begin(ctx, 0)
@@ -448,7 +448,7 @@ func (m *Mouse) Wheel(ctx context.Context, dx, dy float64) error {
 	return nil
 }
 
-// MouseButtonHold presses (down) or releases a mouse button where the
+// Button presses (down) or releases a mouse button where the
 // mouse is (mouse.down / mouse.up).
 func (m *Mouse) Button(ctx context.Context, button MouseButton, clicks int, down bool) error {
 	p := m.p
@@ -482,7 +482,7 @@ func (m *Mouse) Button(ctx context.Context, button MouseButton, clicks int, down
 	return nil
 }
 
-// MouseMoveSteps moves the mouse to (x, y) in steps, with the buttons and
+// MoveSteps moves the mouse to (x, y) in steps, with the buttons and
 // modifiers held (drags).
 func (m *Mouse) MoveSteps(ctx context.Context, x, y float64, steps int) error {
 	p := m.p

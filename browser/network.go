@@ -213,7 +213,7 @@ func (rt *Router) patterns() []*proto.FetchRequestPattern {
 	return nil
 }
 
-// SetRouting turns the client's routing of every request on or off.
+// Enable turns the client's routing of every request on or off.
 func (rt *Router) Enable(ctx context.Context, on bool) error {
 	p := rt.p
 	rt.on.Store(on)
@@ -274,7 +274,7 @@ type RouteOverrides struct {
 	PostData *string           `json:"post_data"` // base64
 }
 
-// ContinueRoute lets a routed request go on, with overrides. A changed URL
+// Continue lets a routed request go on, with overrides. A changed URL
 // must pass the URL policy too.
 func (rt *Router) Continue(ctx context.Context, id string, ov RouteOverrides) error {
 	p := rt.p
@@ -296,7 +296,7 @@ func (rt *Router) Continue(ctx context.Context, id string, ov RouteOverrides) er
 	return rt.call(ctx, req)
 }
 
-// FulfillRoute answers a routed request without the network.
+// Fulfill answers a routed request without the network.
 func (rt *Router) Fulfill(ctx context.Context, id string, status int, headers map[string]string, body string) error {
 	if status == 0 {
 		status = 200
@@ -310,7 +310,7 @@ func (rt *Router) Fulfill(ctx context.Context, id string, status int, headers ma
 	return rt.call(ctx, req)
 }
 
-// AbortRoute fails a routed request with a network error (Playwright's
+// Abort fails a routed request with a network error (Playwright's
 // error codes: aborted, connectionrefused, ...).
 func (rt *Router) Abort(ctx context.Context, id, code string) error {
 	reason, ok := abortReasons[strings.ToLower(code)]

@@ -106,7 +106,7 @@ type Page struct {
 	inputMu sync.Mutex // one input sequence at a time
 	mouseX  float64
 	mouseY  float64
-	held    int // modifier bits of keys held down by KeyDown
+	held    int // modifier bits of keys held down by Keyboard.Down
 	buttons int // mouse buttons held down by MouseDown
 
 	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (mouse.go)
@@ -318,7 +318,7 @@ type op struct {
 	group   string
 	used    bool // group holds objects
 
-	customMain bool // custom selector engines run in the page's main world (selectors_custom.go)
+	customMain bool // custom selector engines run in the page's main world (resolve.go)
 }
 
 func (p *Page) begin(ctx context.Context, timeout time.Duration) *op {

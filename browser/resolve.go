@@ -35,9 +35,9 @@ type execCtx struct {
 	iso    proto.RuntimeRemoteObjectID     // its global object
 	engine proto.RuntimeRemoteObjectID
 	win    proto.RuntimeRemoteObjectID // the page's main-world global object (main frame only), for user code
-	cs     *customState                // custom selector engines (selectors_custom.go)
+	cs     *customState                // custom selector engines (below)
 
-	compiler proto.RuntimeRemoteObjectID // the main world's function compiler (pageerror_pw.go)
+	compiler proto.RuntimeRemoteObjectID // the main world's function compiler (events.go, evalCompiler)
 }
 
 // worldName names wright's isolated world in every frame.
