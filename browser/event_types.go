@@ -2,6 +2,7 @@ package browser
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -153,19 +154,30 @@ type LocatorHandlerEvent struct {
 	UID int `json:"uid"`
 }
 
-// RequestEvent: the page sent a request (a redirect is a new one).
-type RequestEvent struct {
-	PageEvent
+// RequestInfo is what request and route events say of a request.
+type RequestInfo struct {
 	Request      string               `json:"request"`
 	URL          string               `json:"url"`
 	Method       string               `json:"method"`
 	Headers      proto.NetworkHeaders `json:"headers"`
 	ResourceType string               `json:"resource_type"`
 	Navigation   bool                 `json:"navigation"`
-	Frame        string               `json:"frame"`
-	MainFrame    bool                 `json:"main_frame"`
 	PostData     *string              `json:"post_data,omitempty"` // nil: the request has no body
-	*Redirect                         // the response that redirected to this request, if any
+}
+
+// requestInfo describes r, sent as request id with its URL as given.
+func requestInfo(id, url string, r *proto.NetworkRequest, typ proto.NetworkResourceType, navigation bool) RequestInfo {
+	return RequestInfo{Request: id, URL: url, Method: r.Method, Headers: r.Headers,
+		ResourceType: strings.ToLower(string(typ)), Navigation: navigation, PostData: postData(r)}
+}
+
+// RequestEvent: the page sent a request (a redirect is a new one).
+type RequestEvent struct {
+	PageEvent
+	RequestInfo
+	Frame     string `json:"frame"`
+	MainFrame bool   `json:"main_frame"`
+	*Redirect        // the response that redirected to this request, if any
 }
 
 // Redirect is the redirect response a request followed.
@@ -179,14 +191,8 @@ type Redirect struct {
 // or abort.
 type RouteEvent struct {
 	PageEvent
-	Route        string               `json:"route"`
-	Request      string               `json:"request"`
-	URL          string               `json:"url"`
-	Method       string               `json:"method"`
-	Headers      proto.NetworkHeaders `json:"headers"`
-	ResourceType string               `json:"resource_type"`
-	Navigation   bool                 `json:"navigation"`
-	PostData     *string              `json:"post_data,omitempty"`
+	Route string `json:"route"`
+	RequestInfo
 }
 
 // ResponseEvent: a response's headers arrived.

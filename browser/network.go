@@ -38,11 +38,9 @@ func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
 		return // data: URLs are no requests to the network (Playwright reports none)
 	}
 	ev := &RequestEvent{
-		Request: string(e.RequestID), URL: e.Request.URL, Method: e.Request.Method,
-		Headers: e.Request.Headers, ResourceType: strings.ToLower(string(e.Type)),
-		Navigation: e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID),
-		Frame:      string(e.FrameID), MainFrame: e.FrameID == p.mainFrame(),
-		PostData: postData(e.Request),
+		RequestInfo: requestInfo(string(e.RequestID), e.Request.URL, e.Request, e.Type,
+			e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID)),
+		Frame: string(e.FrameID), MainFrame: e.FrameID == p.mainFrame(),
 	}
 	if e.RedirectResponse != nil {
 		ev.Redirect = &Redirect{Status: e.RedirectResponse.Status, Headers: e.RedirectResponse.Headers, StatusText: e.RedirectResponse.StatusText}
@@ -255,12 +253,8 @@ func (rt *Router) decide(e *proto.FetchRequestPaused) {
 		}
 	}
 	if rt.on.Load() && p.b.hasSubscribers() {
-		p.emit(&RouteEvent{
-			Route: string(e.RequestID), Request: string(e.NetworkID), URL: e.Request.URL + e.Request.URLFragment,
-			Method: e.Request.Method, Headers: e.Request.Headers, ResourceType: strings.ToLower(string(e.ResourceType)),
-			Navigation: e.ResourceType == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame(),
-			PostData:   postData(e.Request),
-		})
+		p.emit(&RouteEvent{Route: string(e.RequestID), RequestInfo: requestInfo(string(e.NetworkID), e.Request.URL+e.Request.URLFragment,
+			e.Request, e.ResourceType, e.ResourceType == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame())})
 		return
 	}
 	_ = proto.FetchContinueRequest{RequestID: e.RequestID}.Call(r)

@@ -540,9 +540,9 @@ func TestEventWireNames(t *testing.T) {
 		{&browser.PageOpenedEvent{Page: "p4"}, "browser.page", map[string]any{"page": "p4", "opener": ""}, nil},
 		{&browser.SameDocumentNavigationEvent{PageEvent: pe, URL: "u#x", Main: true, SameDocument: true}, "page.framenavigated",
 			map[string]any{"url": "u#x", "main": true, "same_document": true}, []string{"name", "frame"}},
-		{&browser.RequestEvent{PageEvent: pe, Request: "r1", URL: "u"}, "page.request", map[string]any{"request": "r1"},
+		{&browser.RequestEvent{PageEvent: pe, RequestInfo: browser.RequestInfo{Request: "r1", URL: "u"}}, "page.request", map[string]any{"request": "r1"},
 			[]string{"post_data", "redirect_status", "redirect_headers", "redirect_status_text"}},
-		{&browser.RequestEvent{PageEvent: pe, PostData: &body, Redirect: &browser.Redirect{Status: 302}}, "page.request",
+		{&browser.RequestEvent{PageEvent: pe, RequestInfo: browser.RequestInfo{PostData: &body}, Redirect: &browser.Redirect{Status: 302}}, "page.request",
 			map[string]any{"post_data": "a=1", "redirect_status": float64(302), "redirect_status_text": ""}, nil},
 		{&browser.LocatorHandlerEvent{PageEvent: pe, UID: 3}, "page.locator_handler", map[string]any{"uid": float64(3)}, nil},
 	} {
