@@ -30,11 +30,8 @@ func (p *Page) connected(o *op, h handle) bool {
 // accepted (or when there is none); the client learns of it from
 // page.close. It returns without waiting for either.
 func (p *Page) CloseRunningBeforeUnload(ctx context.Context) error {
-	if err := p.closedErr(); err != nil {
-		if p.b.Err() != nil {
-			return err
-		}
-		return nil // closing twice is fine
+	if done, err := p.closing(); done {
+		return err
 	}
 	ctx, cancel := p.b.opContext(ctx, 0)
 	defer cancel()
@@ -42,6 +39,18 @@ func (p *Page) CloseRunningBeforeUnload(ctx context.Context) error {
 		return p.targetErr(err)
 	}
 	return nil
+}
+
+// closing tells whether the page is closed already; err is set only when
+// the whole browser is gone (closing a page twice is fine).
+func (p *Page) closing() (done bool, err error) {
+	if e := p.closedErr(); e != nil {
+		if p.b.Err() != nil {
+			return true, e
+		}
+		return true, nil
+	}
+	return false, nil
 }
 
 // ContextID is the client's context the page belongs to ("" the default
@@ -466,11 +475,8 @@ func (p *Page) BringToFront(ctx context.Context) error {
 
 // Close closes the tab without running beforeunload handlers.
 func (p *Page) Close(ctx context.Context) error {
-	if err := p.closedErr(); err != nil {
-		if p.b.Err() != nil {
-			return err
-		}
-		return nil // closing twice is fine
+	if done, err := p.closing(); done {
+		return err
 	}
 	ctx, cancel := p.b.opContext(ctx, 0)
 	defer cancel()
