@@ -73,24 +73,41 @@ func parseComplex(s string) ([]cssCompound, bool, error) {
 	if s == "" {
 		return nil, false, fmt.Errorf("empty selector in a list")
 	}
-	var out []cssCompound
-	comb := ""
-	custom := false
-	start := -1
-	flush := func(end int) error {
-		if start < 0 {
-			return nil
-		}
-		c, isCustom, err := parseCompound(s[start:end])
-		if err != nil {
-			return err
-		}
-		c.Comb = comb
-		out = append(out, c)
-		custom = custom || isCustom
-		comb, start = "", -1
+	cx := complexParser{s: s, start: -1}
+	if err := cx.scan(); err != nil {
+		return nil, false, err
+	}
+	return cx.out, cx.custom, nil
+}
+
+// complexParser splits one complex selector into its compounds and the
+// combinators between them.
+type complexParser struct {
+	s      string
+	out    []cssCompound
+	comb   string // the combinator before the next compound
+	custom bool   // some compound uses a custom engine
+	start  int    // where the compound being read starts; -1 between compounds
+}
+
+// flush ends the compound being read at end.
+func (cx *complexParser) flush(end int) error {
+	if cx.start < 0 {
 		return nil
 	}
+	c, isCustom, err := parseCompound(cx.s[cx.start:end])
+	if err != nil {
+		return err
+	}
+	c.Comb = cx.comb
+	cx.out = append(cx.out, c)
+	cx.custom = cx.custom || isCustom
+	cx.comb, cx.start = "", -1
+	return nil
+}
+
+func (cx *complexParser) scan() error {
+	s := cx.s
 	depth := 0
 	var quote byte
 	for i := 0; i < len(s); i++ {
@@ -103,54 +120,54 @@ func parseComplex(s string) ([]cssCompound, bool, error) {
 				quote = 0
 			}
 		case c == '\\':
-			if start < 0 {
-				start = i
+			if cx.start < 0 {
+				cx.start = i
 			}
 			i++
 		case c == '"' || c == '\'':
 			quote = c
-			if start < 0 {
-				start = i
+			if cx.start < 0 {
+				cx.start = i
 			}
 		case c == '(' || c == '[':
 			depth++
 		case c == ')' || c == ']':
 			depth--
 		case depth == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'):
-			if err := flush(i); err != nil {
-				return nil, false, err
+			if err := cx.flush(i); err != nil {
+				return err
 			}
-			if comb == "" && len(out) > 0 {
-				comb = " "
+			if cx.comb == "" && len(cx.out) > 0 {
+				cx.comb = " "
 			}
 			continue
 		case depth == 0 && (c == '>' || c == '+' || c == '~'):
-			if err := flush(i); err != nil {
-				return nil, false, err
+			if err := cx.flush(i); err != nil {
+				return err
 			}
-			if comb != "" && comb != " " {
-				return nil, false, fmt.Errorf("two combinators in a row in %q", s)
+			if cx.comb != "" && cx.comb != " " {
+				return fmt.Errorf("two combinators in a row in %q", s)
 			}
-			comb = string(c)
+			cx.comb = string(c)
 			continue
 		}
-		if start < 0 {
-			start = i
+		if cx.start < 0 {
+			cx.start = i
 		}
 	}
 	if quote != 0 {
-		return nil, false, fmt.Errorf("unterminated string in %q", s)
+		return fmt.Errorf("unterminated string in %q", s)
 	}
 	if depth != 0 {
-		return nil, false, fmt.Errorf("unbalanced brackets in %q", s)
+		return fmt.Errorf("unbalanced brackets in %q", s)
 	}
-	if err := flush(len(s)); err != nil {
-		return nil, false, err
+	if err := cx.flush(len(s)); err != nil {
+		return err
 	}
-	if comb != "" && comb != " " {
-		return nil, false, fmt.Errorf("%q ends with a combinator", s)
+	if cx.comb != "" && cx.comb != " " {
+		return fmt.Errorf("%q ends with a combinator", s)
 	}
-	return out, custom, nil
+	return nil
 }
 
 // parseCompound takes Playwright's pseudo-classes out of a compound
