@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -12,15 +11,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
-	"github.com/go-rod/rod/lib/launcher"
-	"github.com/go-rod/rod/lib/launcher/flags"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/go-rod/rod/lib/utils"
+	"wright/browser/launcher"
 )
 
 // Viewport is a page's size in CSS pixels.
@@ -29,8 +26,12 @@ type Viewport struct {
 	Height int `json:"height"`
 }
 
-// DefaultViewport is the size of new pages unless Options say otherwise.
-var DefaultViewport = Viewport{Width: 1280, Height: 1800}
+// The size of new pages unless Options say otherwise: constants, so no
+// caller can change every later page's size by assigning to a package var.
+const (
+	defaultWidth  = 1280
+	defaultHeight = 1800
+)
 
 // DefaultTimeout bounds every waiting call that is given no timeout.
 const DefaultTimeout = 10 * time.Second
@@ -46,7 +47,7 @@ type Options struct {
 	CDPURL string
 	// Headed shows the browser window; the default is headless.
 	Headed bool
-	// Viewport of new pages; zero means DefaultViewport.
+	// Viewport of new pages; zero means 1280x1800.
 	Viewport Viewport
 	// SlowMo waits this long before every input action.
 	SlowMo time.Duration
@@ -91,7 +92,7 @@ func (o Options) viewport() Viewport {
 	if o.Viewport.Width > 0 && o.Viewport.Height > 0 {
 		return o.Viewport
 	}
-	return DefaultViewport
+	return Viewport{Width: defaultWidth, Height: defaultHeight}
 }
 
 // Browser is one Chromium, launched or attached to. Its methods are safe for
@@ -102,14 +103,13 @@ type Browser struct {
 	ws       *cdp.WebSocket
 	attached bool
 
-	// For a launched browser: the launcher (owns the process) and the
-	// process's end.
-	launcher *launcher.Launcher
-	pid      int
-	exited   chan struct{} // closed when the process is reaped
-	cleaned  chan struct{} // closed when its helpers are swept and the profile removed
-	profile  string        // the temporary profile, removed when the process ends
-	wsURL    string
+	// For a launched browser: the process and its end.
+	proc    *launcher.Process
+	pid     int
+	exited  chan struct{} // closed when the process is reaped
+	cleaned chan struct{} // closed when its helpers are swept and the profile removed
+	profile string        // the temporary profile, removed when the process ends
+	wsURL   string
 
 	ctx    context.Context // the connection's life; cancelled when the browser is gone
 	cancel context.CancelFunc
@@ -127,11 +127,11 @@ type Browser struct {
 
 	hub eventHub // clients' event subscriptions
 
-	dl downloads // download.go
+	dl downloads // files.go
 
-	paused      *pausingClient             // autoattach.go; nil when new targets are not held
-	ctxDefaults map[string]ContextDefaults // context_defaults.go, by the client's context id
-	custom      customEngines              // selectors_custom.go
+	paused      *pausingClient             // targets.go; nil when new targets are not held
+	ctxDefaults map[string]ContextDefaults // contexts.go, by the client's context id
+	custom      customEngines              // resolve.go
 }
 
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it
@@ -158,74 +158,17 @@ func (o Options) environ() []string {
 	return os.Environ()
 }
 
-// shortTempDir is where Chromium's profile and sockets go. Chromium puts a
-// Unix socket under TMPDIR, and socket paths are limited to about 100
-// bytes: inside a deep run directory (whose shell sets TMPDIR to
-// workspace/tmp) the launch would fail with "Socket path too long".
-func shortTempDir() string {
-	const maxLen = 40 // leaves room for Chromium's own folder and socket names
-	if dir := os.TempDir(); len(dir) <= maxLen {
-		return dir
-	}
-	if fi, err := os.Stat("/tmp"); err == nil && fi.IsDir() {
-		return "/tmp"
-	}
-	return os.TempDir()
-}
-
 func launch(ctx context.Context, opts Options) (*Browser, error) {
-	exe, err := FindExecutable(opts.Executable)
-	if err != nil {
-		return nil, err
-	}
-	profile := opts.UserDataDir
-	temp := profile == ""
-	if temp {
-		profile, err = os.MkdirTemp(shortTempDir(), "wright-profile-")
-		if err != nil {
-			return nil, wrapErr(ErrBrowser, err, "create a temporary browser profile: %v", err)
-		}
-	}
 	vp := opts.viewport()
-	l := launcher.New().Context(ctx).Bin(exe).Leakless(false).Headless(!opts.Headed).UserDataDir(profile).
-		Set(flags.RemoteDebuggingPort, "0").
-		Set("no-sandbox").Set("disable-gpu").Set("no-first-run").Set("no-startup-window").
-		Set("disable-background-networking").Set("disable-component-update").Set("disable-sync").
-		Set("disable-back-forward-cache").Set("hide-scrollbars").Set("mute-audio").
-		// Cross-origin frames stay in the page's process, so their DOM is
-		// reachable from the page's own CDP session.
-		Set("disable-features", "IsolateOrigins", "site-per-process", "Translate", "BackForwardCache").
-		Set("window-size", fmt.Sprintf("%d,%d", vp.Width, vp.Height)).
-		Delete("enable-automation").
-		Env(append(opts.environ(), "TMPDIR="+shortTempDir())...)
-	if opts.BrowserLog != nil {
-		l = l.Logger(opts.BrowserLog)
-	}
-	for _, a := range opts.Args {
-		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if hasVal {
-			l = l.Set(flags.Flag(name), strings.Split(val, ",")...)
-		} else {
-			l = l.Set(flags.Flag(name))
-		}
-	}
-	l = withRunProxy(l)
-	wsURL, err := l.Launch()
+	proc, err := launcher.Start(ctx, launcher.Config{Executable: opts.Executable, Headed: opts.Headed, UserDataDir: opts.UserDataDir,
+		Width: vp.Width, Height: vp.Height, Args: opts.Args, Env: opts.environ(), Log: opts.BrowserLog})
 	if err != nil {
-		if temp {
-			_ = os.RemoveAll(profile)
-		}
-		return nil, wrapErr(ErrBrowser, err, "launch %s: %v", exe, err)
+		return nil, wrapErr(ErrBrowser, err, "%s", err.Error())
 	}
-	// The profile is removed by us, after the process group is swept, not
-	// by the launcher's Cleanup (and never when the caller gave it).
-	l.Delete(flags.UserDataDir)
-	b := &Browser{opts: opts, launcher: l, pid: l.PID(), exited: make(chan struct{}), cleaned: make(chan struct{})}
+	wsURL := proc.URL
+	b := &Browser{opts: opts, proc: proc, pid: proc.PID(), profile: proc.Profile, exited: make(chan struct{}), cleaned: make(chan struct{})}
 	b.started.Store(true) // a fresh browser has no tabs of its own
-	if temp {
-		b.profile = profile
-	}
-	go b.reap(l)
+	go b.reap()
 	if err := b.connect(ctx, wsURL); err != nil {
 		b.kill()
 		<-b.cleaned
@@ -352,230 +295,6 @@ func (b *Browser) connect(ctx context.Context, wsURL string) error {
 	return nil
 }
 
-// pump follows the browser's targets: new tabs and popups become pages,
-// closed or crashed ones are marked so.
-func (b *Browser) pump(events <-chan *rod.Message) {
-	for msg := range events {
-		switch msg.Method {
-		case "Target.targetCreated":
-			var e proto.TargetTargetCreated
-			// A held browser adopts its pages as they are attached (onAttached).
-			if b.paused == nil && msg.Load(&e) && e.TargetInfo.Type == proto.TargetTargetInfoTypePage {
-				b.onTargetCreated(e.TargetInfo)
-			}
-		case "Target.attachedToTarget":
-			b.onAttached(msg)
-		case "Target.targetInfoChanged":
-			var e proto.TargetTargetInfoChanged
-			if msg.Load(&e) {
-				b.onTargetChanged(e.TargetInfo)
-			}
-		case "Target.targetDestroyed":
-			var e proto.TargetTargetDestroyed
-			if msg.Load(&e) {
-				if p := b.pageByTarget(e.TargetID); p != nil {
-					p.markClosed("the page was closed")
-				}
-			}
-		case "Target.targetCrashed":
-			var e proto.TargetTargetCrashed
-			if msg.Load(&e) {
-				if p := b.pageByTarget(e.TargetID); p != nil {
-					p.markClosed("the page crashed (" + e.Status + ")")
-				}
-			}
-		case "Browser.downloadWillBegin", "Browser.downloadProgress":
-			b.onDownloadEvent(msg)
-		case "Target.detachedFromTarget":
-			var e proto.TargetDetachedFromTarget
-			if msg.Load(&e) {
-				var detached []*Page
-				b.mu.Lock()
-				for _, p := range b.pages {
-					if p.rod.SessionID == e.SessionID {
-						detached = append(detached, p)
-					}
-				}
-				b.mu.Unlock()
-				for _, p := range detached {
-					p.markClosed("the page was detached")
-				}
-			}
-		}
-	}
-	// The connection is gone: the browser closed, crashed, or went away.
-	b.markGone("the connection to the browser was lost")
-}
-
-func (b *Browser) onTargetCreated(info *proto.TargetTargetInfo) {
-	b.adoptMu.Lock()
-	defer b.adoptMu.Unlock()
-	if !b.started.Load() || b.pageByTarget(info.TargetID) != nil || b.isGone() {
-		return
-	}
-	opener, kind := "", kindForeign
-	if info.OpenerID != "" {
-		if op := b.pageByTarget(info.OpenerID); op != nil {
-			opener, kind = op.id, kindPopup
-		}
-	}
-	if b.opts.URLPolicy != nil && !isBlankURL(info.URL) {
-		if err := b.opts.URLPolicy(info.URL); err != nil {
-			b.refusePopup(info, opener, err)
-			return
-		}
-	}
-	ctx, cancel := context.WithTimeout(b.ctx, b.opts.timeout())
-	defer cancel()
-	if _, err := b.adopt(ctx, info.TargetID, opener, kind); err != nil && !b.isGone() {
-		if op := b.pageByID(opener); op != nil {
-			op.addConsole("error", "wright: could not take over the new tab "+info.URL+": "+err.Error(), "", 0)
-		}
-	}
-}
-
-func (b *Browser) onTargetChanged(info *proto.TargetTargetInfo) {
-	p := b.pageByTarget(info.TargetID)
-	if p == nil || b.opts.URLPolicy == nil || isBlankURL(info.URL) || !p.popup {
-		return
-	}
-	// A popup's first document may load before we could intercept it.
-	if err := b.opts.URLPolicy(info.URL); err != nil {
-		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-		defer cancel()
-		_, _ = proto.TargetCloseTarget{TargetID: info.TargetID}.Call(b.rod.Context(ctx))
-		if op := b.pageByID(p.opener); op != nil {
-			op.addConsole("error", "wright: closed a popup at "+info.URL+" blocked by the URL policy: "+err.Error(), "", 0)
-		}
-	}
-}
-
-func (b *Browser) refusePopup(info *proto.TargetTargetInfo, opener string, err error) {
-	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-	defer cancel()
-	_, _ = proto.TargetCloseTarget{TargetID: info.TargetID}.Call(b.rod.Context(ctx))
-	if op := b.pageByID(opener); op != nil {
-		op.addConsole("error", "wright: blocked a new tab at "+info.URL+" by the URL policy: "+err.Error(), "", 0)
-		op.recordBlocked(info.URL, err)
-	}
-}
-
-func isBlankURL(u string) bool {
-	return u == "" || u == "about:blank" || strings.HasPrefix(u, "about:blank#")
-}
-
-// pageKind says where a page came from.
-type pageKind int
-
-const (
-	kindCreated pageKind = iota // by NewPage
-	kindPopup                   // opened by one of our pages
-	kindForeign                 // anything else: tabs that were open before we attached, tabs other clients or the user opened
-)
-
-// adopt attaches to a page target and gives it the next page id. The
-// caller holds adoptMu.
-func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener string, kind pageKind) (*Page, error) {
-	rp, err := b.attachTarget(ctx, id)
-	if err != nil && kind == kindPopup && targetGone(err) {
-		return b.closedPopup(&rod.Page{TargetID: id}, opener), nil
-	}
-	if err != nil {
-		return nil, b.targetErr(wrapErr(ErrBrowser, err, "attach to the new page: %s", cdpMessage(err)))
-	}
-	p := newPage(b, rp, fmt.Sprintf("p%d", b.opts.PageIDs.Add(1)), opener)
-	p.created, p.popup = kind == kindCreated, kind == kindPopup
-	b.mu.Lock()
-	b.pages = append(b.pages, p)
-	if b.byTarget == nil {
-		b.byTarget = map[proto.TargetTargetID]*Page{}
-	}
-	b.byTarget[id] = p
-	b.mu.Unlock()
-	// The viewport is ours to set only on our own pages: the ones we
-	// created and their popups. A foreign tab belongs to someone else, in
-	// a launched browser too: another client attached to it (a second
-	// driver, or a test) creates tabs that we adopt here as foreign, and
-	// two sessions overriding the device metrics of one tab fight, so the
-	// size the tab ends up with would depend on which session's override
-	// Chromium applied last.
-	setupCtx, gone := ctx, func() bool { return false }
-	if kind == kindPopup {
-		var stop func()
-		setupCtx, gone, stop = b.watchTarget(ctx, id)
-		defer stop()
-	}
-	err = p.setup(setupCtx, kind != kindForeign)
-	if err == nil && kind == kindPopup {
-		err = b.inheritContext(setupCtx, p)
-	}
-	if err != nil {
-		if kind == kindPopup && (gone() || targetGone(err)) {
-			b.announceClosed(p, opener)
-			return p, nil
-		}
-		p.markClosed("setting the page up failed")
-		return nil, b.targetErr(err)
-	}
-	p.ready.Store(true)
-	b.emit("browser.page", map[string]any{"page": p.id, "opener": opener})
-	return p, nil
-}
-
-// NewPage opens a new tab at about:blank.
-func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
-	if err := b.alive(); err != nil {
-		return nil, err
-	}
-	ctx, cancel := b.opContext(ctx, 0)
-	defer cancel()
-	b.adoptMu.Lock()
-	defer b.adoptMu.Unlock()
-	// A window of its own keeps each page visible while another is used.
-	t, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Call(b.rod.Context(ctx))
-	if err != nil {
-		return nil, b.targetErr(wrapErr(ErrBrowser, err, "open a new tab: %s", cdpMessage(err)))
-	}
-	return b.adopt(ctx, t.TargetID, "", kindCreated)
-}
-
-// Pages returns the open pages in creation order.
-func (b *Browser) Pages() []*Page {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []*Page
-	for _, p := range b.pages {
-		if p.ready.Load() && !p.isClosed() {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// Page returns the page with the given id, open or closed; nil if there
-// never was one.
-func (b *Browser) Page(id string) *Page { return b.pageByID(id) }
-
-func (b *Browser) pageByID(id string) *Page {
-	if id == "" {
-		return nil
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, p := range b.pages {
-		if p.id == id {
-			return p
-		}
-	}
-	return nil
-}
-
-func (b *Browser) pageByTarget(id proto.TargetTargetID) *Page {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.byTarget[id]
-}
-
 // Options returns the options the browser was started with.
 func (b *Browser) Options() Options { return b.opts }
 
@@ -622,7 +341,7 @@ func (b *Browser) markGone(reason string) {
 	if b.ws != nil {
 		_ = b.ws.Close()
 	}
-	if b.launcher != nil {
+	if b.proc != nil {
 		// Whether the connection broke with the process alive or the
 		// process died (a crash leaves its helpers behind), end the whole
 		// process group so nothing is left.
@@ -666,41 +385,9 @@ func (b *Browser) opContext(ctx context.Context, timeout time.Duration) (context
 
 // reap waits for the browser process to end, however it ends, then sweeps
 // its helpers and removes the temporary profile.
-func (b *Browser) reap(l *launcher.Launcher) {
-	l.Cleanup() // returns once the process is reaped
-	close(b.exited)
-	// At once, while the group id can only be theirs: once the last helper
-	// is gone the id may be reused, so this is never done later.
-	_ = syscall.Kill(-b.pid, syscall.SIGKILL)
-	reapGroup(b.pid)
-	if b.profile != "" {
-		// Dying helpers may still hold files for a moment.
-		for i := 0; i < 20; i++ {
-			if err := os.RemoveAll(b.profile); err == nil {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+func (b *Browser) reap() {
+	b.proc.Reap(func() { close(b.exited) })
 	close(b.cleaned)
-}
-
-// reapGroup waits for the killed helpers of a process group that became
-// our children (see BecomeSubreaper), so none stays a zombie. Without a
-// subreaper they are not ours and init reaps them; wait4 then says so at once.
-func reapGroup(pgid int) {
-	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil)
-		switch {
-		case err == syscall.EINTR:
-		case err != nil:
-			return // ECHILD: none (left) of ours
-		case pid == 0:
-			time.Sleep(10 * time.Millisecond) // ours, not dead yet
-		}
-	}
 }
 
 // kill ends the browser's process group, if its main process has not been
@@ -712,10 +399,7 @@ func (b *Browser) kill() {
 	select {
 	case <-b.exited:
 	default:
-		// The launcher started the browser in its own process group; this
-		// reaches its helpers (renderers, GPU, zygotes) too.
-		_ = syscall.Kill(-b.pid, syscall.SIGKILL)
-		_ = syscall.Kill(b.pid, syscall.SIGKILL)
+		b.proc.Kill()
 	}
 }
 
@@ -785,3 +469,18 @@ func (b *Browser) wait(ctx context.Context) {
 
 // PID is the browser process id (0 when attached).
 func (b *Browser) PID() int { return b.pid }
+
+// ProxyEnv names the run's policy proxy (package netpolicy): a browser
+// launched inside a run sends every request through it.
+const ProxyEnv = launcher.ProxyEnv
+
+// FindExecutable returns the browser Launch would start for executable
+// (which may be empty), or a BrowserError saying how to provide one; see
+// launcher.FindExecutable.
+func FindExecutable(executable string) (string, error) {
+	exe, err := launcher.FindExecutable(executable)
+	if err != nil {
+		return "", wrapErr(ErrBrowser, err, "%s", err.Error())
+	}
+	return exe, nil
+}

@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -159,70 +158,4 @@ func TestBrowserCrash(t *testing.T) {
 	if err := b.Close(bg); err != nil {
 		t.Errorf("close after crash: %v", err)
 	}
-}
-
-func TestAttachOverCDP(t *testing.T) {
-	needBrowser(t)
-	existing := open(t, "/buttons.html")
-	host := strings.TrimPrefix(strings.Split(shared.wsURL, "/devtools/")[0], "ws://")
-	for _, u := range []string{"http://" + host, shared.wsURL} {
-		ctx, cancel := context.WithTimeout(bg, 20*time.Second)
-		b, err := Launch(ctx, Options{CDPURL: u, Viewport: Viewport{Width: 800, Height: 600}})
-		cancel()
-		if err != nil {
-			t.Fatalf("attach %s: %v", u, err)
-		}
-		found := false
-		for _, p := range b.Pages() {
-			found = found || p.URL() == existing.URL()
-		}
-		if !found {
-			t.Errorf("attached browser does not list the open page %s", existing.URL())
-		}
-		own, err := b.NewPage(bg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The shared browser adopts this tab too, as a foreign one: its
-		// viewport must not fight the attachment's.
-		if w := eval[float64](t, own, "innerWidth"); w != 800 {
-			t.Errorf("the attachment's new page has width %v, want 800", w)
-		}
-		if _, err := own.Goto(bg, site.URL+"/nav.html", Load, 0); err != nil {
-			t.Fatal(err)
-		}
-		if w := eval[float64](t, own, "innerWidth"); w != 800 {
-			t.Errorf("the attachment's own page has width %v, want 800", w)
-		}
-		if err := b.Close(bg); err != nil {
-			t.Fatal(err)
-		}
-		// Closing an attached browser closes only what it opened.
-		if shared.Err() != nil {
-			t.Fatalf("closing the attachment closed the browser: %v", shared.Err())
-		}
-		if w := eval[float64](t, existing, "innerWidth"); w != float64(DefaultViewport.Width) {
-			t.Errorf("the attachment changed the viewport of an existing page: width %v", w)
-		}
-		if title, err := existing.Title(bg); err != nil || title != "Products" {
-			t.Errorf("the existing page suffered: %q %v", title, err)
-		}
-		// The shared browser hears of the closed tab by an event: give it
-		// time on a loaded machine.
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			left := false
-			for _, p := range shared.Pages() {
-				left = left || strings.HasSuffix(p.URL(), "/nav.html")
-			}
-			if !left {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("the attachment's own page was left open")
-				break
-			}
-		}
-	}
-	_, err := Launch(bg, Options{CDPURL: site.URL})
-	wantType(t, err, ErrBrowser, "webSocketDebuggerUrl")
 }

@@ -4,8 +4,74 @@ import (
 	"context"
 
 	"github.com/go-rod/rod/lib/proto"
-	"github.com/ysmood/gson"
 )
+
+// ContextDefaults is what a client's browser context gives each page that
+// opens in it by itself (a popup, a tab opened from a link): the client
+// applies the same to the pages it creates, but a popup must have them
+// before its first script runs, which only the driver can do while the
+// new target is held (targets.go).
+type ContextDefaults struct {
+	Emulation         *Emulation `json:"emulation"`
+	InitScripts       []string   `json:"init_scripts"`
+	Bindings          []string   `json:"bindings"`
+	Routing           bool       `json:"routing"`
+	IgnoreHTTPSErrors bool       `json:"ignore_https_errors"`
+}
+
+// SetContextDefaults records the defaults of the client's context id ("" is
+// the default context); each call replaces the previous ones. They apply to
+// the pages opened from then on.
+func (b *Browser) SetContextDefaults(id string, d ContextDefaults) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ctxDefaults == nil {
+		b.ctxDefaults = map[string]ContextDefaults{}
+	}
+	b.ctxDefaults[id] = d
+}
+
+// inheritContext puts a popup in its opener's context and gives it that
+// context's defaults. It runs while the popup is still held, so they are in
+// place before its first script.
+func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
+	op := b.pageByID(p.opener)
+	if op == nil {
+		return nil
+	}
+	id := op.ContextID()
+	p.setContextID(id)
+	b.mu.Lock()
+	d, ok := b.ctxDefaults[id]
+	b.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if d.Emulation != nil {
+		if err := p.Emulate(ctx, *d.Emulation); err != nil {
+			return err
+		}
+	}
+	if d.IgnoreHTTPSErrors {
+		if err := p.IgnoreHTTPSErrors(ctx); err != nil {
+			return err
+		}
+	}
+	for _, s := range d.InitScripts {
+		if _, err := p.AddInitScriptID(ctx, s); err != nil {
+			return err
+		}
+	}
+	for _, name := range d.Bindings {
+		if err := p.ExposeBinding(ctx, name); err != nil {
+			return err
+		}
+	}
+	if d.Routing {
+		return p.Router().Enable(ctx, true)
+	}
+	return nil
+}
 
 // NewContext creates an isolated browser context (its own cookies, storage
 // and cache) and returns its id.
@@ -138,105 +204,4 @@ func permissionType(name string) proto.BrowserPermissionType {
 		return proto.BrowserPermissionTypeStorageAccess
 	}
 	return proto.BrowserPermissionType(name)
-}
-
-// Emulation is what a context's options change on each of its pages.
-type Emulation struct {
-	UserAgent         string            `json:"user_agent"`
-	Locale            string            `json:"locale"`
-	TimezoneID        string            `json:"timezone_id"`
-	ExtraHTTPHeaders  map[string]string `json:"extra_http_headers"`
-	JavaScriptEnabled *bool             `json:"java_script_enabled"`
-	BypassCSP         bool              `json:"bypass_csp"`
-	ColorScheme       string            `json:"color_scheme"`
-	ReducedMotion     string            `json:"reduced_motion"`
-	ForcedColors      string            `json:"forced_colors"`
-	Offline           *bool             `json:"offline"`
-	Geolocation       *struct {
-		Latitude  float64  `json:"latitude"`
-		Longitude float64  `json:"longitude"`
-		Accuracy  *float64 `json:"accuracy"`
-	} `json:"geolocation"`
-	IsMobile          bool      `json:"is_mobile"`
-	HasTouch          bool      `json:"has_touch"`
-	DeviceScaleFactor float64   `json:"device_scale_factor"`
-	Viewport          *Viewport `json:"viewport"`
-}
-
-// Emulate applies e to the page; fields left empty change nothing.
-func (p *Page) Emulate(ctx context.Context, e Emulation) error {
-	o := p.begin(ctx, 0)
-	defer o.end()
-	var calls []proto.Request
-	if e.UserAgent != "" || e.Locale != "" {
-		ua := e.UserAgent
-		if ua == "" {
-			v, err := proto.BrowserGetVersion{}.Call(o.rodPage())
-			if err == nil {
-				ua = v.UserAgent
-			}
-		}
-		calls = append(calls, proto.NetworkSetUserAgentOverride{UserAgent: ua, AcceptLanguage: e.Locale})
-	}
-	if e.Locale != "" {
-		calls = append(calls, proto.EmulationSetLocaleOverride{Locale: e.Locale})
-	}
-	if e.TimezoneID != "" {
-		calls = append(calls, proto.EmulationSetTimezoneOverride{TimezoneID: e.TimezoneID})
-	}
-	if len(e.ExtraHTTPHeaders) > 0 {
-		h := proto.NetworkHeaders{}
-		for k, v := range e.ExtraHTTPHeaders {
-			h[k] = gson.New(v)
-		}
-		calls = append(calls, proto.NetworkSetExtraHTTPHeaders{Headers: h})
-	}
-	if e.JavaScriptEnabled != nil && !*e.JavaScriptEnabled {
-		calls = append(calls, proto.EmulationSetScriptExecutionDisabled{Value: true})
-	}
-	if e.BypassCSP {
-		calls = append(calls, proto.PageSetBypassCSP{Enabled: true})
-	}
-	var features []*proto.EmulationMediaFeature
-	for name, v := range map[string]string{"prefers-color-scheme": e.ColorScheme, "prefers-reduced-motion": e.ReducedMotion, "forced-colors": e.ForcedColors} {
-		if v != "" {
-			if v == "no-override" || v == "null" {
-				v = ""
-			}
-			features = append(features, &proto.EmulationMediaFeature{Name: name, Value: v})
-		}
-	}
-	if len(features) > 0 {
-		calls = append(calls, proto.EmulationSetEmulatedMedia{Features: features})
-	}
-	if e.Offline != nil {
-		calls = append(calls, proto.NetworkEmulateNetworkConditions{Offline: *e.Offline, Latency: 0, DownloadThroughput: -1, UploadThroughput: -1})
-	}
-	if g := e.Geolocation; g != nil {
-		acc := 0.0
-		if g.Accuracy != nil {
-			acc = *g.Accuracy
-		}
-		calls = append(calls, proto.EmulationSetGeolocationOverride{Latitude: &g.Latitude, Longitude: &g.Longitude, Accuracy: &acc})
-	}
-	if e.IsMobile || e.HasTouch || e.DeviceScaleFactor > 0 || e.Viewport != nil {
-		vp := p.b.opts.viewport()
-		if e.Viewport != nil {
-			vp = *e.Viewport
-		}
-		scale := e.DeviceScaleFactor
-		if scale == 0 {
-			scale = 1
-		}
-		calls = append(calls, proto.EmulationSetDeviceMetricsOverride{Width: vp.Width, Height: vp.Height, DeviceScaleFactor: scale, Mobile: e.IsMobile})
-		if e.HasTouch {
-			calls = append(calls, proto.EmulationSetTouchEmulationEnabled{Enabled: true})
-		}
-	}
-	for _, c := range calls {
-		if err := callCDP(o.rodPage(), c); err != nil {
-			return wrapErr(ErrInvalidParams, err, "%s: %s", c.ProtoReq(), cdpMessage(err))
-		}
-	}
-	return nil
 }

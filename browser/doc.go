@@ -1,16 +1,15 @@
 // Package browser is wright's browser engine: it launches (or attaches to)
 // Chromium through go-rod and drives it with Playwright's semantics.
-// Package browser/driver serves this engine to language clients as the
-// JSON-RPC protocol of PROTOCOL.md (`wright driver`).
+// Package browser/driver serves it to language clients as the JSON-RPC
+// protocol of driver/PROTOCOL.md (`wright driver`).
 //
 // # Launching
 //
-// Launch starts a headless Chromium found from Options.Executable, then
-// $WRIGHT_BROWSER, then chromium, chromium-browser, google-chrome or
-// google-chrome-stable on PATH, then on macOS the Chromium and Google Chrome
-// application bundles in /Applications and ~/Applications (a browser is
-// never downloaded), with a
-// fresh temporary profile unless Options.UserDataDir names one. With
+// Launch starts a headless Chromium (package browser/launcher finds it:
+// Options.Executable, then $WRIGHT_BROWSER, then chromium, chromium-browser,
+// google-chrome or google-chrome-stable on PATH, then on macOS the usual
+// application bundles; a browser is never downloaded) with a fresh
+// temporary profile unless Options.UserDataDir names one. With
 // Options.CDPURL it attaches to a running browser instead (ws://... or
 // http://host:port) and adopts the tabs it has.
 //
@@ -19,49 +18,61 @@
 //	p, err := b.NewPage(ctx)
 //	res, err := p.Goto(ctx, "https://example.com/", browser.Load, 0)
 //
-// Close ends the browser process group and removes the temporary profile;
-// so does a crash, and every call on a crashed or closed browser fails at
-// once with a TargetClosed error (Done is closed, Err says why). A launched
-// browser is not tied to this process's life: if the process is killed
-// with SIGKILL, Chromium outlives it (the driver handles SIGINT, SIGTERM and
-// a closed stdin).
+// Close ends the browser's process group and removes the temporary
+// profile; so does a crash, and every call on a crashed or closed browser
+// fails at once with a TargetClosed error (Done is closed, Err says why).
+// New pages are 1280x1800 unless Options.Viewport says otherwise.
 //
-// # Pages and locators
+// # Pages, input and routing
 //
-// A Page is one tab (ids p1, p2, ... in creation order; popups become pages
-// with an Opener). Its methods mirror the protocol's page.* methods: Goto,
-// Reload, GoBack, GoForward, WaitForLoadState, WaitForURL, WaitForSelector,
-// Screenshot, AriaSnapshot, Evaluate, Press, Type, MouseClick, MouseMove,
-// MouseWheel, SetViewportSize, BringToFront, Close, ConsoleMessages,
-// PageErrors and Dialogs (dialogs are accepted as they open).
+// A Page is one tab (ids p1, p2, ... in creation order; popups become
+// pages with an Opener), in a browser context (NewContext, NewPageIn;
+// cookies, permissions and context defaults per context). Its own methods
+// navigate (Goto, Reload, GoBack, GoForward, WaitForLoadState, WaitForURL),
+// read its state (URL, Title, Content, ConsoleMessages, PageErrors,
+// Dialogs), emulate (Emulate, EmulateMedia, SetViewportSize), evaluate
+// (Evaluate, Call with value transfer and handles, init scripts and
+// bindings), capture (Screenshot, AriaSnapshot) and walk frames (FrameTree,
+// FrameGoto). Input and routing have receivers of their own:
+// Page.Keyboard (Press, Type, Down, Up, InsertText), Page.Mouse (Click,
+// Move, MoveSteps, Wheel, Button), Page.Router (Enable, Continue, Fulfill,
+// Abort) and Page.LocatorHandlers (Add, Remove, Resolve, Run).
 //
-// Page.Locator parses a selector (see PROTOCOL.md, "Selectors") into a
-// Locator, which holds no element and resolves the selector on every call.
-// Actions (Click, DblClick, Fill, Press, PressSequentially, SetChecked,
-// SelectOption, Hover, Focus, ScrollIntoViewIfNeeded) wait until their one
+// Page.Locator parses a selector (package browser/selector; syntax in
+// driver/PROTOCOL.md, "Selectors") into a Locator, which holds no element
+// and resolves the selector on every call. Actions (Click, DblClick, Fill,
+// Press, PressSequentially, SetChecked, SelectOption, Hover, Focus,
+// DragTo, SetInputFiles, ScrollIntoViewIfNeeded) wait until their one
 // target is attached, visible, stable, enabled and, for pointer actions,
-// hit at its click point; several matches are a StrictModeViolation at once.
-// Reads (InnerText, TextContent, InnerHTML, InputValue, GetAttribute,
+// hit at its click point; several matches are a StrictModeViolation at
+// once. Reads (InnerText, TextContent, InnerHTML, InputValue, GetAttribute,
 // BoundingBox, Evaluate, Screenshot, AriaSnapshot) wait for one match;
 // Count, AllTexts and Is do not wait.
 //
 // Every waiting call takes a timeout (zero: Options.Timeout, 10s by
-// default) as well as a context. Errors are *Error values whose Type is the
-// protocol's error type (TypeOf, IsType) and whose message says what was
-// waited for and what was found instead.
+// default) as well as a context. Errors are *Error values whose Type is
+// the protocol's error type (TypeOf, IsType) and whose message says what
+// was waited for and what was found instead.
 //
-// # Serving the protocol
+// # Events
 //
-// Package browser/driver does: driver.ServeStdio serves one client over a
-// reader and a writer (the `wright driver` subcommand) and closes the
-// browser when the input ends; driver.ServeSocket serves any number of
-// clients on a Unix socket until its context ends, all sharing one
-// browser. For live mode, a driver.Server is held in-process, while
-// Server.Browser gives the same browser to Go code for observations.
-// Options.URLPolicy is asked before every navigation and for every new
-// tab; a refusal is a BlockedURL error.
+// Browser.Subscribe delivers what happens in the browser as typed events
+// (ConsoleEvent, RequestEvent, RouteEvent, DialogEvent, ...: event_types.go),
+// each carrying its page; the driver names them for the wire.
 //
-// Selectors and actionability run in a JavaScript engine (engine.js)
-// installed once per execution context; ARIA snapshots and aria-ref=
-// selectors come from package browser/aria, with one aria.Registry per page.
+// # Files
+//
+// The package is filed by concept, one file each: browser.go (launch and
+// process), targets.go (targets and popups), contexts.go, page.go (the
+// Page and its state), navigation.go, events.go and event_types.go,
+// emulation.go, frames.go, keyboard.go, mouse.go (with drag and drop),
+// actionability.go (waits, hit tests, retargeting), locator.go,
+// locator_handlers.go, resolve.go (selector resolution in the in-page
+// engine, engine.js, and custom engines), evaluate.go (evaluation and
+// handles), network.go (routing, request events, network idle, API
+// requests), files.go (file inputs and downloads), screenshot.go and
+// aria.go. The parts that import neither rod nor CDP are packages of
+// their own: browser/selector (parsing), browser/keys (the key table),
+// browser/launcher (finding and starting Chromium); ARIA snapshots and
+// aria-ref= selectors come from browser/aria, one aria.Registry per page.
 package browser

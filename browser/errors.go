@@ -13,7 +13,7 @@ import (
 // ErrorType names an error for clients; it is the protocol's error.data.type.
 type ErrorType string
 
-// The error types of PROTOCOL.md.
+// The error types of driver/PROTOCOL.md.
 const (
 	ErrTimeout         ErrorType = "TimeoutError"
 	ErrStrictMode      ErrorType = "StrictModeViolation"
@@ -37,6 +37,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Message }
+
 func (e *Error) Unwrap() error { return e.Err }
 
 func newErr(t ErrorType, format string, args ...any) *Error {

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"regexp"
@@ -10,8 +11,6 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
-
-	"wright/browser/aria"
 	"wright/pause"
 )
 
@@ -256,131 +255,459 @@ func (l *Locator) Evaluate(ctx context.Context, src string, arg json.RawMessage,
 	return evalResult(res.Result), nil
 }
 
-// ---- screenshots ---------------------------------------------------------------
-
-// Screenshot captures the viewport, or the whole page with fullPage, as PNG.
-func (p *Page) Screenshot(ctx context.Context, fullPage bool, timeout time.Duration) ([]byte, error) {
-	return p.Capture(ctx, ShotOptions{FullPage: fullPage}, timeout)
-}
-
-func roundPx(f float64) float64 {
-	if f < 1 {
-		return 1
-	}
-	return float64(int(f + 0.5))
-}
-
-// Screenshot captures the element (scrolled into view) as PNG.
-func (l *Locator) Screenshot(ctx context.Context, timeout time.Duration) ([]byte, error) {
-	o := l.p.begin(ctx, timeout)
-	defer o.end()
-	_, _, box, err := l.actionableBox(o, action{name: "screenshot", visible: true, stable: true, position: &Point{}})
-	if err != nil {
-		return nil, err
-	}
-	if err := l.p.ensureVisible(o); err != nil {
-		return nil, o.fail(err, "")
-	}
-	m, err := proto.PageGetLayoutMetrics{}.Call(o.rodPage())
-	if err != nil {
-		return nil, o.fail(err, "measuring the page")
-	}
-	clip := &proto.PageViewport{X: box.X, Y: box.Y, Width: box.Width, Height: box.Height, Scale: 1}
-	if m.CSSVisualViewport != nil {
-		// The clip is in document coordinates; the box is in the viewport's.
-		clip.X += m.CSSVisualViewport.PageX
-		clip.Y += m.CSSVisualViewport.PageY
-	}
-	shot, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, Clip: clip, CaptureBeyondViewport: true}.Call(o.rodPage())
-	if err != nil {
-		return nil, o.fail(err, "taking the screenshot")
-	}
-	return shot.Data, nil
-}
-
-// ---- aria snapshots ------------------------------------------------------------
-
-// AriaOptions shape an ARIA snapshot; Ref or Selector scope it to one element.
-type AriaOptions struct {
-	InteractiveOnly bool
-	MaxDepth        int
-	MaxChars        int
-	Ref             string
-	Selector        string
-	// NoRefs leaves out the [ref=eN] markers (Playwright's snapshot format,
-	// for locator.aria_snapshot and to_match_aria_snapshot).
-	NoRefs bool
-}
-
-// AriaSnapshot renders the page (or the scoped element) as ARIA snapshot
-// YAML, with refs for the elements that can be acted on.
-func (p *Page) AriaSnapshot(ctx context.Context, opts AriaOptions, timeout time.Duration) (string, error) {
-	if opts.Ref != "" && opts.Selector != "" {
-		return "", newErr(ErrInvalidParams, "give ref or selector, not both")
-	}
-	if opts.MaxDepth < 0 || opts.MaxChars < 0 {
-		return "", newErr(ErrInvalidParams, "max_depth and max_chars must be 0 (no limit) or positive")
-	}
+// AddInitScriptID is AddInitScript that also returns the script's id, for
+// RemoveInitScript (Playwright's disposable add_init_script).
+func (p *Page) AddInitScriptID(ctx context.Context, source string) (string, error) {
 	if err := p.closedErr(); err != nil {
 		return "", err
 	}
-	var l *Locator
-	if opts.Selector != "" {
-		var err error
-		if l, err = p.Locator(opts.Selector); err != nil {
-			return "", err
-		}
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	res, err := proto.PageAddScriptToEvaluateOnNewDocument{Source: source}.Call(o.rodPage())
+	if err != nil {
+		return "", o.fail(p.jsErr(err), "")
+	}
+	return string(res.Identifier), nil
+}
+
+// RemoveInitScript stops an init script from running in the documents
+// loaded from now on; an unknown id is fine.
+func (p *Page) RemoveInitScript(ctx context.Context, id string) error {
+	if err := p.closedErr(); err != nil {
+		return nil
+	}
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	_ = proto.PageRemoveScriptToEvaluateOnNewDocument{Identifier: proto.PageScriptIdentifier(id)}.Call(o.rodPage())
+	return nil
+}
+
+// transferJS encodes and decodes values crossing js.call (see driver/PROTOCOL.md,
+// "Value transfer").
+//
+//go:embed transfer.js
+var transferJS string
+
+// handleGroup holds the objects a client keeps handles on: they outlive the
+// op that made them and go when the client disposes of them or the page
+// navigates away.
+const handleGroup = "wright-handles"
+
+// JSCall is one call of client JavaScript with Playwright's value transfer.
+type JSCall struct {
+	// Source is a function source (called with the argument) or an
+	// expression (evaluated).
+	Source string
+	// Arg is the transfer-encoded argument; empty means none (undefined).
+	Arg json.RawMessage
+	// Handles are the object ids the argument refers to as {"h": i}.
+	Handles []string
+	// Element, if set, is a handle passed to the function before the
+	// argument (handle.evaluate); the call runs in its context.
+	Element string
+	// Context, if set, is a handle whose context (frame) the call runs in;
+	// unlike Element it is not passed to the function.
+	Context string
+	// ReturnHandle keeps the result in the page and answers a handle.
+	ReturnHandle bool
+}
+
+// JSResult is a transfer-encoded value or a handle on the result.
+type JSResult struct {
+	Value  json.RawMessage `json:"value,omitempty"`
+	Handle string          `json:"handle,omitempty"`
+	// Type and Subtype are CDP's (object/node, function, ...), for the
+	// client's choice between JSHandle and ElementHandle.
+	Type        string `json:"type,omitempty"`
+	Subtype     string `json:"subtype,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// Call runs c in the page's main frame (or the element's context).
+func (p *Page) Call(ctx context.Context, c JSCall, timeout time.Duration) (*JSResult, error) {
+	if strings.TrimSpace(c.Source) == "" {
+		return nil, newErr(ErrInvalidParams, "js.call needs an expression or a function")
+	}
+	if err := p.closedErr(); err != nil {
+		return nil, err
 	}
 	o := p.begin(ctx, timeout)
 	defer o.end()
-	return p.ariaSnapshot(o, opts, l)
+	for {
+		res, err := p.callOnce(o, c)
+		if !errors.Is(err, errRetry) {
+			return res, err
+		}
+		if err := pause.For(o.ctx, 50*time.Millisecond); err != nil {
+			return nil, o.fail(err, "waiting for the page to finish navigating before evaluating")
+		}
+	}
 }
 
-func (p *Page) ariaSnapshot(o *op, opts AriaOptions, l *Locator) (string, error) {
-	ao := aria.Options{InteractiveOnly: opts.InteractiveOnly, MaxDepth: opts.MaxDepth, MaxChars: opts.MaxChars}
-	var h handle
-	var err error
-	switch {
-	case opts.Ref != "":
-		h, err = p.resolveRef(o, opts.Ref)
-	case l != nil:
-		h, err = l.waitOne(o, stateAttached, "")
+func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
+	target := proto.RuntimeRemoteObjectID(c.Element)
+	if target == "" {
+		target = proto.RuntimeRemoteObjectID(c.Context)
 	}
+	var compiler proto.RuntimeRemoteObjectID
+	if target == "" {
+		ec, err := p.main(o)
+		if err != nil {
+			return nil, err
+		}
+		target = ec.win
+		if compiler, err = p.evalCompiler(o, ec); err != nil {
+			return nil, err
+		}
+	}
+	isFn := isFunctionSource(c.Source)
+	if !isFn && c.Element == "" && c.Context == "" {
+		return p.callExpression(o, c, target)
+	}
+	fn := trimSource(c.Source)
+	if !isFn {
+		fn = "function () { return (\n" + c.Source + "\n); }"
+		if c.Element == "" {
+			fn = "async function () { return (\n" + c.Source + "\n); }"
+		}
+	}
+	args := []*proto.RuntimeCallArgument{{ObjectID: compiler}}
+	if len(c.Arg) > 0 {
+		var v any
+		if err := json.Unmarshal(c.Arg, &v); err != nil {
+			return nil, newErr(ErrInvalidParams, "arg is not valid JSON: %v", err)
+		}
+		args = append(args, &proto.RuntimeCallArgument{Value: gson.New(v)})
+	} else {
+		args = append(args, &proto.RuntimeCallArgument{})
+	}
+	args = append(args, &proto.RuntimeCallArgument{Value: gson.New(c.Element != "")})
+	if c.Element != "" {
+		args = append(args, &proto.RuntimeCallArgument{ObjectID: target})
+	}
+	for _, h := range c.Handles {
+		args = append(args, &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(h)})
+	}
+	ret := "__w.encode(__r)"
+	if c.ReturnHandle {
+		ret = "__r"
+	}
+	decl := "async function (__wc, __wa, __we, ...__wh) {\n" +
+		"const __wcompile = (src, direct) => __wc ? __wc(src, direct) : direct();\n" +
+		"const __w = (" + transferJS + ")();\n" +
+		"const __f = __wcompile(" + jsString(fn) + ", () => (\n" + fn + "\n));\n" +
+		"const __el = __we ? __wh.shift() : undefined;\n" +
+		"const __a = __w.decode(__wa, __wh);\n" +
+		"const __r = __we ? await __f(__el, __a) : await __f(__a);\n" +
+		"return " + ret + ";\n}"
+	res, err := proto.RuntimeCallFunctionOn{
+		ObjectID: target, FunctionDeclaration: decl, Arguments: args,
+		ReturnByValue: !c.ReturnHandle, AwaitPromise: true, UserGesture: true, ObjectGroup: p.resultGroup(o, c),
+	}.Call(o.rodPage())
 	if err != nil {
-		return "", o.fail(err, "")
+		return nil, p.callErr(o, err, c.Element != "" || c.Context != "")
 	}
-	if h.obj != "" {
-		if ao.Scope, err = p.nodeID(o, h); err != nil {
-			return "", o.fail(err, "")
-		}
+	if res.ExceptionDetails != nil {
+		return nil, evalErr(res.ExceptionDetails)
 	}
-	reg := p.aria
-	if opts.NoRefs {
-		reg = nil
-	}
-	snap, err := aria.Snapshot(o.ctx, p.rod, reg, ao)
-	if err != nil {
-		var stale *aria.StaleRefError
-		if errors.As(err, &stale) {
-			return "", wrapErr(ErrStaleRef, err, "%s", stale.Error())
-		}
-		if e := p.closedErr(); e != nil {
-			return "", e
-		}
-		if o.ctx.Err() != nil {
-			return "", o.fail(err, "taking the aria snapshot")
-		}
-		return "", wrapErr(ErrBrowser, err, "aria snapshot: %v", err)
-	}
-	return snap, nil
+	return p.jsResult(o, res.Result, c.ReturnHandle)
 }
 
-// AriaSnapshot renders the one element the locator matches.
-func (l *Locator) AriaSnapshot(ctx context.Context, opts AriaOptions, timeout time.Duration) (string, error) {
-	if opts.Ref != "" || opts.Selector != "" {
-		return "", newErr(ErrInvalidParams, "locator.aria_snapshot is scoped by its selector; ref and selector are for page.aria_snapshot")
+func (p *Page) resultGroup(o *op, c JSCall) string {
+	if c.ReturnHandle {
+		return handleGroup
+	}
+	return o.objectGroup()
+}
+
+// callErr maps a failed call: a main world that vanished is retried (the
+// code never ran), a stale handle is the caller's error.
+func (p *Page) callErr(o *op, err error, onElement bool) error {
+	msg := err.Error()
+	if strings.Contains(msg, "Could not find object with given id") || strings.Contains(msg, "Cannot find context with specified id") {
+		if onElement {
+			return newErr(ErrTargetClosed, "the handle is disposed or its page navigated away (JSHandle is disposed)")
+		}
+		p.mu.Lock()
+		p.forgetContextsLocked()
+		p.mu.Unlock()
+		return errRetry
+	}
+	return p.evalCDPErr(o, err)
+}
+
+// callExpression evaluates an expression in REPL mode, then encodes or
+// keeps its value.
+func (p *Page) callExpression(o *op, c JSCall, win proto.RuntimeRemoteObjectID) (*JSResult, error) {
+	res, err := proto.RuntimeEvaluate{
+		Expression: c.Source, AwaitPromise: true, ReplMode: true, UserGesture: true, ObjectGroup: o.objectGroup(),
+	}.Call(o.rodPage())
+	if err != nil {
+		return nil, p.evalCDPErr(o, err)
+	}
+	if res.ExceptionDetails != nil {
+		return nil, evalErr(res.ExceptionDetails)
+	}
+	r := res.Result
+	if r.Subtype == proto.RuntimeRemoteObjectSubtypePromise {
+		aw, err := proto.RuntimeAwaitPromise{PromiseObjectID: r.ObjectID}.Call(o.rodPage())
+		if err != nil {
+			return nil, p.evalCDPErr(o, err)
+		}
+		if aw.ExceptionDetails != nil {
+			return nil, evalErr(aw.ExceptionDetails)
+		}
+		r = aw.Result
+	}
+	arg := &proto.RuntimeCallArgument{ObjectID: r.ObjectID, UnserializableValue: r.UnserializableValue}
+	if r.ObjectID == "" && r.UnserializableValue == "" && r.Type != proto.RuntimeRemoteObjectTypeUndefined {
+		arg.Value = r.Value
+	}
+	decl := "function (v) { return (" + transferJS + ")().encode(v); }"
+	if c.ReturnHandle {
+		decl = "function (v) { return v; }"
+	}
+	out, err := proto.RuntimeCallFunctionOn{
+		ObjectID: win, FunctionDeclaration: decl, Arguments: []*proto.RuntimeCallArgument{arg},
+		ReturnByValue: !c.ReturnHandle, ObjectGroup: p.resultGroup(o, c),
+	}.Call(o.rodPage())
+	if err != nil {
+		return nil, p.callErr(o, err, false)
+	}
+	if out.ExceptionDetails != nil {
+		return nil, evalErr(out.ExceptionDetails)
+	}
+	return p.jsResult(o, out.Result, c.ReturnHandle)
+}
+
+func (p *Page) jsResult(o *op, r *proto.RuntimeRemoteObject, asHandle bool) (*JSResult, error) {
+	if !asHandle {
+		return &JSResult{Value: evalResult(r)}, nil
+	}
+	out := &JSResult{Type: string(r.Type), Subtype: string(r.Subtype), Description: r.Description}
+	if r.ObjectID == "" {
+		// A primitive: the client holds it by value.
+		enc, err := proto.RuntimeCallFunctionOn{
+			ObjectID: o.p.mustWin(o), FunctionDeclaration: "function (v) { return (" + transferJS + ")().encode(v); }",
+			Arguments: []*proto.RuntimeCallArgument{{Value: r.Value, UnserializableValue: r.UnserializableValue}}, ReturnByValue: true,
+		}.Call(o.rodPage())
+		if err != nil {
+			return nil, p.evalCDPErr(o, err)
+		}
+		out.Value = evalResult(enc.Result)
+		return out, nil
+	}
+	out.Handle = string(r.ObjectID)
+	return out, nil
+}
+
+func (p *Page) mustWin(o *op) proto.RuntimeRemoteObjectID {
+	ec, err := p.main(o)
+	if err != nil {
+		return ""
+	}
+	return ec.win
+}
+
+// Dispose releases a handle; an unknown or already released one is fine.
+func (p *Page) Dispose(ctx context.Context, h string) error {
+	o := p.begin(ctx, 5*time.Second)
+	defer o.end()
+	_ = proto.RuntimeReleaseObject{ObjectID: proto.RuntimeRemoteObjectID(h)}.Call(o.rodPage())
+	return nil
+}
+
+// ElementHandles resolves the locator now (no waiting) and keeps a handle
+// on every match.
+func (l *Locator) ElementHandles(ctx context.Context, timeout time.Duration) ([]string, error) {
+	o := l.p.begin(ctx, timeout)
+	defer o.end()
+	hs, err := l.resolveNow(o)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(hs))
+	for _, h := range hs {
+		// Re-resolved through its node, the handle lives in its own frame's
+		// main world, whichever context the engine reached it from.
+		node, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.rodPage())
+		if err != nil {
+			return nil, o.fail(l.p.jsErr(err), "")
+		}
+		kept, err := proto.DOMResolveNode{BackendNodeID: node.Node.BackendNodeID, ObjectGroup: handleGroup}.Call(o.rodPage())
+		if err != nil {
+			return nil, o.fail(l.p.jsErr(err), "")
+		}
+		out = append(out, string(kept.Object.ObjectID))
+	}
+	return out, nil
+}
+
+// resolveHandle turns a handle= selector part into an element.
+func (p *Page) resolveHandle(o *op, id string) (handle, error) {
+	obj := proto.RuntimeRemoteObjectID(id)
+	h, err := p.engineHandle(o, obj)
+	if err != nil {
+		if strings.Contains(err.Error(), "Could not find object") {
+			return handle{}, newErr(ErrTargetClosed, "element handle is disposed or its page navigated away")
+		}
+		return handle{}, err
+	}
+	return h, nil
+}
+
+// EvaluateAll calls c.Source with every current match of the locator (an
+// array, possibly empty) and c's argument; it does not wait.
+func (l *Locator) EvaluateAll(ctx context.Context, c JSCall, timeout time.Duration) (*JSResult, error) {
+	if !isFunctionSource(c.Source) {
+		return nil, newErr(ErrInvalidParams, "evaluate_all needs a function source, such as (elements, arg) => ...")
 	}
 	o := l.p.begin(ctx, timeout)
 	defer o.end()
-	return l.p.ariaSnapshot(o, opts, l)
+	o.customMain = true // the matches go to the page's world: find them there
+	hs, err := l.resolveNow(o)
+	if err != nil {
+		return nil, err
+	}
+	// The engine's handles live in wright's isolated world; user code runs
+	// in the page's.
+	objs := make([]proto.RuntimeRemoteObjectID, len(hs))
+	for i, h := range hs {
+		if objs[i], err = l.p.pageObject(o, h); err != nil {
+			return nil, o.fail(err, "")
+		}
+	}
+	var target proto.RuntimeRemoteObjectID
+	if len(hs) > 0 {
+		target = objs[0]
+	} else {
+		ec, err := l.p.main(o)
+		if err != nil {
+			return nil, o.fail(err, "")
+		}
+		target = ec.win
+	}
+	args := []*proto.RuntimeCallArgument{{}, {Value: gson.New(len(hs))}}
+	if len(c.Arg) > 0 {
+		var v any
+		if err := json.Unmarshal(c.Arg, &v); err != nil {
+			return nil, newErr(ErrInvalidParams, "arg is not valid JSON: %v", err)
+		}
+		args[0] = &proto.RuntimeCallArgument{Value: gson.New(v)}
+	}
+	for _, obj := range objs {
+		args = append(args, &proto.RuntimeCallArgument{ObjectID: obj})
+	}
+	for _, h := range c.Handles {
+		args = append(args, &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(h)})
+	}
+	decl := "async function (__wa, __wn, ...__wh) {\n" +
+		"const __w = (" + transferJS + ")();\n" +
+		"const __f = (\n" + trimSource(c.Source) + "\n);\n" +
+		"const __els = __wh.slice(0, __wn);\n" +
+		"const __a = __w.decode(__wa, __wh.slice(__wn));\n" +
+		"return __w.encode(await __f(__els, __a));\n}"
+	res, err := proto.RuntimeCallFunctionOn{
+		ObjectID: target, FunctionDeclaration: decl, Arguments: args,
+		ReturnByValue: true, AwaitPromise: true, UserGesture: true, ObjectGroup: o.objectGroup(),
+	}.Call(o.rodPage())
+	if err != nil {
+		return nil, o.fail(l.p.jsErr(err), "")
+	}
+	if res.ExceptionDetails != nil {
+		return nil, evalErr(res.ExceptionDetails)
+	}
+	return &JSResult{Value: evalResult(res.Result)}, nil
+}
+
+// trimSource drops the whitespace and semicolons a function source may end
+// with ("x => f(x);"), which cannot stand inside the parentheses it is
+// wrapped in.
+func trimSource(src string) string {
+	return strings.TrimRight(strings.TrimSpace(src), "; \t\r\n")
+}
+
+// AddInitScript runs source in every document the page loads from now on,
+// before the document's own scripts.
+func (p *Page) AddInitScript(ctx context.Context, source string) error {
+	if err := p.closedErr(); err != nil {
+		return err
+	}
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: source}).Call(o.rodPage()); err != nil {
+		return o.fail(p.jsErr(err), "")
+	}
+	return nil
+}
+
+// bindingPrefix names the CDP bindings behind exposed functions; the page
+// sees its function under the name the client chose.
+const bindingPrefix = "__wright_binding_"
+
+// bindingShim defines window[name] in a document: a call sends its
+// transfer-encoded arguments through the CDP binding and returns a promise
+// the client settles with page.binding_result.
+func bindingShim(name string) string {
+	n, _ := json.Marshal(name)
+	return "(() => { const name = " + string(n) + "; const w = (" + transferJS + ")();\n" +
+		"const send = globalThis['" + bindingPrefix + "' + name]; if (!send) return;\n" +
+		"const slot = '__wright_pending_' + name; const pending = globalThis[slot] = new Map(); let seq = 0;\n" +
+		"globalThis[name] = (...args) => new Promise((resolve, reject) => { const id = ++seq;\n" +
+		"  pending.set(id, {resolve, reject}); send(JSON.stringify({id, args: w.encode(args)})); });\n" +
+		"globalThis['__wright_settle_' + name] = (id, ok, value) => { const p = pending.get(id); if (!p) return;\n" +
+		"  pending.delete(id); if (ok) { p.resolve(w.decode(value, [])); return; }\n" +
+		// A failure is the client's message, or {message, stack} with the stack of the client's callback.
+		"  const e = new Error(value && typeof value === 'object' ? value.message : value);\n" +
+		"  if (value && typeof value === 'object' && value.stack) e.stack = 'Error: ' + value.message + '\\n' + value.stack;\n" +
+		"  p.reject(e); };\n" +
+		"})()"
+}
+
+// ExposeBinding makes window[name] call back into the client in this page's
+// documents, present and future (page.binding events).
+func (p *Page) ExposeBinding(ctx context.Context, name string) error {
+	if name == "" {
+		return newErr(ErrInvalidParams, "expose_binding needs a name")
+	}
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	if err := (proto.RuntimeAddBinding{Name: bindingPrefix + name}).Call(o.rodPage()); err != nil {
+		return o.fail(p.jsErr(err), "")
+	}
+	shim := bindingShim(name)
+	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: shim}).Call(o.rodPage()); err != nil {
+		return o.fail(p.jsErr(err), "")
+	}
+	// The main frame's current document gets it now; new documents (frames
+	// included) get it from the script above.
+	if _, err := (proto.RuntimeEvaluate{Expression: shim}).Call(o.rodPage()); err != nil {
+		return o.fail(p.jsErr(err), "")
+	}
+	p.evalInChildFrames(o, shim)
+	return nil
+}
+
+// SettleBinding answers one call of an exposed function in the context it
+// came from.
+func (p *Page) SettleBinding(ctx context.Context, name string, contextID int, id int, ok bool, value json.RawMessage) error {
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	n, _ := json.Marshal(name)
+	if len(value) == 0 {
+		value = json.RawMessage("null")
+	}
+	var v any
+	if err := json.Unmarshal(value, &v); err != nil {
+		return newErr(ErrInvalidParams, "value is not valid JSON: %v", err)
+	}
+	_, err := proto.RuntimeCallFunctionOn{
+		ExecutionContextID:  proto.RuntimeExecutionContextID(contextID),
+		FunctionDeclaration: "function (id, ok, value) { const f = globalThis['__wright_settle_' + " + string(n) + "]; if (f) f(id, ok, value); }",
+		Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(id)}, {Value: gson.New(ok)}, {Value: gson.New(v)}},
+	}.Call(o.rodPage())
+	if err != nil && !strings.Contains(err.Error(), "Cannot find context") {
+		return o.fail(p.jsErr(err), "")
+	}
+	return nil
 }

@@ -1,21 +1,17 @@
 package browser
 
 import (
+	"context"
+	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )
-
-// Event is something a page did that clients may listen to (PROTOCOL.md,
-// "Events"): Method names it (page.console, page.request, ...), Params
-// always carry the page id.
-type Event struct {
-	Method string
-	Params map[string]any
-}
 
 // eventHub fans a browser's events out to its subscribers (one per client
 // connection that asked for them).
@@ -57,7 +53,7 @@ func (b *Browser) Subscribe(f func(Event), dialogs bool) (cancel func()) {
 	}
 }
 
-func (b *Browser) emit(method string, params map[string]any) {
+func (b *Browser) emit(ev Event) {
 	h := &b.hub
 	h.mu.Lock()
 	if len(h.subs) == 0 {
@@ -70,7 +66,7 @@ func (b *Browser) emit(method string, params map[string]any) {
 	}
 	h.mu.Unlock()
 	for _, f := range fs {
-		f(Event{Method: method, Params: params})
+		f(ev)
 	}
 }
 
@@ -83,14 +79,10 @@ func (b *Browser) hasSubscribers() bool {
 // clientDialogs reports whether a subscriber answers dialogs.
 func (b *Browser) clientDialogs() bool { return b.hub.dialogs.Load() > 0 }
 
-func (p *Page) emit(method string, params map[string]any) {
-	params["page"] = p.id
-	if p.opener != "" {
-		// A popup's first events may arrive before browser.page announces
-		// it: the opener lets the client place it in its context at once.
-		params["opener"] = p.opener
-	}
-	p.b.emit(method, params)
+func (p *Page) emit(ev pageEvent) {
+	h := ev.header()
+	h.Page, h.Opener = p.id, p.opener
+	p.b.emit(ev)
 }
 
 // observe turns the page's CDP events into client events.
@@ -117,23 +109,23 @@ func (p *Page) observe(msg *rod.Message) {
 	case "Page.javascriptDialogOpening":
 		var e proto.PageJavascriptDialogOpening
 		if msg.Load(&e) {
-			p.emit("page.dialog", map[string]any{"type": string(e.Type), "message": e.Message, "default_value": e.DefaultPrompt})
+			p.emit(&DialogEvent{Type: string(e.Type), Message: e.Message, DefaultValue: e.DefaultPrompt})
 		}
 	case "Page.lifecycleEvent":
 		var e proto.PageLifecycleEvent
 		if msg.Load(&e) && e.FrameID == p.mainFrame() && (e.Name == "load" || e.Name == "DOMContentLoaded") {
-			p.emit("page."+strings.ToLower(string(e.Name)), map[string]any{})
+			p.emit(&LoadEvent{DOMContentLoaded: e.Name == "DOMContentLoaded"})
 		}
 	case "Page.frameNavigated":
 		var e proto.PageFrameNavigated
 		if msg.Load(&e) {
-			p.emit("page.framenavigated", map[string]any{"url": e.Frame.URL + e.Frame.URLFragment, "main": e.Frame.ParentID == "", "name": e.Frame.Name,
-				"frame": string(e.Frame.ID)})
+			p.emit(&FrameNavigatedEvent{URL: e.Frame.URL + e.Frame.URLFragment, Main: e.Frame.ParentID == "", Name: e.Frame.Name,
+				Frame: string(e.Frame.ID)})
 		}
 	case "Page.navigatedWithinDocument":
 		var e proto.PageNavigatedWithinDocument
 		if msg.Load(&e) {
-			p.emit("page.framenavigated", map[string]any{"url": e.URL, "main": e.FrameID == p.mainFrame(), "same_document": true})
+			p.emit(&SameDocumentNavigationEvent{URL: e.URL, Main: e.FrameID == p.mainFrame(), SameDocument: true})
 		}
 	case "Page.fileChooserOpened":
 		var e proto.PageFileChooserOpened
@@ -143,36 +135,13 @@ func (p *Page) observe(msg *rod.Message) {
 	case "Runtime.bindingCalled":
 		var e proto.RuntimeBindingCalled
 		if msg.Load(&e) && strings.HasPrefix(e.Name, bindingPrefix) {
-			p.emit("page.binding", map[string]any{"name": strings.TrimPrefix(e.Name, bindingPrefix),
-				"payload": e.Payload, "context": int(e.ExecutionContextID)})
+			p.emit(&BindingEvent{Name: strings.TrimPrefix(e.Name, bindingPrefix),
+				Payload: e.Payload, Context: int(e.ExecutionContextID)})
 		}
-	case "Network.requestWillBeSent":
-		var e proto.NetworkRequestWillBeSent
-		if msg.Load(&e) {
-			p.emitRequest(&e)
-		}
+	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed":
+		p.observeNetwork(msg)
 	default:
 		p.observeFrames(msg)
-	case "Network.responseReceived":
-		var e proto.NetworkResponseReceived
-		if msg.Load(&e) {
-			p.emit("page.response", map[string]any{
-				"request": string(e.RequestID), "url": e.Response.URL, "status": e.Response.Status,
-				"status_text": e.Response.StatusText, "headers": e.Response.Headers, "from_cache": e.Response.FromDiskCache,
-				"remote_ip": e.Response.RemoteIPAddress, "remote_port": e.Response.RemotePort, "protocol": e.Response.Protocol,
-				"security": securityDetails(e.Response.SecurityDetails),
-			})
-		}
-	case "Network.loadingFinished":
-		var e proto.NetworkLoadingFinished
-		if msg.Load(&e) {
-			p.emit("page.requestfinished", map[string]any{"request": string(e.RequestID)})
-		}
-	case "Network.loadingFailed":
-		var e proto.NetworkLoadingFailed
-		if msg.Load(&e) {
-			p.emit("page.requestfailed", map[string]any{"request": string(e.RequestID), "error": e.ErrorText, "canceled": e.Canceled})
-		}
 	}
 }
 
@@ -182,13 +151,13 @@ func (p *Page) emitConsole(e *proto.RuntimeConsoleAPICalled) {
 		f := e.StackTrace.CallFrames[0]
 		url, line, col = f.URL, f.LineNumber, f.ColumnNumber
 	}
-	args := make([]map[string]any, 0, len(e.Args))
+	args := make([]ConsoleArg, 0, len(e.Args))
 	for _, a := range e.Args {
-		args = append(args, map[string]any{"handle": string(a.ObjectID), "type": string(a.Type), "subtype": string(a.Subtype),
-			"value": evalResult(a), "description": a.Description})
+		args = append(args, ConsoleArg{Handle: string(a.ObjectID), Type: string(a.Type), Subtype: string(a.Subtype),
+			Value: evalResult(a), Description: a.Description})
 	}
-	p.emit("page.console", map[string]any{"type": consoleType(string(e.Type)), "text": formatConsoleArgs(e.Args),
-		"url": url, "line": line, "column": col, "args": args})
+	p.emit(&ConsoleEvent{Type: consoleType(string(e.Type)), Text: formatConsoleArgs(e.Args),
+		URL: url, Line: line, Column: col, Args: args})
 }
 
 func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
@@ -219,8 +188,8 @@ func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {
 		f := d.StackTrace.CallFrames[0]
 		url, line, col = f.URL, f.LineNumber, f.ColumnNumber
 	}
-	p.emit("page.pageerror", map[string]any{"message": msg, "name": name, "stack": stack,
-		"url": url, "line": line, "column": col})
+	p.emit(&PageErrorEvent{Message: msg, Name: name, Stack: stack,
+		URL: url, Line: line, Column: col})
 }
 
 // pageErrorOf reads message, name and stack from a thrown value that is
@@ -247,27 +216,386 @@ func pageErrorOf(x *proto.RuntimeRemoteObject, name string) (msg, outName, stack
 	return msg, name, stack
 }
 
-func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
-	if strings.HasPrefix(e.Request.URL, "data:") {
-		return // data: URLs are no requests to the network (Playwright reports none)
+// InterceptFileChooser makes a file chooser the page opens (a click on an
+// <input type=file>) a page.filechooser event instead of a dialog; the
+// client then sets the files on the input the event names.
+func (p *Page) InterceptFileChooser(ctx context.Context, enabled bool) error {
+	if err := p.closedErr(); err != nil {
+		return err
 	}
-	params := map[string]any{
-		"request": string(e.RequestID), "url": e.Request.URL, "method": e.Request.Method,
-		"headers": e.Request.Headers, "resource_type": strings.ToLower(string(e.Type)),
-		"navigation": e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID),
-		"frame":      string(e.FrameID), "main_frame": e.FrameID == p.mainFrame(),
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	if err := callCDP(o.rodPage(), proto.PageSetInterceptFileChooserDialog{Enabled: enabled}); err != nil {
+		return o.fail(err, "")
 	}
-	if e.Request.HasPostData {
-		var data string
-		for _, entry := range e.Request.PostDataEntries {
-			data += string(entry.Bytes)
+	return nil
+}
+
+// emitFileChooser reports an intercepted file chooser with a handle on its
+// input. It runs off the page's event pump: resolving the node is a call.
+func (p *Page) emitFileChooser(e *proto.PageFileChooserOpened) {
+	p.b.wg.Add(1)
+	go func() {
+		defer p.b.wg.Done()
+		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+		defer cancel()
+		node, err := proto.DOMResolveNode{BackendNodeID: e.BackendNodeID, ObjectGroup: handleGroup}.Call(p.rod.Context(ctx))
+		if err != nil || node.Object == nil {
+			return
 		}
-		params["post_data"] = data
+		p.emit(&FileChooserEvent{Handle: string(node.Object.ObjectID),
+			Multiple: e.Mode == proto.PageFileChooserOpenedModeSelectMultiple})
+	}()
+}
+
+// Event order. Chromium sends what a call caused (a console message, an
+// exposed function called from a focus handler) before the call's answer,
+// but the page's events reach clients through the event pump, while the
+// answer goes straight back: a client could see the answer first, and
+// Playwright's sync API promises the listeners ran by then. FlushEvents is
+// the barrier: a binding of wright's world, called now, comes back
+// through the same pump after everything Chromium sent before it.
+
+const flushBinding = "__wright_flush"
+
+// flushLimit bounds the barrier: a page held by a dialog or a busy script
+// does not answer it, and the call it follows must not wait for that.
+const flushLimit = 250 * time.Millisecond
+
+type flusher struct {
+	once  sync.Once
+	added error
+	mu    sync.Mutex
+	seq   int
+	wait  map[string]chan struct{}
+}
+
+// FlushEvents returns once the page's events sent before the call have
+// been delivered to subscribers (or after a short limit).
+func (p *Page) FlushEvents(ctx context.Context) {
+	if p.closedErr() != nil || !p.b.hasSubscribers() {
+		return
 	}
-	if e.RedirectResponse != nil {
-		params["redirect_status"] = e.RedirectResponse.Status
-		params["redirect_headers"] = e.RedirectResponse.Headers
-		params["redirect_status_text"] = e.RedirectResponse.StatusText
+	o := p.begin(ctx, flushLimit)
+	defer o.end()
+	f := &p.flush
+	f.once.Do(func() {
+		f.added = callCDP(o.rodPage(), proto.RuntimeAddBinding{Name: flushBinding, ExecutionContextName: worldName})
+	})
+	if f.added != nil {
+		return
 	}
-	p.emit("page.request", params)
+	ec, err := p.main(o)
+	if err != nil {
+		return
+	}
+	f.mu.Lock()
+	f.seq++
+	id := strconv.Itoa(f.seq)
+	done := make(chan struct{})
+	if f.wait == nil {
+		f.wait = map[string]chan struct{}{}
+	}
+	f.wait[id] = done
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		delete(f.wait, id)
+		f.mu.Unlock()
+	}()
+	if _, err := (proto.RuntimeEvaluate{Expression: flushBinding + "('" + id + "')", ContextID: ec.id}).Call(o.rodPage()); err != nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-o.ctx.Done():
+	}
+}
+
+// flushed is the pump's side of the barrier.
+func (p *Page) flushed(msg *rod.Message) {
+	var e proto.RuntimeBindingCalled
+	if !msg.Load(&e) || e.Name != flushBinding {
+		return
+	}
+	f := &p.flush
+	f.mu.Lock()
+	if ch, ok := f.wait[e.Payload]; ok {
+		close(ch)
+		delete(f.wait, e.Payload)
+	}
+	f.mu.Unlock()
+}
+
+// ConsoleMessage is one console API call of a page.
+type ConsoleMessage struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	URL  string `json:"url"`
+	Line int    `json:"line"`
+}
+
+// PageError is an uncaught exception of a page.
+type PageError struct {
+	Message string `json:"message"`
+	Stack   string `json:"stack"`
+}
+
+// Dialog is an alert, confirm, prompt or beforeunload dialog; all are
+// accepted as they open (a prompt with its default value).
+type Dialog struct {
+	Type         string `json:"type"`
+	Message      string `json:"message"`
+	DefaultValue string `json:"default_value"`
+}
+
+// maxLog bounds each per-page log so a chatty page cannot grow the driver
+// without limit; the oldest entries go first.
+const maxLog = 2000
+
+func appendCapped[T any](s []T, v T) []T {
+	if len(s) >= maxLog {
+		s = append(s[:0], s[len(s)-maxLog+1:]...)
+	}
+	return append(s, v)
+}
+
+func consoleType(t string) string {
+	switch t {
+	case "warning":
+		return "warning"
+	case "assert":
+		return "assert"
+	}
+	return t
+}
+
+func (p *Page) addConsole(typ, text, url string, line int) {
+	p.mu.Lock()
+	p.console = appendCapped(p.console, ConsoleMessage{Type: typ, Text: text, URL: url, Line: line})
+	p.broadcastLocked()
+	p.mu.Unlock()
+}
+
+func (p *Page) addPageError(d *proto.RuntimeExceptionDetails) {
+	msg, stack := d.Text, ""
+	if d.Exception != nil {
+		desc := d.Exception.Description
+		if desc == "" && d.Exception.Value.Nil() == false {
+			desc = d.Exception.Value.String()
+		}
+		if desc == "" && d.Exception.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
+			desc = "null"
+		} else if desc == "" && d.Exception.Type == proto.RuntimeRemoteObjectTypeUndefined {
+			desc = "undefined"
+		}
+		if desc != "" {
+			stack = desc
+			msg = strings.SplitN(desc, "\n", 2)[0]
+		}
+	}
+	msg = strings.TrimPrefix(msg, "Uncaught ")
+	p.mu.Lock()
+	p.errors = appendCapped(p.errors, PageError{Message: msg, Stack: stack})
+	p.broadcastLocked()
+	p.mu.Unlock()
+}
+
+// formatConsoleArgs renders console arguments the way a person reads them.
+func formatConsoleArgs(args []*proto.RuntimeRemoteObject) string {
+	parts := make([]string, 0, len(args))
+	for _, a := range args {
+		parts = append(parts, formatRemote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func formatRemote(a *proto.RuntimeRemoteObject) string {
+	switch a.Type {
+	case proto.RuntimeRemoteObjectTypeString:
+		return a.Value.Str()
+	case proto.RuntimeRemoteObjectTypeUndefined:
+		return "undefined"
+	case proto.RuntimeRemoteObjectTypeNumber, proto.RuntimeRemoteObjectTypeBoolean, proto.RuntimeRemoteObjectTypeBigint:
+		if a.UnserializableValue != "" {
+			return string(a.UnserializableValue)
+		}
+		return a.Value.JSON("", "")
+	case proto.RuntimeRemoteObjectTypeObject:
+		if a.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
+			return "null"
+		}
+		// Plain objects and arrays show their contents; anything else its
+		// class (Window, Promise, Map(2)), as Playwright's console text does.
+		plain := a.Description == "Object" || a.Subtype == proto.RuntimeRemoteObjectSubtypeArray
+		if a.Preview != nil && plain {
+			return formatPreview(a.Preview)
+		}
+	}
+	return a.Description
+}
+
+func formatPreview(pv *proto.RuntimeObjectPreview) string {
+	var b strings.Builder
+	arr := pv.Subtype == proto.RuntimeObjectPreviewSubtypeArray
+	if arr {
+		b.WriteString("[")
+	} else {
+		b.WriteString("{")
+	}
+	for i, prop := range pv.Properties {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if !arr {
+			b.WriteString(prop.Name + ": ")
+		}
+		// Strings unquoted, as Playwright's console text shows them: {foo: bar}.
+		b.WriteString(prop.Value)
+	}
+	if pv.Overflow {
+		b.WriteString(", ...")
+	}
+	if arr {
+		b.WriteString("]")
+	} else {
+		b.WriteString("}")
+	}
+	return b.String()
+}
+
+// ---- logs --------------------------------------------------------------------
+
+// ConsoleMessages returns the console messages since the page opened or the
+// last clear.
+func (p *Page) ConsoleMessages(clear bool) []ConsoleMessage {
+	return takeLog(&p.mu, &p.console, clear)
+}
+
+// PageErrors returns the uncaught exceptions since the page opened or the
+// last clear.
+func (p *Page) PageErrors(clear bool) []PageError {
+	return takeLog(&p.mu, &p.errors, clear)
+}
+
+// Dialogs returns the dialogs since the page opened or the last clear.
+func (p *Page) Dialogs(clear bool) []Dialog {
+	return takeLog(&p.mu, &p.dialogs, clear)
+}
+
+// takeLog copies a page's log under its lock, emptying it when clear is set.
+func takeLog[T any](mu *sync.Mutex, log *[]T, clear bool) []T {
+	mu.Lock()
+	defer mu.Unlock()
+	out := append([]T{}, *log...)
+	if clear {
+		*log = nil
+	}
+	return out
+}
+
+// AnswerDialog accepts or dismisses the dialog open on the page; promptText
+// (accept only) replaces a prompt's default value.
+func (p *Page) AnswerDialog(ctx context.Context, accept bool, promptText *string) error {
+	o := p.begin(ctx, 10*time.Second)
+	defer o.end()
+	req := proto.PageHandleJavaScriptDialog{Accept: accept}
+	if promptText != nil {
+		req.PromptText = *promptText
+	}
+	if err := req.Call(o.rodPage()); err != nil {
+		return wrapErr(ErrInvalidParams, err, "no dialog to answer: %s", cdpMessage(err))
+	}
+	return nil
+}
+
+// A function that wright compiles with Runtime.callFunctionOn counts as
+// foreign code to Chromium: an error it throws later (from a timer's
+// callback) reaches pageerror as text only, "[object Object]", without the
+// thrown value. A function compiled by eval from a script that
+// Runtime.evaluate compiled is not, and its errors carry the value (a
+// thrown {} reads "Object", an Error keeps its own name). A page whose CSP
+// forbids eval, or has replaced it, gets the function as callFunctionOn
+// compiled it.
+const compilerJS = `((ev) => (src, direct) => {
+  let f;
+  try { f = ev('(' + src + '\n)'); } catch (e) { return direct(); }
+  return typeof f === 'function' ? f : direct();
+})(globalThis.eval)`
+
+// evalCompiler returns the compiler of the main frame's main world, made
+// once per document.
+func (p *Page) evalCompiler(o *op, ec *execCtx) (proto.RuntimeRemoteObjectID, error) {
+	p.mu.Lock()
+	c := ec.compiler
+	p.mu.Unlock()
+	if c != "" {
+		return c, nil
+	}
+	res, err := proto.RuntimeEvaluate{Expression: compilerJS, ObjectGroup: engineGroup}.Call(o.rodPage())
+	if err != nil {
+		return "", p.jsErr(err)
+	}
+	if res.ExceptionDetails != nil || res.Result.ObjectID == "" {
+		return "", nil // no compiler: functions are compiled as before
+	}
+	p.mu.Lock()
+	ec.compiler = res.Result.ObjectID
+	p.mu.Unlock()
+	return res.Result.ObjectID, nil
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// emitLogEntry reports a message of the browser itself (a CORS refusal, a
+// resource that failed to load, an intervention) as a console message of
+// its level, as Playwright does; a worker's entries are left out.
+func (p *Page) emitLogEntry(e *proto.LogLogEntry) {
+	if e.Source == proto.LogLogEntrySourceWorker {
+		return
+	}
+	line := 0
+	if e.LineNumber != nil {
+		line = *e.LineNumber
+	}
+	p.emit(&ConsoleEvent{Type: string(e.Level), Text: e.Text, URL: e.URL, Line: line,
+		Column: 0, Args: []ConsoleArg{}})
+}
+
+// recordLog keeps the page's console messages, page errors and dialogs
+// from its CDP events (Page.pump), and accepts a dialog no client answers.
+func (p *Page) recordLog(msg *rod.Message) {
+	switch msg.Method {
+	case "Runtime.consoleAPICalled":
+		var e proto.RuntimeConsoleAPICalled
+		if msg.Load(&e) {
+			url, line := "", 0
+			if e.StackTrace != nil && len(e.StackTrace.CallFrames) > 0 {
+				url, line = e.StackTrace.CallFrames[0].URL, e.StackTrace.CallFrames[0].LineNumber+1
+			}
+			p.addConsole(consoleType(string(e.Type)), formatConsoleArgs(e.Args), url, line)
+		}
+	case "Runtime.exceptionThrown":
+		var e proto.RuntimeExceptionThrown
+		if msg.Load(&e) && e.ExceptionDetails != nil {
+			p.addPageError(e.ExceptionDetails)
+		}
+	case "Page.javascriptDialogOpening":
+		var e proto.PageJavascriptDialogOpening
+		if msg.Load(&e) {
+			p.mu.Lock()
+			p.dialogs = appendCapped(p.dialogs, Dialog{Type: string(e.Type), Message: e.Message, DefaultValue: e.DefaultPrompt})
+			p.broadcastLocked()
+			p.mu.Unlock()
+			if !p.b.clientDialogs() { // else a client answers it (page.dialog_answer)
+				ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+				_ = proto.PageHandleJavaScriptDialog{Accept: true, PromptText: e.DefaultPrompt}.Call(p.rod.Context(ctx))
+				cancel()
+			}
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,3 +171,18 @@ func wantType(t testing.TB, err error, typ ErrorType, contains ...string) {
 }
 
 var bg = context.Background()
+
+// eventKind is the name of an event's type (ConsoleEvent, RouteEvent, ...).
+func eventKind(e Event) string { return reflect.TypeOf(e).Elem().Name() }
+
+// eventPage is the page an event happened on, and that page's opener.
+func eventPage(e Event) (page, opener string) {
+	switch e := e.(type) {
+	case *PageOpenedEvent:
+		return e.Page, e.Opener
+	case interface{ header() *PageEvent }:
+		h := e.header()
+		return h.Page, h.Opener
+	}
+	return "", ""
+}

@@ -5,43 +5,78 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
-
 	"wright/browser/aria"
 )
 
-// ConsoleMessage is one console API call of a page.
-type ConsoleMessage struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-	URL  string `json:"url"`
-	Line int    `json:"line"`
+// connected reports whether the element is still in its document (true
+// when that cannot be told).
+func (p *Page) connected(o *op, h handle) bool {
+	res, err := proto.RuntimeCallFunctionOn{ObjectID: h.obj, FunctionDeclaration: "function () { return this.isConnected; }", ReturnByValue: true}.Call(o.rodPage())
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil {
+		return true
+	}
+	return res.Result.Value.Bool()
 }
 
-// PageError is an uncaught exception of a page.
-type PageError struct {
-	Message string `json:"message"`
-	Stack   string `json:"stack"`
+// CloseRunningBeforeUnload asks the page to close the way a user closing
+// its tab does: its beforeunload handlers run first, and one that asks to
+// stay opens a "beforeunload" dialog. The page closes when that dialog is
+// accepted (or when there is none); the client learns of it from
+// page.close. It returns without waiting for either.
+func (p *Page) CloseRunningBeforeUnload(ctx context.Context) error {
+	if done, err := p.closing(); done {
+		return err
+	}
+	ctx, cancel := p.b.opContext(ctx, 0)
+	defer cancel()
+	if err := callCDP(p.rod.Context(ctx), proto.PageClose{}); err != nil {
+		return p.targetErr(err)
+	}
+	return nil
 }
 
-// Dialog is an alert, confirm, prompt or beforeunload dialog; all are
-// accepted as they open (a prompt with its default value).
-type Dialog struct {
-	Type         string `json:"type"`
-	Message      string `json:"message"`
-	DefaultValue string `json:"default_value"`
+// closing tells whether the page is closed already; err is set only when
+// the whole browser is gone (closing a page twice is fine).
+func (p *Page) closing() (done bool, err error) {
+	if e := p.closedErr(); e != nil {
+		if p.b.Err() != nil {
+			return true, e
+		}
+		return true, nil
+	}
+	return false, nil
 }
 
-// maxLog bounds each per-page log so a chatty page cannot grow the driver
-// without limit; the oldest entries go first.
-const maxLog = 2000
+// ContextID is the client's context the page belongs to ("" the default
+// one, or a tab that was never ours).
+func (p *Page) ContextID() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.context
+}
+
+func (p *Page) setContextID(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.context = id
+}
+
+// browserContext is the id of the page's browser context ("" when unknown).
+func (p *Page) browserContext() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	info, err := proto.TargetGetTargetInfo{TargetID: p.rod.TargetID}.Call(p.b.rod.Context(ctx))
+	if err != nil {
+		return ""
+	}
+	return string(info.TargetInfo.BrowserContextID)
+}
 
 // Page is one tab. Its methods are safe for concurrent use.
 type Page struct {
@@ -80,25 +115,24 @@ type Page struct {
 	inputMu sync.Mutex // one input sequence at a time
 	mouseX  float64
 	mouseY  float64
-	routing atomic.Bool // a client decides this page's requests (intercept.go)
-	held    int         // modifier bits of keys held down by KeyDown
-	buttons int         // mouse buttons held down by MouseDown
+	held    int // modifier bits of keys held down by Keyboard.Down
+	buttons int // mouse buttons held down by MouseDown
 
-	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (drag.go)
-	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keys_pw.go)
-	flush    flusher              // the event barrier (flush_pw.go)
-	context  string               // the client's context id (context_defaults.go)
-}
+	drag     *proto.InputDragData // an intercepted HTML5 drag in progress (mouse.go)
+	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keyboard.go)
+	flush    flusher              // the event barrier (events.go)
+	context  string               // the client's context id (contexts.go)
 
-type blockedNav struct {
-	url string
-	err error
-	at  time.Time
+	keyboard      Keyboard
+	router        Router
+	mouse         Mouse
+	handlers      LocatorHandlers // Playwright's locator handlers (locator_handlers.go)
+	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
 }
 
 func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 	ctx, cancel := context.WithCancel(b.ctx)
-	return &Page{
+	p := &Page{
 		b: b, rod: rp, id: id, opener: opener,
 		ctx: ctx, cancel: cancel,
 		aria:     aria.NewRegistry(),
@@ -108,7 +142,21 @@ func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 		contexts: map[proto.RuntimeRemoteObjectID]*execCtx{},
 		frameCtx: map[proto.DOMBackendNodeID]*execCtx{},
 	}
+	p.keyboard.p, p.mouse.p, p.router.p, p.handlers.p = p, p, p, p
+	return p
 }
+
+// Keyboard is the page's keyboard.
+func (p *Page) Keyboard() *Keyboard { return &p.keyboard }
+
+// Router is the page's request routing.
+func (p *Page) Router() *Router { return &p.router }
+
+// LocatorHandlers are the page's locator handlers.
+func (p *Page) LocatorHandlers() *LocatorHandlers { return &p.handlers }
+
+// Mouse is the page's mouse.
+func (p *Page) Mouse() *Mouse { return &p.mouse }
 
 // setup enables the domains the page needs and starts its event pump.
 // emulate applies the browser's viewport (done only for the pages we
@@ -134,7 +182,7 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 		// blur events fire, document.hasFocus() holds, in background tabs too.
 		calls = append(calls, proto.EmulationSetFocusEmulationEnabled{Enabled: true})
 	}
-	if pats := p.interceptPatterns(); pats != nil {
+	if pats := p.router.patterns(); pats != nil {
 		calls = append(calls, proto.FetchEnable{Patterns: pats})
 	}
 	for _, c := range calls {
@@ -189,102 +237,14 @@ func callCDP(c proto.Client, req proto.Request) error {
 	return err
 }
 
-func (p *Page) loaderEvents(l proto.NetworkLoaderID) map[string]bool {
-	ev := p.events[l]
-	if ev == nil {
-		if len(p.events) > 64 {
-			// Old navigations are never waited for again.
-			for k := range p.events {
-				if k != p.loader {
-					delete(p.events, k)
-					delete(p.status, k)
-				}
-			}
-		}
-		ev = map[string]bool{}
-		p.events[l] = ev
-	}
-	return ev
-}
-
-func (p *Page) broadcastLocked() {
-	close(p.changed)
-	p.changed = make(chan struct{})
-}
-
 // pump records what the page does: navigations, lifecycle, console, errors
 // and dialogs. It ends when the page's session ends.
 func (p *Page) pump(events <-chan *rod.Message) {
 	for msg := range events {
 		p.observe(msg)
+		p.trackNavigation(msg)
+		p.recordLog(msg)
 		switch msg.Method {
-		case "Page.lifecycleEvent":
-			var e proto.PageLifecycleEvent
-			if msg.Load(&e) && e.FrameID == p.mainFrame() {
-				p.mu.Lock()
-				if e.Name == "init" {
-					p.loader = e.LoaderID
-				}
-				p.loaderEvents(e.LoaderID)[string(e.Name)] = true
-				p.broadcastLocked()
-				p.mu.Unlock()
-			}
-		case "Page.frameNavigated":
-			var e proto.PageFrameNavigated
-			if msg.Load(&e) && e.Frame.ParentID == "" {
-				p.mu.Lock()
-				p.url = e.Frame.URL + e.Frame.URLFragment // the URL comes without its #fragment
-				if e.Frame.UnreachableURL != "" {
-					p.url = e.Frame.UnreachableURL // an error page stands for the URL that failed
-				}
-				p.loader = e.Frame.LoaderID
-				p.navSeq++
-				p.broadcastLocked()
-				p.mu.Unlock()
-			}
-		case "Page.navigatedWithinDocument":
-			var e proto.PageNavigatedWithinDocument
-			if msg.Load(&e) && e.FrameID == p.mainFrame() {
-				p.mu.Lock()
-				p.url = e.URL
-				p.navSeq++
-				p.broadcastLocked()
-				p.mu.Unlock()
-			}
-		case "Network.responseReceived":
-			var e proto.NetworkResponseReceived
-			if msg.Load(&e) && e.Type == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame() {
-				p.mu.Lock()
-				p.status[e.LoaderID] = e.Response.Status
-				p.mu.Unlock()
-			}
-		case "Runtime.consoleAPICalled":
-			var e proto.RuntimeConsoleAPICalled
-			if msg.Load(&e) {
-				url, line := "", 0
-				if e.StackTrace != nil && len(e.StackTrace.CallFrames) > 0 {
-					url, line = e.StackTrace.CallFrames[0].URL, e.StackTrace.CallFrames[0].LineNumber+1
-				}
-				p.addConsole(consoleType(string(e.Type)), formatConsoleArgs(e.Args), url, line)
-			}
-		case "Runtime.exceptionThrown":
-			var e proto.RuntimeExceptionThrown
-			if msg.Load(&e) && e.ExceptionDetails != nil {
-				p.addPageError(e.ExceptionDetails)
-			}
-		case "Page.javascriptDialogOpening":
-			var e proto.PageJavascriptDialogOpening
-			if msg.Load(&e) {
-				p.mu.Lock()
-				p.dialogs = appendCapped(p.dialogs, Dialog{Type: string(e.Type), Message: e.Message, DefaultValue: e.DefaultPrompt})
-				p.broadcastLocked()
-				p.mu.Unlock()
-				if !p.b.clientDialogs() { // else a client answers it (page.dialog_answer)
-					ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-					_ = proto.PageHandleJavaScriptDialog{Accept: true, PromptText: e.DefaultPrompt}.Call(p.rod.Context(ctx))
-					cancel()
-				}
-			}
 		case "Runtime.executionContextsCleared", "Runtime.executionContextDestroyed":
 			p.mu.Lock()
 			p.forgetContextsLocked()
@@ -294,7 +254,7 @@ func (p *Page) pump(events <-chan *rod.Message) {
 		case "Fetch.requestPaused":
 			var e proto.FetchRequestPaused
 			if msg.Load(&e) {
-				p.decideRequest(&e)
+				p.router.decide(&e)
 			}
 		case "Inspector.targetCrashed":
 			p.markClosed("the page crashed")
@@ -304,137 +264,6 @@ func (p *Page) pump(events <-chan *rod.Message) {
 }
 
 func (p *Page) mainFrame() proto.PageFrameID { return proto.PageFrameID(p.rod.TargetID) }
-
-func appendCapped[T any](s []T, v T) []T {
-	if len(s) >= maxLog {
-		s = append(s[:0], s[len(s)-maxLog+1:]...)
-	}
-	return append(s, v)
-}
-
-func consoleType(t string) string {
-	switch t {
-	case "warning":
-		return "warning"
-	case "assert":
-		return "assert"
-	}
-	return t
-}
-
-func (p *Page) addConsole(typ, text, url string, line int) {
-	p.mu.Lock()
-	p.console = appendCapped(p.console, ConsoleMessage{Type: typ, Text: text, URL: url, Line: line})
-	p.broadcastLocked()
-	p.mu.Unlock()
-}
-
-func (p *Page) addPageError(d *proto.RuntimeExceptionDetails) {
-	msg, stack := d.Text, ""
-	if d.Exception != nil {
-		desc := d.Exception.Description
-		if desc == "" && d.Exception.Value.Nil() == false {
-			desc = d.Exception.Value.String()
-		}
-		if desc == "" && d.Exception.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
-			desc = "null"
-		} else if desc == "" && d.Exception.Type == proto.RuntimeRemoteObjectTypeUndefined {
-			desc = "undefined"
-		}
-		if desc != "" {
-			stack = desc
-			msg = strings.SplitN(desc, "\n", 2)[0]
-		}
-	}
-	msg = strings.TrimPrefix(msg, "Uncaught ")
-	p.mu.Lock()
-	p.errors = appendCapped(p.errors, PageError{Message: msg, Stack: stack})
-	p.broadcastLocked()
-	p.mu.Unlock()
-}
-
-// formatConsoleArgs renders console arguments the way a person reads them.
-func formatConsoleArgs(args []*proto.RuntimeRemoteObject) string {
-	parts := make([]string, 0, len(args))
-	for _, a := range args {
-		parts = append(parts, formatRemote(a))
-	}
-	return strings.Join(parts, " ")
-}
-
-func formatRemote(a *proto.RuntimeRemoteObject) string {
-	switch a.Type {
-	case proto.RuntimeRemoteObjectTypeString:
-		return a.Value.Str()
-	case proto.RuntimeRemoteObjectTypeUndefined:
-		return "undefined"
-	case proto.RuntimeRemoteObjectTypeNumber, proto.RuntimeRemoteObjectTypeBoolean, proto.RuntimeRemoteObjectTypeBigint:
-		if a.UnserializableValue != "" {
-			return string(a.UnserializableValue)
-		}
-		return a.Value.JSON("", "")
-	case proto.RuntimeRemoteObjectTypeObject:
-		if a.Subtype == proto.RuntimeRemoteObjectSubtypeNull {
-			return "null"
-		}
-		// Plain objects and arrays show their contents; anything else its
-		// class (Window, Promise, Map(2)), as Playwright's console text does.
-		plain := a.Description == "Object" || a.Subtype == proto.RuntimeRemoteObjectSubtypeArray
-		if a.Preview != nil && plain {
-			return formatPreview(a.Preview)
-		}
-	}
-	return a.Description
-}
-
-func formatPreview(pv *proto.RuntimeObjectPreview) string {
-	var b strings.Builder
-	arr := pv.Subtype == proto.RuntimeObjectPreviewSubtypeArray
-	if arr {
-		b.WriteString("[")
-	} else {
-		b.WriteString("{")
-	}
-	for i, prop := range pv.Properties {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if !arr {
-			b.WriteString(prop.Name + ": ")
-		}
-		// Strings unquoted, as Playwright's console text shows them: {foo: bar}.
-		b.WriteString(prop.Value)
-	}
-	if pv.Overflow {
-		b.WriteString(", ...")
-	}
-	if arr {
-		b.WriteString("]")
-	} else {
-		b.WriteString("}")
-	}
-	return b.String()
-}
-
-func (p *Page) recordBlocked(url string, err error) {
-	p.mu.Lock()
-	p.blocked = appendCapped(p.blocked, blockedNav{url: url, err: err, at: time.Now()})
-	p.broadcastLocked()
-	p.mu.Unlock()
-}
-
-// blockedSince returns the first navigation the policy refused after t.
-func (p *Page) blockedSince(t time.Time) *blockedNav {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for i := range p.blocked {
-		if !p.blocked[i].at.Before(t) {
-			b := p.blocked[i]
-			return &b
-		}
-	}
-	return nil
-}
 
 func (p *Page) markClosed(reason string) {
 	p.mu.Lock()
@@ -446,7 +275,7 @@ func (p *Page) markClosed(reason string) {
 	p.mu.Unlock()
 	p.cancel()
 	if first {
-		p.emit("page.close", map[string]any{"reason": reason})
+		p.emit(&PageClosedEvent{Reason: reason})
 	}
 }
 
@@ -498,7 +327,7 @@ type op struct {
 	group   string
 	used    bool // group holds objects
 
-	customMain bool // custom selector engines run in the page's main world (selectors_custom.go)
+	customMain bool // custom selector engines run in the page's main world (resolve.go)
 }
 
 func (p *Page) begin(ctx context.Context, timeout time.Duration) *op {
@@ -580,297 +409,12 @@ func (p *Page) changedChan() <-chan struct{} {
 	return p.changed
 }
 
-// ---- navigation -------------------------------------------------------------
-
-// WaitUntil is a load state: load, domcontentloaded or networkidle.
-type WaitUntil string
-
-// The load states.
-const (
-	Load             WaitUntil = "load"
-	DOMContentLoaded WaitUntil = "domcontentloaded"
-	NetworkIdle      WaitUntil = "networkidle"
-	Commit           WaitUntil = "commit" // the response came and the new document replaced the old one
-)
-
-func (w WaitUntil) event() (string, error) {
-	switch w {
-	case "", Load:
-		return "load", nil
-	case DOMContentLoaded:
-		return "DOMContentLoaded", nil
-	case NetworkIdle:
-		return "networkIdle", nil
-	case Commit:
-		return "init", nil // the first lifecycle event of a committed document
-	}
-	return "", newErr(ErrInvalidParams, "wait_until/state must be load, domcontentloaded, networkidle or commit, not %q", string(w))
-}
-
-// GotoResult is where a navigation ended and the HTTP status of its
-// document (0 when there was none, as for about:blank or a same-document
-// navigation).
-type GotoResult struct {
-	URL    string
-	Status int
-}
-
-// gotoTarget checks a navigation before it starts (page and child frames
-// alike): the wait event, the page still open, the URL completed and
-// allowed by the URL policy.
-func (p *Page) gotoTarget(url string, waitUntil WaitUntil) (string, string, error) {
-	ev, err := waitUntil.event()
-	if err != nil {
-		return "", "", err
-	}
-	if err := p.closedErr(); err != nil {
-		return "", "", err
-	}
-	if strings.TrimSpace(url) == "" {
-		return "", "", newErr(ErrInvalidParams, "goto needs a url")
-	}
-	url = completeURL(url)
-	if pol := p.b.opts.URLPolicy; pol != nil {
-		if err := pol(url); err != nil {
-			return "", "", wrapErr(ErrBlockedURL, err, "navigation to %s is blocked by the URL policy: %v", url, err)
-		}
-	}
-	return url, ev, nil
-}
-
-// Goto navigates the page. HTTP error statuses are results, not errors; an
-// unreachable host, a refused policy or a timeout are.
-func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeout time.Duration) (GotoResult, error) {
-	url, ev, err := p.gotoTarget(url, waitUntil)
-	if err != nil {
-		return GotoResult{}, err
-	}
-	o := p.begin(ctx, timeout)
-	defer o.end()
-	started := time.Now()
-	p.mu.Lock()
-	start, before := p.loader, p.url
-	p.mu.Unlock()
-	idle := p.watchIdle(o, ev == "networkIdle")
-	defer idle.close()
-	res, err := proto.PageNavigate{URL: url}.Call(o.rodPage())
-	if err != nil {
-		if strings.Contains(err.Error(), "Cannot navigate to invalid URL") {
-			return GotoResult{}, newErr(ErrNavigation, "Cannot navigate to invalid URL %q: give an absolute URL such as https://example.com/", url)
-		}
-		return GotoResult{}, o.fail(err, fmt.Sprintf("waiting for %s to respond", url))
-	}
-	if res.ErrorText != "" && res.ErrorText != "net::ERR_HTTP_RESPONSE_CODE_FAILURE" {
-		if bl := p.blockedSince(started); bl != nil {
-			return GotoResult{}, wrapErr(ErrBlockedURL, bl.err, "navigation to %s was redirected to %s, which is blocked by the URL policy: %v", url, bl.url, bl.err)
-		}
-		return GotoResult{}, newErr(ErrNavigation, "navigation to %s failed: %s", url, res.ErrorText)
-	}
-	if res.LoaderID == "" { // same-document navigation
-		// Page.navigate answers before Page.navigatedWithinDocument
-		// reaches the pump: wait for URL to catch up with the document.
-		p.settleURL(o, before)
-		return GotoResult{URL: p.URL()}, nil
-	}
-	err = p.waitLoader(o, res.LoaderID, ev, start)
-	if err == nil {
-		err = idle.wait(o)
-	}
-	if err != nil {
-		return GotoResult{}, o.fail(err, fmt.Sprintf("navigating to %q, waiting until %q: waiting for the %s event of %s (the page responded but is still loading; try wait_until=\"domcontentloaded\" or a longer timeout)", url, waitUntil.name(), ev, url))
-	}
-	p.mu.Lock()
-	st := p.status[res.LoaderID]
-	p.mu.Unlock()
-	return GotoResult{URL: p.URL(), Status: st}, nil
-}
-
-// waitLoader waits for a lifecycle event of one document. An empty loader
-// means the current document, whichever that is when the event comes. A
-// goto passes the document it started from (start), so that a newer
-// navigation replacing its own (a script redirect, a click) is followed,
-// but the old document is never mistaken for the new one.
-func (p *Page) waitLoader(o *op, loader proto.NetworkLoaderID, event string, start proto.NetworkLoaderID) error {
-	follow := loader == ""
-	for {
-		p.mu.Lock()
-		if follow {
-			loader = p.loader
-		} else if p.loader != loader && p.loader != start && p.events[p.loader]["init"] {
-			loader = p.loader
-		}
-		ok := p.events[loader][event]
-		ch := p.changed
-		p.mu.Unlock()
-		if ok {
-			return nil
-		}
-		if err := o.waitChange(ch, time.Second); err != nil {
-			return err
-		}
-		if err := p.closedErr(); err != nil {
-			return err
-		}
-	}
-}
-
-// WaitForLoadState waits until the current document reached state.
-func (p *Page) WaitForLoadState(ctx context.Context, state WaitUntil, timeout time.Duration) error {
-	ev, err := state.event()
-	if err != nil {
-		return err
-	}
-	if err := p.closedErr(); err != nil {
-		return err
-	}
-	o := p.begin(ctx, timeout)
-	defer o.end()
-	if err := p.waitLoader(o, "", ev, ""); err != nil {
-		return o.fail(err, fmt.Sprintf("waiting for the %s event of %s", ev, p.URL()))
-	}
-	return nil
-}
-
-// navigateAndWait runs a history or reload command and waits for the
-// navigation it starts.
-func (p *Page) navigateAndWait(ctx context.Context, what string, waitUntil WaitUntil, timeout time.Duration, run func(o *op) error) (string, error) {
-	ev, err := waitUntil.event()
-	if err != nil {
-		return "", err
-	}
-	if err := p.closedErr(); err != nil {
-		return "", err
-	}
-	o := p.begin(ctx, timeout)
-	defer o.end()
-	p.mu.Lock()
-	seq, loader := p.navSeq, p.loader
-	p.mu.Unlock()
-	if err := run(o); err != nil {
-		return "", o.fail(err, "waiting for "+what)
-	}
-	for {
-		p.mu.Lock()
-		moved := p.navSeq != seq
-		ch := p.changed
-		cur := p.loader
-		p.mu.Unlock()
-		if moved {
-			if cur != loader {
-				if err := p.waitLoader(o, cur, ev, loader); err != nil {
-					return "", o.fail(err, fmt.Sprintf("waiting for the %s event after %s", ev, what))
-				}
-			}
-			return p.URL(), nil
-		}
-		if err := o.waitChange(ch, time.Second); err != nil {
-			return "", o.fail(err, "waiting for "+what+" to navigate")
-		}
-	}
-}
-
-// Reload reloads the page.
-func (p *Page) Reload(ctx context.Context, waitUntil WaitUntil, timeout time.Duration) (string, error) {
-	return p.navigateAndWait(ctx, "the reload", waitUntil, timeout, func(o *op) error {
-		return callCDP(o.rodPage(), proto.PageReload{})
-	})
-}
-
-// GoBack goes one entry back in history; ok is false when there is none.
-func (p *Page) GoBack(ctx context.Context, waitUntil WaitUntil, timeout time.Duration) (url string, ok bool, err error) {
-	return p.history(ctx, -1, waitUntil, timeout)
-}
-
-// GoForward goes one entry forward in history; ok is false when there is none.
-func (p *Page) GoForward(ctx context.Context, waitUntil WaitUntil, timeout time.Duration) (url string, ok bool, err error) {
-	return p.history(ctx, 1, waitUntil, timeout)
-}
-
-func (p *Page) history(ctx context.Context, delta int, waitUntil WaitUntil, timeout time.Duration) (string, bool, error) {
-	if err := p.closedErr(); err != nil {
-		return "", false, err
-	}
-	hctx, cancel := p.b.opContext(ctx, 5*time.Second)
-	h, err := proto.PageGetNavigationHistory{}.Call(p.rod.Context(hctx))
-	cancel()
-	if err != nil {
-		return "", false, p.targetErr(err)
-	}
-	i := h.CurrentIndex + delta
-	if i < 0 || i >= len(h.Entries) {
-		return "", false, nil
-	}
-	entry := h.Entries[i]
-	what := "going back"
-	if delta > 0 {
-		what = "going forward"
-	}
-	url, err := p.navigateAndWait(ctx, what+" to "+entry.URL, waitUntil, timeout, func(o *op) error {
-		return callCDP(o.rodPage(), proto.PageNavigateToHistoryEntry{EntryID: entry.ID})
-	})
-	return url, err == nil, err
-}
-
 func (p *Page) targetErr(err error) error {
 	p.b.settle(err)
 	if e := p.closedErr(); e != nil {
 		return e
 	}
 	return asError(err)
-}
-
-// documentURL reads location.href of the main frame's document, or ""
-// when it cannot be read now (a navigation is replacing the document, or
-// the renderer is busy past the short limit).
-func (p *Page) documentURL(o *op) string {
-	ctx, cancel := context.WithTimeout(o.ctx, settleLimit)
-	defer cancel()
-	res, err := proto.RuntimeEvaluate{Expression: "location.href", ReturnByValue: true}.Call(p.rod.Context(ctx))
-	if err != nil || res.ExceptionDetails != nil || res.Result == nil {
-		return ""
-	}
-	return res.Result.Value.Str()
-}
-
-// settleLimit bounds what an input action spends making URL reflect the
-// navigation it caused; past it the action still succeeds.
-const settleLimit = 2 * time.Second
-
-// settleURL makes URL reflect a same-document navigation (a #fragment
-// link, history.pushState in a click handler) that an input action
-// started, as Playwright's actions wait for the navigations they start to
-// commit. The renderer commits such a navigation synchronously while it
-// handles the event, but Chromium acknowledges the input before it reports
-// Page.navigatedWithinDocument, and our pump records that event after
-// that: without this, URL right after a click on a #fragment link is
-// usually still the old one. before is the document's URL read before the
-// action ("" skips the wait); the document's URL now is the truth, and we
-// wait, briefly, for the events to catch up with it. A cross-document
-// navigation that has not committed leaves location.href unchanged and is
-// not waited for here (as before: wait_for_url or wait_for_load_state).
-func (p *Page) settleURL(o *op, before string) {
-	if before == "" {
-		return
-	}
-	after := p.documentURL(o)
-	if after == "" || after == before {
-		return
-	}
-	ctx, cancel := context.WithTimeout(o.ctx, settleLimit)
-	defer cancel()
-	for {
-		p.mu.Lock()
-		u, ch := p.url, p.changed
-		p.mu.Unlock()
-		if u == after {
-			return
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return
-		}
-	}
 }
 
 // URL is the page's current URL.
@@ -919,134 +463,6 @@ func (p *Page) evalInto(ctx context.Context, expr string, dst any) error {
 	}
 }
 
-// ---- waiting for URLs -------------------------------------------------------
-
-// urlMatcher compiles a wait_for_url pattern: exact, a glob with * (not
-// crossing /) and ** (anything), or /regex/flags.
-func urlMatcher(pattern string) (func(string) bool, error) {
-	if len(pattern) > 2 && pattern[0] == '/' {
-		if end := strings.LastIndexByte(pattern, '/'); end > 0 {
-			flags := pattern[end+1:]
-			if strings.Trim(flags, "gimsuy") == "" {
-				prefix := ""
-				if strings.Contains(flags, "i") {
-					prefix += "(?i)"
-				}
-				if strings.Contains(flags, "s") {
-					prefix += "(?s)"
-				}
-				if strings.Contains(flags, "m") {
-					prefix += "(?m)"
-				}
-				re, err := regexp.Compile(prefix + pattern[1:end])
-				if err != nil {
-					return nil, newErr(ErrInvalidParams, "url regex %s: %v (the driver matches with Go's RE2 syntax: no lookarounds or backreferences)", pattern, err)
-				}
-				return re.MatchString, nil
-			}
-		}
-	}
-	if !strings.Contains(pattern, "*") {
-		return func(u string) bool { return u == pattern }, nil
-	}
-	var b strings.Builder
-	b.WriteString("^")
-	for i := 0; i < len(pattern); i++ {
-		switch {
-		case strings.HasPrefix(pattern[i:], "**"):
-			b.WriteString(".*")
-			i++
-		case pattern[i] == '*':
-			b.WriteString("[^/]*")
-		default:
-			b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
-		}
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return nil, newErr(ErrInvalidParams, "url glob %q: %v", pattern, err)
-	}
-	return re.MatchString, nil
-}
-
-// WaitForURL waits until the page's URL matches pattern, then for the
-// waitUntil state of that document.
-func (p *Page) WaitForURL(ctx context.Context, pattern string, waitUntil WaitUntil, timeout time.Duration) (string, error) {
-	match, err := urlMatcher(pattern)
-	if err != nil {
-		return "", err
-	}
-	ev, err := waitUntil.event()
-	if err != nil {
-		return "", err
-	}
-	if err := p.closedErr(); err != nil {
-		return "", err
-	}
-	o := p.begin(ctx, timeout)
-	defer o.end()
-	for {
-		p.mu.Lock()
-		u, ch := p.url, p.changed
-		p.mu.Unlock()
-		if match(u) {
-			if err := p.waitLoader(o, "", ev, ""); err != nil {
-				return "", o.fail(err, fmt.Sprintf("waiting for the %s event of %s", ev, u))
-			}
-			return u, nil
-		}
-		if err := o.waitChange(ch, time.Second); err != nil {
-			return "", o.fail(err, fmt.Sprintf("waiting for the URL to match %q (it is %s)", pattern, u))
-		}
-	}
-}
-
-// ---- logs --------------------------------------------------------------------
-
-// ConsoleMessages returns the console messages since the page opened or the
-// last clear.
-func (p *Page) ConsoleMessages(clear bool) []ConsoleMessage {
-	return takeLog(&p.mu, &p.console, clear)
-}
-
-// PageErrors returns the uncaught exceptions since the page opened or the
-// last clear.
-func (p *Page) PageErrors(clear bool) []PageError {
-	return takeLog(&p.mu, &p.errors, clear)
-}
-
-// Dialogs returns the dialogs since the page opened or the last clear.
-func (p *Page) Dialogs(clear bool) []Dialog {
-	return takeLog(&p.mu, &p.dialogs, clear)
-}
-
-// takeLog copies a page's log under its lock, emptying it when clear is set.
-func takeLog[T any](mu *sync.Mutex, log *[]T, clear bool) []T {
-	mu.Lock()
-	defer mu.Unlock()
-	out := append([]T{}, *log...)
-	if clear {
-		*log = nil
-	}
-	return out
-}
-
-// ---- page-level actions -------------------------------------------------------
-
-// SetViewportSize resizes the page's viewport.
-func (p *Page) SetViewportSize(ctx context.Context, width, height int) error {
-	if width <= 0 || height <= 0 {
-		return newErr(ErrInvalidParams, "viewport width and height must be positive, got %dx%d", width, height)
-	}
-	o := p.begin(ctx, 0)
-	defer o.end()
-	if err := callCDP(o.rodPage(), proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1}); err != nil {
-		return o.fail(err, "resizing the viewport")
-	}
-	return nil
-}
-
 // BringToFront activates the tab.
 func (p *Page) BringToFront(ctx context.Context) error {
 	o := p.begin(ctx, 0)
@@ -1059,11 +475,8 @@ func (p *Page) BringToFront(ctx context.Context) error {
 
 // Close closes the tab without running beforeunload handlers.
 func (p *Page) Close(ctx context.Context) error {
-	if err := p.closedErr(); err != nil {
-		if p.b.Err() != nil {
-			return err
-		}
-		return nil // closing twice is fine
+	if done, err := p.closing(); done {
+		return err
 	}
 	ctx, cancel := p.b.opContext(ctx, 0)
 	defer cancel()

@@ -1,6 +1,8 @@
 package browser
 
-import "syscall"
+import (
+	"syscall"
+)
 
 // BecomeSubreaper makes this process the reaper of its orphaned
 // descendants (Linux PR_SET_CHILD_SUBREAPER), so the helpers a dying

@@ -4,12 +4,53 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-
 	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 )
+
+// ---- screenshots ---------------------------------------------------------------
+
+// Screenshot captures the viewport, or the whole page with fullPage, as PNG.
+func (p *Page) Screenshot(ctx context.Context, fullPage bool, timeout time.Duration) ([]byte, error) {
+	return p.Capture(ctx, ShotOptions{FullPage: fullPage}, timeout)
+}
+
+func roundPx(f float64) float64 {
+	if f < 1 {
+		return 1
+	}
+	return float64(int(f + 0.5))
+}
+
+// Screenshot captures the element (scrolled into view) as PNG.
+func (l *Locator) Screenshot(ctx context.Context, timeout time.Duration) ([]byte, error) {
+	o := l.p.begin(ctx, timeout)
+	defer o.end()
+	_, _, box, err := l.actionableBox(o, action{name: "screenshot", visible: true, stable: true, position: &Point{}})
+	if err != nil {
+		return nil, err
+	}
+	if err := l.p.ensureVisible(o); err != nil {
+		return nil, o.fail(err, "")
+	}
+	m, err := proto.PageGetLayoutMetrics{}.Call(o.rodPage())
+	if err != nil {
+		return nil, o.fail(err, "measuring the page")
+	}
+	clip := &proto.PageViewport{X: box.X, Y: box.Y, Width: box.Width, Height: box.Height, Scale: 1}
+	if m.CSSVisualViewport != nil {
+		// The clip is in document coordinates; the box is in the viewport's.
+		clip.X += m.CSSVisualViewport.PageX
+		clip.Y += m.CSSVisualViewport.PageY
+	}
+	shot, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, Clip: clip, CaptureBeyondViewport: true}.Call(o.rodPage())
+	if err != nil {
+		return nil, o.fail(err, "taking the screenshot")
+	}
+	return shot.Data, nil
+}
 
 // ShotOptions shape a page screenshot.
 type ShotOptions struct {

@@ -182,7 +182,7 @@ func TestRunPageInBrowser(t *testing.T) {
 				want string
 			}{{"j", "1"}, {"j", "2"}, {"k", "1"}, {"G", itoa(r.Steps[len(r.Steps)-1].N)}, {"g", "1"}}
 			for _, k := range keys {
-				if err := p.Press(context.Background(), k.key); err != nil {
+				if err := p.Keyboard().Press(context.Background(), k.key); err != nil {
 					t.Fatal(err)
 				}
 				cur := eval[string](t, p, `document.body.dataset.current || ""`)
@@ -192,7 +192,7 @@ func TestRunPageInBrowser(t *testing.T) {
 				}
 			}
 			if name == "finished" {
-				_ = p.Press(context.Background(), "g")
+				_ = p.Keyboard().Press(context.Background(), "g")
 				_, _ = p.Evaluate(context.Background(), `window.scrollTo(0, 0)`, nil, time.Second)
 				saveShot(t, p, "review.png")
 			}

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"wright/agent"
-	"wright/browser/driver"
 	"wright/config"
 	"wright/env"
 	"wright/harness"
+	"wright/harness/probe"
 )
 
 // HarnessExecutor runs attempts through the harness, one run each, and
@@ -167,7 +167,7 @@ func (x *HarnessExecutor) rerun(ctx context.Context, cfg *config.Config, a Attem
 	if b, err := os.ReadFile(filepath.Join(runDir, "workspace", "task.json")); err == nil {
 		_ = os.WriteFile(filepath.Join(dir, "task.json"), b, 0o644)
 	}
-	req := driver.ProbeRequest{Exprs: a.Task.Eval.ProbeExprs(), Out: filepath.Join(dir, "probe.json")}
+	req := probe.Request{Exprs: a.Task.Eval.ProbeExprs(), Out: filepath.Join(dir, "probe.json")}
 	rb, _ := json.Marshal(req)
 	reqPath := filepath.Join(dir, "probe_request.json")
 	if err := os.WriteFile(reqPath, rb, 0o644); err != nil {
@@ -177,7 +177,7 @@ func (x *HarnessExecutor) rerun(ctx context.Context, cfg *config.Config, a Attem
 	if err != nil {
 		return nil, err.Error()
 	}
-	vars[driver.ProbeEnv] = reqPath
+	vars[probe.Env] = reqPath
 	timeout := x.RerunTimeout
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
@@ -202,7 +202,7 @@ func (x *HarnessExecutor) rerun(ctx context.Context, cfg *config.Config, a Attem
 		}
 		return nil, "the rerun of final_script.py opened no browser through wright's driver"
 	}
-	var got driver.ProbeResult
+	var got probe.Result
 	if err := json.Unmarshal(b, &got); err != nil {
 		return nil, "probe.json: " + err.Error()
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
 	"wright/browser"
 )
 
@@ -70,4 +71,197 @@ func pageIDs(ps []*browser.Page) []string {
 		out = append(out, p.ID())
 	}
 	return out
+}
+
+// cookieOut is a cookie in Playwright's shape.
+func cookieOut(c *proto.NetworkCookie) map[string]any {
+	same := string(c.SameSite)
+	if same == "" {
+		same = "Lax"
+	}
+	expires := c.Expires
+	if c.Session {
+		expires = -1
+	}
+	return map[string]any{"name": c.Name, "value": c.Value, "domain": c.Domain, "path": c.Path, "expires": expires,
+		"httpOnly": c.HTTPOnly, "secure": c.Secure, "sameSite": same}
+}
+
+type cookieIn struct {
+	Name     string   `json:"name"`
+	Value    string   `json:"value"`
+	URL      string   `json:"url"`
+	Domain   string   `json:"domain"`
+	Path     string   `json:"path"`
+	Expires  *float64 `json:"expires"`
+	HTTPOnly bool     `json:"httpOnly"`
+	Secure   bool     `json:"secure"`
+	SameSite string   `json:"sameSite"`
+}
+
+func (c cookieIn) param() (*proto.NetworkCookieParam, error) {
+	if c.URL == "" && (c.Domain == "" || c.Path == "") {
+		return nil, browser.Errorf(browser.ErrInvalidParams, "cookie %q needs a url, or a domain and a path", c.Name)
+	}
+	p := &proto.NetworkCookieParam{Name: c.Name, Value: c.Value, URL: c.URL, Domain: c.Domain, Path: c.Path,
+		HTTPOnly: c.HTTPOnly, Secure: c.Secure, SameSite: proto.NetworkCookieSameSite(c.SameSite)}
+	if c.Expires != nil && *c.Expires > 0 {
+		t := proto.TimeSinceEpoch(*c.Expires)
+		p.Expires = t
+	}
+	return p, nil
+}
+
+type ctxParams struct {
+	Browser string `json:"browser"`
+	Context string `json:"context"`
+}
+
+func onContext(run func(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error)) handler {
+	return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+		var cp struct {
+			Browser string `json:"browser"`
+			Context string `json:"context"`
+		}
+		if err := json.Unmarshal(orEmpty(raw), &cp); err != nil {
+			return nil, browser.Errorf(browser.ErrInvalidParams, "bad params: %v", err)
+		}
+		b, err := c.s.browserParam(cp.Browser)
+		if err != nil {
+			return nil, err
+		}
+		return run(ctx, b, cp.Context, raw)
+	}
+}
+
+// browserNewContext answers browser.new_context.
+func browserNewContext(ctx context.Context, b *browser.Browser, _ string, raw json.RawMessage) (any, error) {
+	var p ctxParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	id, err := b.NewContext(ctx)
+	return map[string]any{"context": id}, err
+}
+
+// contextClose answers context.close.
+func contextClose(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+	var p ctxParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	if id == "" {
+		return nil, nil // the default context lives as long as the browser
+	}
+	return nil, b.CloseContext(ctx, id)
+}
+
+// contextNewPage answers context.new_page.
+func contextNewPage(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+	var p ctxParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	pg, err := b.NewPageIn(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"page": pg.ID()}, nil
+}
+
+// contextCookies answers context.cookies.
+func contextCookies(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+	var p ctxParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	cs, err := b.Cookies(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, cookieOut(c))
+	}
+	return map[string]any{"cookies": out}, nil
+}
+
+// contextAddCookies answers context.add_cookies.
+func contextAddCookies(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+	var p struct {
+		ctxParams
+		Cookies []cookieIn `json:"cookies"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	params := make([]*proto.NetworkCookieParam, 0, len(p.Cookies))
+	for _, c := range p.Cookies {
+		cp, err := c.param()
+		if err != nil {
+			return nil, err
+		}
+		params = append(params, cp)
+	}
+	return nil, b.SetCookies(ctx, id, params)
+}
+
+// contextClearCookies answers context.clear_cookies.
+func contextClearCookies(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+	var p ctxParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	return nil, b.ClearCookies(ctx, id)
+}
+
+// contextGrantPermissions answers context.grant_permissions.
+func contextGrantPermissions(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+	var p struct {
+		ctxParams
+		Permissions []string `json:"permissions"`
+		Origin      string   `json:"origin"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	return nil, b.GrantPermissions(ctx, id, p.Permissions, p.Origin)
+}
+
+// contextSetDefaults answers context.set_defaults.
+func contextSetDefaults(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+	var p struct {
+		ctxParams
+		browser.ContextDefaults
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	b.SetContextDefaults(id, p.ContextDefaults)
+	return nil, nil
+}
+
+func orEmpty(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || string(raw) == "null" {
+		return json.RawMessage("{}")
+	}
+	return raw
+}
+
+// selectorsRegister answers selectors.register.
+func selectorsRegister(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+	var sp struct {
+		Browser       string `json:"browser"`
+		Name          string `json:"name"`
+		Source        string `json:"source"`
+		ContentScript bool   `json:"content_script"`
+	}
+	if err := decode(raw, &sp); err != nil {
+		return nil, err
+	}
+	b, err := c.s.browserParam(sp.Browser)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{}, b.RegisterSelectorEngine(sp.Name, sp.Source, sp.ContentScript)
 }

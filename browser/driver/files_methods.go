@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"time"
 
 	"wright/browser"
@@ -11,18 +10,6 @@ import (
 
 // Drag and drop, file inputs, file choosers and downloads (Playwright's
 // drag_to, set_input_files, expect_file_chooser, expect_download).
-
-func init() {
-	methods["locator.drag_to"] = onLocator(locatorDragTo)
-	methods["locator.set_input_files"] = onLocator(locatorSetInputFiles)
-	methods["page.intercept_file_chooser"] = onPage(pageInterceptFileChooser)
-	methods["page.emulate_media"] = onPage(pageEmulateMedia)
-	methods["context.accept_downloads"] = contextAcceptDownloads
-	methods["download.wait"] = downloadWait
-	methods["download.save_as"] = downloadSaveAs
-	methods["download.cancel"] = downloadDo((*browser.Download).Cancel)
-	methods["download.delete"] = downloadDo((*browser.Download).Delete)
-}
 
 func locatorDragTo(ctx context.Context, l *browser.Locator, dp *struct {
 	locatorParams
@@ -53,13 +40,6 @@ func locatorSetInputFiles(ctx context.Context, l *browser.Locator, fp *struct {
 	Payloads []browser.FilePayload `json:"payloads"`
 }, to time.Duration) (any, error) {
 	return nil, l.SetInputFiles(ctx, browser.InputFiles{Paths: fp.Paths, Payloads: fp.Payloads}, to)
-}
-
-func pageEmulateMedia(ctx context.Context, p *browser.Page, mp *struct {
-	pageParams
-	browser.Media
-}) (any, error) {
-	return nil, p.EmulateMedia(ctx, mp.Media)
 }
 
 func pageInterceptFileChooser(ctx context.Context, p *browser.Page, ip *struct {
@@ -156,35 +136,5 @@ func downloadDo(run func(d *browser.Download, ctx context.Context) error) handle
 			return nil, err
 		}
 		return nil, run(d, ctx)
-	}
-}
-
-// quiet are the page methods after which no event can be pending that the
-// client must see first: they cause none.
-var quiet = map[string]bool{"page.url": true, "page.binding_result": true, "page.dialog_answer": true, "js.dispose": true,
-	"network.response_body": true, "page.console_messages": true, "page.page_errors": true, "page.dialogs": true,
-	"page.close": true, "page.set_routing": true, "route.continue": true, "route.fulfill": true, "route.abort": true}
-
-// flushEvents holds a page call's answer back until the events the call
-// caused have gone to this connection's subscription (Browser.FlushEvents),
-// so listeners run before the call returns, as in Playwright's sync API.
-func (c *conn) flushEvents(ctx context.Context, req rpcRequest) {
-	if quiet[req.Method] || !(strings.HasPrefix(req.Method, "page.") || strings.HasPrefix(req.Method, "locator.") || strings.HasPrefix(req.Method, "js.")) {
-		return
-	}
-	c.subMu.Lock()
-	subscribed := c.unsubscribe != nil
-	c.subMu.Unlock()
-	if !subscribed {
-		return
-	}
-	var pp struct {
-		Page string `json:"page"`
-	}
-	if json.Unmarshal(req.Params, &pp) != nil || pp.Page == "" {
-		return
-	}
-	if p, err := c.s.page(pp.Page); err == nil {
-		p.FlushEvents(ctx)
 	}
 }

@@ -3,76 +3,59 @@ package driver
 import (
 	"context"
 	"time"
+
 	"wright/browser"
 )
 
-func init() {
-	// page.frame_owner: a handle on the element holding a frame the client
-	// learned of from page.frameattached (Playwright's Frame objects).
-	methods["page.frame_owner"] = onPage(func(ctx context.Context, p *browser.Page, fp *struct {
-		pageParams
-		Frame string `json:"frame"`
-	}) (any, error) {
-		h, err := p.FrameOwner(ctx, fp.Frame)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"handle": h}, nil
-	})
+// pageFrameOwner answers page.frame_owner: a handle on the element holding a frame the client
+// learned of from page.frameattached (Playwright's Frame objects).
+func pageFrameOwner(ctx context.Context, p *browser.Page, fp *struct {
+	pageParams
+	Frame string `json:"frame"`
+}) (any, error) {
+	h, err := p.FrameOwner(ctx, fp.Frame)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"handle": h}, nil
 }
 
-func init() {
-	methods["page.remove_init_script"] = onPage(func(ctx context.Context, p *browser.Page, rp *struct {
-		pageParams
-		ID string `json:"id"`
-	}) (any, error) {
-		return nil, p.RemoveInitScript(ctx, rp.ID)
-	})
+// pageFrameTree answers page.frame_tree: the page's live frames (a frame missing is detached).
+func pageFrameTree(ctx context.Context, p *browser.Page, fp *pageParams) (any, error) {
+	frames, err := p.FrameTree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"frames": frames}, nil
 }
 
-func init() {
-	// page.frame_tree: the page's live frames (a frame missing is detached).
-	methods["page.frame_tree"] = onPage(func(ctx context.Context, p *browser.Page, fp *pageParams) (any, error) {
-		frames, err := p.FrameTree(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"frames": frames}, nil
-	})
-	// page.node_frames: the frame holding a handle's node and, for a frame
-	// element, the frame it shows.
-	methods["page.node_frames"] = onPage(func(ctx context.Context, p *browser.Page, fp *struct {
-		pageParams
-		Handle string `json:"handle"`
-	}) (any, error) {
-		owner, content, err := p.NodeFrames(ctx, fp.Handle)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"owner": owner, "content": content}, nil
-	})
-	// page.frame_goto: navigate one (child) frame.
-	methods["page.frame_goto"] = onPageTimed(func(ctx context.Context, p *browser.Page, fp *struct {
-		navParams
-		Frame   string `json:"frame"`
-		URL     string `json:"url"`
-		Referer string `json:"referer"`
-	}, to time.Duration) (any, error) {
-		res, err := p.FrameGoto(ctx, fp.Frame, fp.URL, fp.Referer, browser.WaitUntil(fp.WaitUntil), to)
-		if err != nil {
-			return nil, err
-		}
-		var status any
-		if res.Status != 0 {
-			status = res.Status
-		}
-		return map[string]any{"url": res.URL, "status": status}, nil
-	})
+// pageNodeFrames answers page.node_frames: the frame holding a handle's node and, for a frame
+// element, the frame it shows.
+func pageNodeFrames(ctx context.Context, p *browser.Page, fp *struct {
+	pageParams
+	Handle string `json:"handle"`
+}) (any, error) {
+	owner, content, err := p.NodeFrames(ctx, fp.Handle)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"owner": owner, "content": content}, nil
 }
 
-func init() {
-	// page.close_before_unload: Playwright's page.close(run_before_unload=True).
-	methods["page.close_before_unload"] = onPage(func(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
-		return nil, p.CloseRunningBeforeUnload(ctx)
-	})
+// pageFrameGoto answers page.frame_goto: navigate one (child) frame.
+func pageFrameGoto(ctx context.Context, p *browser.Page, fp *struct {
+	navParams
+	Frame   string `json:"frame"`
+	URL     string `json:"url"`
+	Referer string `json:"referer"`
+}, to time.Duration) (any, error) {
+	res, err := p.FrameGoto(ctx, fp.Frame, fp.URL, fp.Referer, browser.WaitUntil(fp.WaitUntil), to)
+	if err != nil {
+		return nil, err
+	}
+	var status any
+	if res.Status != 0 {
+		status = res.Status
+	}
+	return map[string]any{"url": res.URL, "status": status}, nil
 }

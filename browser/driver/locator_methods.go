@@ -190,20 +190,6 @@ func locatorWaitFor(ctx context.Context, l *browser.Locator, wp *struct {
 	return nil, l.WaitFor(ctx, browser.ElementState(wp.State), to)
 }
 
-func locatorScreenshot(ctx context.Context, l *browser.Locator, sp *struct {
-	locatorParams
-	Path string `json:"path"`
-}, to time.Duration) (any, error) {
-	if err := checkPath(sp.Path); err != nil {
-		return nil, err
-	}
-	png, err := l.Screenshot(ctx, to)
-	if err != nil {
-		return nil, err
-	}
-	return saveImage(sp.Path, png)
-}
-
 func locatorBoundingBox(ctx context.Context, l *browser.Locator, to time.Duration) (any, error) {
 	b, err := l.BoundingBox(ctx, to)
 	if err != nil {
@@ -213,20 +199,4 @@ func locatorBoundingBox(ctx context.Context, l *browser.Locator, to time.Duratio
 		return map[string]any{"value": nil}, nil
 	}
 	return map[string]any{"value": b}, nil
-}
-
-func locatorAriaSnapshot(ctx context.Context, l *browser.Locator, ap *struct {
-	locatorParams
-	ariaParams
-}, to time.Duration) (any, error) {
-	snap, err := l.AriaSnapshot(ctx, ap.ariaParams.options(), to)
-	return map[string]any{"snapshot": snap}, err
-}
-
-func locatorEvaluate(ctx context.Context, l *browser.Locator, ep *struct {
-	locatorParams
-	Expression string          `json:"expression"`
-	Arg        json.RawMessage `json:"arg"`
-}, to time.Duration) (any, error) {
-	return value(l.Evaluate(ctx, ep.Expression, ep.Arg, to))
 }

@@ -1,68 +1,158 @@
 package driver
 
-// methods is the protocol: each method's name and its handler, in files by
-// target (browser_methods.go, page_methods.go, locator_methods.go). It is
-// only read.
-var methods = map[string]handler{
-	"browser.launch":   browserLaunch,
-	"browser.new_page": onBrowser(browserNewPage),
-	"browser.pages":    onBrowser(browserPages),
-	"browser.close":    browserClose,
+import (
+	"wright/browser"
+)
 
-	"page.goto":                onPageTimed(pageGoto),
-	"page.reload":              onPageTimed(pageReload),
-	"page.go_back":             onPageTimed(pageGoBack),
-	"page.go_forward":          onPageTimed(pageGoForward),
-	"page.url":                 onPage(pageURL),
-	"page.title":               onPage(pageTitle),
-	"page.content":             onPage(pageContent),
-	"page.bring_to_front":      onPage(pageBringToFront),
-	"page.close":               closePage,
-	"page.wait_for_load_state": onPageTimed(pageWaitForLoadState),
-	"page.wait_for_url":        onPage(pageWaitForURL),
-	"page.wait_for_selector":   onLocator(pageWaitForSelector),
-	"page.screenshot":          onPage(pageScreenshot),
-	"page.aria_snapshot":       onPageTimed(pageAriaSnapshot),
-	"page.evaluate":            onPageTimed(pageEvaluate),
-	"page.keyboard.press":      onPage(pageKeyboardPress),
-	"page.keyboard.type":       onPage(pageKeyboardType),
-	"page.mouse.click":         onPage(pageMouseClick),
-	"page.mouse.move":          onPage(pageMouseMove),
-	"page.mouse.wheel":         onPage(pageMouseWheel),
-	"page.set_viewport_size":   onPage(pageSetViewportSize),
-	"page.console_messages":    onPage(pageConsoleMessages),
-	"page.page_errors":         onPage(pagePageErrors),
-	"page.dialogs":             onPage(pageDialogs),
+// method is one method of the protocol. Its handler is a named function
+// wrapped in the adapter for what the method acts on, which also says how
+// it takes a timeout: onBrowser (the browser), onPage (a page), onPageTimed
+// (a page, with a "timeout"), onLocator (a page's locator, with a
+// "timeout"), onContext (a browser context), or none (the handler reads its
+// params itself).
+type method struct {
+	handle handler
+	// quiet: the method causes no event the client must see before its
+	// answer, so the answer is not held back until the page's events are
+	// delivered (conn.flushEvents).
+	quiet bool
+}
 
-	"locator.click":                      onLocator(locatorClick),
-	"locator.dblclick":                   onLocator(locatorDblClick),
-	"locator.fill":                       onLocator(locatorFill),
-	"locator.press":                      onLocator(locatorPress),
-	"locator.press_sequentially":         onLocator(locatorPressSequentially),
-	"locator.check":                      onLocator(locatorCheck),
-	"locator.uncheck":                    onLocator(locatorUncheck),
-	"locator.set_checked":                onLocator(locatorSetChecked),
-	"locator.select_option":              onLocator(locatorSelectOption),
-	"locator.hover":                      onLocator(locatorHover),
-	"locator.focus":                      plain(locatorFocus),
-	"locator.scroll_into_view_if_needed": plain(locatorScrollIntoView),
-	"locator.inner_text":                 plain(locatorInnerText),
-	"locator.text_content":               plain(locatorTextContent),
-	"locator.inner_html":                 plain(locatorInnerHTML),
-	"locator.input_value":                plain(locatorInputValue),
-	"locator.get_attribute":              onLocator(locatorGetAttribute),
-	"locator.is_visible":                 plain(locatorIs("visible")),
-	"locator.is_hidden":                  plain(locatorIs("hidden")),
-	"locator.is_enabled":                 plain(locatorIs("enabled")),
-	"locator.is_disabled":                plain(locatorIs("disabled")),
-	"locator.is_editable":                plain(locatorIs("editable")),
-	"locator.is_checked":                 plain(locatorIs("checked")),
-	"locator.count":                      plain(locatorCount),
-	"locator.all_inner_texts":            plain(locatorAllInnerTexts),
-	"locator.all_text_contents":          plain(locatorAllTextContents),
-	"locator.wait_for":                   onLocator(locatorWaitFor),
-	"locator.screenshot":                 onLocator(locatorScreenshot),
-	"locator.bounding_box":               plain(locatorBoundingBox),
-	"locator.aria_snapshot":              onLocator(locatorAriaSnapshot),
-	"locator.evaluate":                   onLocator(locatorEvaluate),
+// methods is the protocol: every method, its handler and its attributes,
+// in one literal. It is only read.
+var methods = map[string]method{
+	// The browser and its contexts.
+	"browser.launch":            {handle: browserLaunch, quiet: true},
+	"browser.new_page":          {handle: onBrowser(browserNewPage), quiet: true},
+	"browser.pages":             {handle: onBrowser(browserPages), quiet: true},
+	"browser.close":             {handle: browserClose, quiet: true},
+	"context.accept_downloads":  {handle: contextAcceptDownloads, quiet: true},
+	"browser.new_context":       {handle: onContext(browserNewContext), quiet: true},
+	"context.close":             {handle: onContext(contextClose), quiet: true},
+	"context.new_page":          {handle: onContext(contextNewPage), quiet: true},
+	"context.cookies":           {handle: onContext(contextCookies), quiet: true},
+	"context.add_cookies":       {handle: onContext(contextAddCookies), quiet: true},
+	"context.clear_cookies":     {handle: onContext(contextClearCookies), quiet: true},
+	"context.grant_permissions": {handle: onContext(contextGrantPermissions), quiet: true},
+	"context.set_defaults":      {handle: onContext(contextSetDefaults), quiet: true},
+	"selectors.register":        {handle: selectorsRegister, quiet: true},
+
+	// Events: the connection's subscription, and answers to the events that wait for the client.
+	"page.resolve_locator_handler": {handle: onPage(pageResolveLocatorHandler)},
+	"events.subscribe":             {handle: eventsSubscribe, quiet: true},
+	"events.unsubscribe":           {handle: eventsUnsubscribe, quiet: true},
+	"page.dialog_answer":           {handle: onPage(pageDialogAnswer), quiet: true},
+	"page.binding_result":          {handle: onPage(pageBindingResult), quiet: true},
+
+	// Navigation and the page's state.
+	"page.goto":                {handle: onPageTimed(pageGoto)},
+	"page.reload":              {handle: onPageTimed(pageReload)},
+	"page.go_back":             {handle: onPageTimed(pageGoBack)},
+	"page.go_forward":          {handle: onPageTimed(pageGoForward)},
+	"page.url":                 {handle: onPage(pageURL), quiet: true},
+	"page.title":               {handle: onPage(pageTitle)},
+	"page.content":             {handle: onPage(pageContent)},
+	"page.bring_to_front":      {handle: onPage(pageBringToFront)},
+	"page.close":               {handle: closePage, quiet: true},
+	"page.wait_for_load_state": {handle: onPageTimed(pageWaitForLoadState)},
+	"page.wait_for_url":        {handle: onPage(pageWaitForURL)},
+	"page.wait_for_selector":   {handle: onLocator(pageWaitForSelector)},
+	"page.console_messages":    {handle: onPage(pageConsoleMessages), quiet: true},
+	"page.page_errors":         {handle: onPage(pagePageErrors), quiet: true},
+	"page.dialogs":             {handle: onPage(pageDialogs), quiet: true},
+	"page.close_before_unload": {handle: onPage(pageCloseBeforeUnload)},
+
+	// Frames.
+	"page.frame_owner": {handle: onPage(pageFrameOwner)},
+	"page.frame_tree":  {handle: onPage(pageFrameTree)},
+	"page.node_frames": {handle: onPage(pageNodeFrames)},
+	"page.frame_goto":  {handle: onPageTimed(pageFrameGoto)},
+
+	// Emulation.
+	"page.set_viewport_size":   {handle: onPage(pageSetViewportSize)},
+	"page.emulate_media":       {handle: onPage(pageEmulateMedia)},
+	"page.ignore_https_errors": {handle: onPage(pageIgnoreHTTPSErrors)},
+	"page.emulate":             {handle: onPage(pageEmulate)},
+
+	// Keyboard and mouse.
+	"page.keyboard.press":       {handle: onPage(pageKeyboardPress)},
+	"page.keyboard.type":        {handle: onPage(pageKeyboardType)},
+	"page.mouse.click":          {handle: onPage(pageMouseClick)},
+	"page.mouse.move":           {handle: onPage(pageMouseMove)},
+	"page.mouse.wheel":          {handle: onPage(pageMouseWheel)},
+	"page.keyboard.down":        {handle: onPage(pageKeyboardDown)},
+	"page.keyboard.up":          {handle: onPage(pageKeyboardUp)},
+	"page.keyboard.insert_text": {handle: onPage(pageKeyboardInsertText)},
+	"page.mouse.down":           {handle: onPage(pageMouseDown)},
+	"page.mouse.up":             {handle: onPage(pageMouseUp)},
+	"page.mouse.move_steps":     {handle: onPage(pageMouseMoveSteps)},
+
+	// Locators: actions, reads and waits.
+	"locator.click":                      {handle: onLocator(locatorClick)},
+	"locator.dblclick":                   {handle: onLocator(locatorDblClick)},
+	"locator.fill":                       {handle: onLocator(locatorFill)},
+	"locator.press":                      {handle: onLocator(locatorPress)},
+	"locator.press_sequentially":         {handle: onLocator(locatorPressSequentially)},
+	"locator.check":                      {handle: onLocator(locatorCheck)},
+	"locator.uncheck":                    {handle: onLocator(locatorUncheck)},
+	"locator.set_checked":                {handle: onLocator(locatorSetChecked)},
+	"locator.select_option":              {handle: onLocator(locatorSelectOption)},
+	"locator.hover":                      {handle: onLocator(locatorHover)},
+	"locator.focus":                      {handle: plain(locatorFocus)},
+	"locator.scroll_into_view_if_needed": {handle: plain(locatorScrollIntoView)},
+	"locator.inner_text":                 {handle: plain(locatorInnerText)},
+	"locator.text_content":               {handle: plain(locatorTextContent)},
+	"locator.inner_html":                 {handle: plain(locatorInnerHTML)},
+	"locator.input_value":                {handle: plain(locatorInputValue)},
+	"locator.get_attribute":              {handle: onLocator(locatorGetAttribute)},
+	"locator.is_visible":                 {handle: plain(locatorIs("visible"))},
+	"locator.is_hidden":                  {handle: plain(locatorIs("hidden"))},
+	"locator.is_enabled":                 {handle: plain(locatorIs("enabled"))},
+	"locator.is_disabled":                {handle: plain(locatorIs("disabled"))},
+	"locator.is_editable":                {handle: plain(locatorIs("editable"))},
+	"locator.is_checked":                 {handle: plain(locatorIs("checked"))},
+	"locator.count":                      {handle: plain(locatorCount)},
+	"locator.all_inner_texts":            {handle: plain(locatorAllInnerTexts)},
+	"locator.all_text_contents":          {handle: plain(locatorAllTextContents)},
+	"locator.wait_for":                   {handle: onLocator(locatorWaitFor)},
+	"locator.bounding_box":               {handle: plain(locatorBoundingBox)},
+	"locator.evaluate":                   {handle: onLocator(locatorEvaluate)},
+
+	// Locator handlers.
+	"page.add_locator_handler":    {handle: onPage(pageAddLocatorHandler)},
+	"page.remove_locator_handler": {handle: onPage(pageRemoveLocatorHandler)},
+	"page.run_locator_handlers":   {handle: onPageTimed(pageRunLocatorHandlers)},
+
+	// Evaluation, handles, init scripts and bindings.
+	"page.evaluate":           {handle: onPageTimed(pageEvaluate)},
+	"page.remove_init_script": {handle: onPage(pageRemoveInitScript)},
+	"js.call":                 {handle: onPageTimed(jsCall)},
+	"js.dispose":              {handle: onPage(jsDispose), quiet: true},
+	"locator.element_handles": {handle: onLocator(locatorElementHandles)},
+	"locator.evaluate_all":    {handle: onLocator(locatorEvaluateAll)},
+	"page.add_init_script":    {handle: onPage(pageAddInitScript)},
+	"page.expose_binding":     {handle: onPage(pageExposeBinding)},
+
+	// Network: routing, responses, API requests.
+	"request.fetch":         {handle: onPageTimed(requestFetch), quiet: true},
+	"network.response_body": {handle: onPage(networkResponseBody), quiet: true},
+	"page.set_routing":      {handle: onPage(pageSetRouting), quiet: true},
+	"route.continue":        {handle: onPage(routeContinue), quiet: true},
+	"route.fulfill":         {handle: onPage(routeFulfill), quiet: true},
+	"route.abort":           {handle: onPage(routeAbort), quiet: true},
+
+	// Files and downloads.
+	"locator.drag_to":             {handle: onLocator(locatorDragTo)},
+	"locator.set_input_files":     {handle: onLocator(locatorSetInputFiles)},
+	"page.intercept_file_chooser": {handle: onPage(pageInterceptFileChooser)},
+	"download.wait":               {handle: downloadWait, quiet: true},
+	"download.save_as":            {handle: downloadSaveAs, quiet: true},
+	"download.cancel":             {handle: downloadDo((*browser.Download).Cancel), quiet: true},
+	"download.delete":             {handle: downloadDo((*browser.Download).Delete), quiet: true},
+
+	// Screenshots and ARIA snapshots.
+	"page.screenshot":       {handle: onPage(pageScreenshot)},
+	"page.aria_snapshot":    {handle: onPageTimed(pageAriaSnapshot)},
+	"locator.screenshot":    {handle: onLocator(locatorScreenshot)},
+	"locator.aria_snapshot": {handle: onLocator(locatorAriaSnapshot)},
 }

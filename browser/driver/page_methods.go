@@ -2,14 +2,28 @@ package driver
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"time"
 
 	"wright/browser"
 )
+
+func pageEmulateMedia(ctx context.Context, p *browser.Page, mp *struct {
+	pageParams
+	browser.Media
+}) (any, error) {
+	return nil, p.EmulateMedia(ctx, mp.Media)
+}
+
+// pageCloseBeforeUnload answers page.close_before_unload: Playwright's page.close(run_before_unload=True).
+func pageCloseBeforeUnload(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
+	return nil, p.CloseRunningBeforeUnload(ctx)
+}
+
+// pageIgnoreHTTPSErrors answers page.ignore_https_errors.
+func pageIgnoreHTTPSErrors(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
+	return nil, p.IgnoreHTTPSErrors(ctx)
+}
 
 // page.* methods.
 
@@ -119,111 +133,6 @@ func pageWaitForSelector(ctx context.Context, l *browser.Locator, wp *struct {
 	return nil, l.Page().WaitForSelector(ctx, wp.Selector, browser.ElementState(wp.State), to)
 }
 
-// pageScreenshot checks its path before the timeout, like pageWaitForURL.
-func pageScreenshot(ctx context.Context, p *browser.Page, sp *struct {
-	pageParams
-	timeoutParams
-	Path     string `json:"path"`
-	FullPage bool   `json:"full_page"`
-	Type     string `json:"type"`
-	Quality  int    `json:"quality"`
-}) (any, error) {
-	if err := checkPath(sp.Path); err != nil {
-		return nil, err
-	}
-	to, err := sp.Timeout.duration()
-	if err != nil {
-		return nil, err
-	}
-	opts := browser.ShotOptions{FullPage: sp.FullPage, Format: sp.Type, Quality: sp.Quality}
-	if sp.Path == "" {
-		// Sent on as Chromium encoded it: no decode and encode again.
-		b64, err := p.CaptureBase64(ctx, opts, to)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"data": b64}, nil
-	}
-	img, err := p.Capture(ctx, opts, to)
-	if err != nil {
-		return nil, err
-	}
-	return saveImage(sp.Path, img)
-}
-
-func pageAriaSnapshot(ctx context.Context, p *browser.Page, ap *struct {
-	pageParams
-	timeoutParams
-	ariaParams
-	Ref      string `json:"ref"`
-	Selector string `json:"selector"`
-}, to time.Duration) (any, error) {
-	opts := ap.ariaParams.options()
-	opts.Ref, opts.Selector = ap.Ref, ap.Selector
-	snap, err := p.AriaSnapshot(ctx, opts, to)
-	return map[string]any{"snapshot": snap}, err
-}
-
-func pageEvaluate(ctx context.Context, p *browser.Page, ep *struct {
-	pageParams
-	timeoutParams
-	Expression string          `json:"expression"`
-	Arg        json.RawMessage `json:"arg"`
-}, to time.Duration) (any, error) {
-	return value(p.Evaluate(ctx, ep.Expression, ep.Arg, to))
-}
-
-func pageKeyboardPress(ctx context.Context, p *browser.Page, kp *struct {
-	pageParams
-	Key string `json:"key"`
-}) (any, error) {
-	return nil, p.Press(ctx, kp.Key)
-}
-
-func pageKeyboardType(ctx context.Context, p *browser.Page, kp *struct {
-	pageParams
-	Text  string `json:"text"`
-	Delay ms     `json:"delay"`
-}) (any, error) {
-	d, err := kp.Delay.duration()
-	if err != nil {
-		return nil, err
-	}
-	return nil, p.Type(ctx, kp.Text, d)
-}
-
-func pageMouseClick(ctx context.Context, p *browser.Page, mp *struct {
-	pageParams
-	X          *float64 `json:"x"`
-	Y          *float64 `json:"y"`
-	Button     string   `json:"button"`
-	ClickCount int      `json:"click_count"`
-}) (any, error) {
-	if mp.X == nil || mp.Y == nil {
-		return nil, invalid("page.mouse.click needs x and y")
-	}
-	return nil, p.MouseClick(ctx, *mp.X, *mp.Y, browser.MouseButton(mp.Button), mp.ClickCount)
-}
-
-func pageMouseMove(ctx context.Context, p *browser.Page, mp *struct {
-	pageParams
-	X *float64 `json:"x"`
-	Y *float64 `json:"y"`
-}) (any, error) {
-	if mp.X == nil || mp.Y == nil {
-		return nil, invalid("page.mouse.move needs x and y")
-	}
-	return nil, p.MouseMove(ctx, *mp.X, *mp.Y)
-}
-
-func pageMouseWheel(ctx context.Context, p *browser.Page, mp *struct {
-	pageParams
-	DeltaX float64 `json:"delta_x"`
-	DeltaY float64 `json:"delta_y"`
-}) (any, error) {
-	return nil, p.MouseWheel(ctx, mp.DeltaX, mp.DeltaY)
-}
-
 func pageSetViewportSize(ctx context.Context, p *browser.Page, vp *struct {
 	pageParams
 	Width  int `json:"width"`
@@ -244,17 +153,10 @@ func pageDialogs(ctx context.Context, p *browser.Page, cp *clearParams) (any, er
 	return map[string]any{"dialogs": p.Dialogs(cp.Clear)}, nil
 }
 
-// saveImage writes a screenshot to path, or answers it as base64 when no
-// path is given.
-func saveImage(path string, png []byte) (any, error) {
-	if path == "" {
-		return map[string]any{"data": base64.StdEncoding.EncodeToString(png)}, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, browser.WrapError(browser.ErrBrowser, err, "save screenshot: %v", err)
-	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		return nil, browser.WrapError(browser.ErrBrowser, err, "save screenshot: %v", err)
-	}
-	return map[string]any{"path": path}, nil
+// pageEmulate answers page.emulate.
+func pageEmulate(ctx context.Context, p *browser.Page, ep *struct {
+	pageParams
+	browser.Emulation
+}) (any, error) {
+	return nil, p.Emulate(ctx, ep.Emulation)
 }

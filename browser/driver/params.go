@@ -102,8 +102,10 @@ type clickParams struct {
 
 // These methods are promoted into every params struct that embeds the
 // type, which is how the adapters reach the shared fields.
-func (pp pageParams) pageID() string              { return pp.Page }
-func (tp timeoutParams) timeout() ms              { return tp.Timeout }
+func (pp pageParams) pageID() string { return pp.Page }
+
+func (tp timeoutParams) timeout() ms { return tp.Timeout }
+
 func (lp locatorParams) locParams() locatorParams { return lp }
 
 // handler answers one method.

@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"wright/spelling"
 
 	"wright/browser"
+	"wright/spelling"
 )
 
 // JSON-RPC error codes.
@@ -154,12 +154,12 @@ func (c *conn) handle(ctx context.Context, req rpcRequest) {
 		reply(rpcResponse{Error: &rpcError{Code: codeBadParams, Message: `invalid request: need "jsonrpc":"2.0", an "id" and a "method"`, Data: map[string]any{"type": string(browser.ErrInvalidParams)}}})
 		return
 	}
-	h, ok := methods[req.Method]
+	m, ok := methods[req.Method]
 	if !ok {
 		reply(rpcResponse{Error: &rpcError{Code: codeUnknownMethod, Message: fmt.Sprintf("unknown method %q; see PROTOCOL.md for the methods (e.g. %s)", req.Method, suggestMethod(req.Method)), Data: map[string]any{"type": string(browser.ErrInvalidParams)}}})
 		return
 	}
-	res, err := h(ctx, c, req.Params)
+	res, err := m.handle(ctx, c, req.Params)
 	c.flushEvents(ctx, req)
 	if err != nil {
 		e := browser.AsError(err)

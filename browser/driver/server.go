@@ -1,7 +1,3 @@
-// Package driver serves wright's browser driver protocol (PROTOCOL.md in
-// the browser package): JSON-RPC 2.0, one object per line, over stdio or a
-// Unix socket, each method answered by the browser engine. It is `wright
-// driver`, and live mode runs one in process.
 package driver
 
 import (
@@ -16,6 +12,7 @@ import (
 	"time"
 
 	"wright/browser"
+	"wright/harness/probe"
 )
 
 // ServerOptions configure a driver server.
@@ -28,8 +25,8 @@ type ServerOptions struct {
 	// nil discards them.
 	Log io.Writer
 	// Probe, if set, is read from the page the client used last when the
-	// client ends (see ProbeRequest).
-	Probe *ProbeRequest
+	// client ends (see package harness/probe).
+	Probe *probe.Request
 }
 
 // Server answers the JSON-RPC protocol of PROTOCOL.md. One Server holds at

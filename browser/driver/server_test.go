@@ -502,3 +502,72 @@ func TestProtocolOverSocket(t *testing.T) {
 		t.Errorf("serve after stale socket: %v", err)
 	}
 }
+
+// TestMethodsAreDocumented: every method of the table is in PROTOCOL.md
+// (the is_* family shares one row), so the protocol's reference cannot
+// miss one the driver answers.
+func TestMethodsAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range methods {
+		short := name[strings.LastIndex(name, ".")+1:]
+		if !strings.Contains(string(doc), "`"+name+"`") && !(strings.HasPrefix(short, "is_") && strings.Contains(string(doc), "`"+short+"`")) {
+			t.Errorf("%s is not in PROTOCOL.md", name)
+		}
+	}
+}
+
+// TestEventWireNames: the driver names each typed engine event for the
+// wire and sends its fields as the params, with the page (and a popup's
+// opener) beside them.
+func TestEventWireNames(t *testing.T) {
+	var buf bytes.Buffer
+	c := &conn{w: &buf}
+	pe := browser.PageEvent{Page: "p2"}
+	body := "a=1"
+	for _, tc := range []struct {
+		ev     browser.Event
+		method string
+		want   map[string]any // params checked
+		absent []string       // params that must not be sent
+	}{
+		{&browser.ConsoleEvent{PageEvent: pe, Type: "log", Text: "hi", Args: []browser.ConsoleArg{}}, "page.console",
+			map[string]any{"page": "p2", "text": "hi", "type": "log", "args": []any{}}, []string{"opener"}},
+		{&browser.LoadEvent{PageEvent: pe, DOMContentLoaded: true}, "page.domcontentloaded", map[string]any{"page": "p2"}, []string{"DOMContentLoaded"}},
+		{&browser.LoadEvent{PageEvent: browser.PageEvent{Page: "p3", Opener: "p2"}}, "page.load", map[string]any{"page": "p3", "opener": "p2"}, nil},
+		{&browser.PageOpenedEvent{Page: "p4"}, "browser.page", map[string]any{"page": "p4", "opener": ""}, nil},
+		{&browser.SameDocumentNavigationEvent{PageEvent: pe, URL: "u#x", Main: true, SameDocument: true}, "page.framenavigated",
+			map[string]any{"url": "u#x", "main": true, "same_document": true}, []string{"name", "frame"}},
+		{&browser.RequestEvent{PageEvent: pe, RequestInfo: browser.RequestInfo{Request: "r1", URL: "u"}}, "page.request", map[string]any{"request": "r1"},
+			[]string{"post_data", "redirect_status", "redirect_headers", "redirect_status_text"}},
+		{&browser.RequestEvent{PageEvent: pe, RequestInfo: browser.RequestInfo{PostData: &body}, Redirect: &browser.Redirect{Status: 302}}, "page.request",
+			map[string]any{"post_data": "a=1", "redirect_status": float64(302), "redirect_status_text": ""}, nil},
+		{&browser.LocatorHandlerEvent{PageEvent: pe, UID: 3}, "page.locator_handler", map[string]any{"uid": float64(3)}, nil},
+	} {
+		buf.Reset()
+		c.notify(tc.ev)
+		var got struct {
+			JSONRPC string         `json:"jsonrpc"`
+			Method  string         `json:"method"`
+			Params  map[string]any `json:"params"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+			t.Fatalf("%T: %v: %q", tc.ev, err, buf.String())
+		}
+		if got.JSONRPC != "2.0" || got.Method != tc.method {
+			t.Errorf("%T: sent as %q, want %q", tc.ev, got.Method, tc.method)
+		}
+		for k, v := range tc.want {
+			if fmt.Sprint(got.Params[k]) != fmt.Sprint(v) {
+				t.Errorf("%s: %s = %v, want %v", tc.method, k, got.Params[k], v)
+			}
+		}
+		for _, k := range tc.absent {
+			if _, ok := got.Params[k]; ok {
+				t.Errorf("%s: %s sent", tc.method, k)
+			}
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"wright/browser"
 	"wright/browser/driver"
+	"wright/harness/probe"
 )
 
 // driverCmd is `wright driver`: the browser driver that language clients
@@ -17,7 +18,7 @@ import (
 var driverCmd = &cobra.Command{
 	Use:   "driver",
 	Short: "Serve the browser driver protocol (JSON-RPC over stdio, or a Unix socket)",
-	Long: `Serve the browser driver protocol of browser/PROTOCOL.md.
+	Long: `Serve the browser driver protocol of browser/driver/PROTOCOL.md.
 
 By default the driver speaks newline-delimited JSON-RPC 2.0 on stdin/stdout
 and exits (closing its browser) when stdin closes. With --socket PATH it
@@ -52,12 +53,12 @@ func runDriver(cmd *cobra.Command, _ []string) error {
 	if err := browser.BecomeSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "wright driver: cannot become a subreaper:", err)
 	}
-	probe, err := driver.LoadProbeRequest()
+	req, err := probe.Load()
 	if err != nil {
 		return err
 	}
 	opts := driver.ServerOptions{
-		Probe: probe,
+		Probe: req,
 		Browser: browser.Options{
 			Executable: driverFlags.executable,
 			CDPURL:     driverFlags.cdpURL,

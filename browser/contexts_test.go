@@ -1,0 +1,71 @@
+package browser
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// A popup gets its opener's context defaults before its first script runs:
+// the opener reads them synchronously from the window window.open returns.
+func TestPopupGetsContextDefaultsBeforeItRuns(t *testing.T) {
+	needBrowser(t)
+	ctx := context.Background()
+	id, err := shared.NewContext(ctx)
+	if err != nil {
+		t.Fatalf("new context: %v", err)
+	}
+	defer func() { _ = shared.CloseContext(ctx, id) }()
+	shared.SetContextDefaults(id, ContextDefaults{
+		Emulation:   &Emulation{HasTouch: true, Viewport: &Viewport{Width: 400, Height: 500}},
+		InitScripts: []string{"window.injected = 123"},
+		Bindings:    []string{"add"},
+	})
+	p, err := shared.NewPageIn(ctx, id)
+	if err != nil {
+		t.Fatalf("new page: %v", err)
+	}
+	if _, err := p.Goto(ctx, site.URL+"/popup.html", Load, 0); err != nil {
+		t.Fatalf("goto: %v", err)
+	}
+	got := eval[[]any](t, p, `() => { const w = window.open('about:blank'); return [w.innerWidth, w.innerHeight, 'ontouchstart' in w, w.injected ?? null, typeof w.add] }`)
+	want := []any{400.0, 500.0, true, 123.0, "function"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("popup's [innerWidth, innerHeight, touch, init script, binding] = %v, want %v", got, want)
+			break
+		}
+	}
+}
+
+func TestContextsAreIsolated(t *testing.T) {
+	needBrowser(t)
+	ctx := context.Background()
+	id, err := shared.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.CloseContext(ctx, id)
+	inCtx, err := shared.NewPageIn(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := open(t, "/form.html")
+	if _, err := inCtx.Goto(ctx, site.URL+"/form.html", Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	call(t, inCtx, JSCall{Source: "() => { document.cookie = 'iso=1; path=/' }"})
+	if c := eval[string](t, plain, "document.cookie"); strings.Contains(c, "iso=1") {
+		t.Fatalf("the default context sees the other context's cookie: %q", c)
+	}
+	cookies, err := shared.Cookies(ctx, id)
+	if err != nil || len(cookies) != 1 || cookies[0].Name != "iso" {
+		t.Fatalf("context cookies: %v %v", cookies, err)
+	}
+	if err := inCtx.Emulate(ctx, Emulation{UserAgent: "wright-ua", Locale: "de-DE"}); err != nil {
+		t.Fatal(err)
+	}
+	if ua := eval[string](t, inCtx, "navigator.userAgent + ' ' + navigator.language"); ua != "wright-ua de-DE" {
+		t.Fatalf("emulation: %q", ua)
+	}
+}

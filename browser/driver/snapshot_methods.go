@@ -1,0 +1,93 @@
+package driver
+
+import (
+	"context"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"time"
+
+	"wright/browser"
+)
+
+func locatorScreenshot(ctx context.Context, l *browser.Locator, sp *struct {
+	locatorParams
+	Path string `json:"path"`
+}, to time.Duration) (any, error) {
+	if err := checkPath(sp.Path); err != nil {
+		return nil, err
+	}
+	png, err := l.Screenshot(ctx, to)
+	if err != nil {
+		return nil, err
+	}
+	return saveImage(sp.Path, png)
+}
+
+func locatorAriaSnapshot(ctx context.Context, l *browser.Locator, ap *struct {
+	locatorParams
+	ariaParams
+}, to time.Duration) (any, error) {
+	snap, err := l.AriaSnapshot(ctx, ap.ariaParams.options(), to)
+	return map[string]any{"snapshot": snap}, err
+}
+
+// pageScreenshot checks its path before the timeout, like pageWaitForURL.
+func pageScreenshot(ctx context.Context, p *browser.Page, sp *struct {
+	pageParams
+	timeoutParams
+	Path     string `json:"path"`
+	FullPage bool   `json:"full_page"`
+	Type     string `json:"type"`
+	Quality  int    `json:"quality"`
+}) (any, error) {
+	if err := checkPath(sp.Path); err != nil {
+		return nil, err
+	}
+	to, err := sp.Timeout.duration()
+	if err != nil {
+		return nil, err
+	}
+	opts := browser.ShotOptions{FullPage: sp.FullPage, Format: sp.Type, Quality: sp.Quality}
+	if sp.Path == "" {
+		// Sent on as Chromium encoded it: no decode and encode again.
+		b64, err := p.CaptureBase64(ctx, opts, to)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"data": b64}, nil
+	}
+	img, err := p.Capture(ctx, opts, to)
+	if err != nil {
+		return nil, err
+	}
+	return saveImage(sp.Path, img)
+}
+
+func pageAriaSnapshot(ctx context.Context, p *browser.Page, ap *struct {
+	pageParams
+	timeoutParams
+	ariaParams
+	Ref      string `json:"ref"`
+	Selector string `json:"selector"`
+}, to time.Duration) (any, error) {
+	opts := ap.ariaParams.options()
+	opts.Ref, opts.Selector = ap.Ref, ap.Selector
+	snap, err := p.AriaSnapshot(ctx, opts, to)
+	return map[string]any{"snapshot": snap}, err
+}
+
+// saveImage writes a screenshot to path, or answers it as base64 when no
+// path is given.
+func saveImage(path string, png []byte) (any, error) {
+	if path == "" {
+		return map[string]any{"data": base64.StdEncoding.EncodeToString(png)}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, browser.WrapError(browser.ErrBrowser, err, "save screenshot: %v", err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		return nil, browser.WrapError(browser.ErrBrowser, err, "save screenshot: %v", err)
+	}
+	return map[string]any{"path": path}, nil
+}

@@ -1,0 +1,108 @@
+package browser
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+func TestFrames(t *testing.T) {
+	p := open(t, "/frames.html?cross="+other+"/frame_child.html")
+	if err := p.WaitForSelector(bg, "iframe#cross >> #b", stateVisible, 0); err != nil {
+		t.Fatalf("cross-origin frame content: %v", err)
+	}
+	for _, c := range []struct{ frame, host string }{
+		{"#same", strings.TrimPrefix(site.URL, "http://")},
+		{"#cross", strings.TrimPrefix(other, "http://")},
+	} {
+		sel := "iframe" + c.frame + " >> role=button[name='Frame button']"
+		if err := loc(t, p, sel).Click(bg, ClickOptions{}); err != nil {
+			t.Fatalf("click in %s: %v", c.frame, err)
+		}
+		got := text(t, p, "iframe"+c.frame+" >> #b")
+		if got != "pressed in "+c.host {
+			t.Errorf("%s: %q", c.frame, got)
+		}
+		in := loc(t, p, "iframe"+c.frame+" >> label=Frame input")
+		if err := in.Fill(bg, "typed "+c.frame, false, 0); err != nil {
+			t.Fatalf("fill in %s: %v", c.frame, err)
+		}
+		if v, _ := in.InputValue(bg, 0); v != "typed "+c.frame {
+			t.Errorf("%s input: %q", c.frame, v)
+		}
+	}
+	n, err := loc(t, p, "iframe >> #b").Count(bg)
+	if err != nil || n != 2 {
+		t.Errorf("buttons in both frames: %d %v", n, err)
+	}
+	if err := loc(t, p, "iframe >> #b >> nth=1").Click(bg, ClickOptions{}); err != nil {
+		t.Errorf("nth across frames: %v", err)
+	}
+	// Without a frame part, selectors stay in the page.
+	if n, _ := loc(t, p, "#b").Count(bg); n != 0 {
+		t.Errorf("#b matched %d in the top document", n)
+	}
+}
+
+// object evaluates expr in the page's main world and returns the object id.
+func object(t *testing.T, p *Page, expr string) string {
+	t.Helper()
+	res, err := proto.RuntimeEvaluate{Expression: expr}.Call(p.Rod())
+	if err != nil || res.Result.ObjectID == "" {
+		t.Fatalf("evaluate %s: %v %+v", expr, err, res)
+	}
+	return string(res.Result.ObjectID)
+}
+
+func TestFrameTreeAndNodeFrames(t *testing.T) {
+	p := open(t, "/frames.html")
+	ctx := context.Background()
+	tree, err := p.FrameTree(ctx)
+	if err != nil || len(tree) != 3 || tree[0].Parent != "" || tree[1].Parent != tree[0].ID || tree[2].Parent != tree[0].ID {
+		t.Fatalf("frame tree: %+v %v", tree, err)
+	}
+	if !strings.HasSuffix(tree[1].URL, "/frame_child.html") {
+		t.Errorf("the child frame's url: %q", tree[1].URL)
+	}
+	owner, content, err := p.NodeFrames(ctx, object(t, p, "document.getElementById('same')"))
+	if err != nil || owner != tree[0].ID || content != tree[1].ID {
+		t.Errorf("the iframe: owner %q content %q (%v); tree %+v", owner, content, err, tree)
+	}
+	owner, content, err = p.NodeFrames(ctx, object(t, p, "document.getElementById('same').contentDocument.body"))
+	if err != nil || owner != tree[1].ID || content != "" {
+		t.Errorf("a node inside the child frame: owner %q content %q (%v)", owner, content, err)
+	}
+	// A removed <iframe> takes its frame out of the tree.
+	object(t, p, "(() => { const f = document.getElementById('same'); f.remove(); return f; })()")
+	tree, err = p.FrameTree(ctx)
+	if err != nil || len(tree) != 2 {
+		t.Errorf("after removing the iframe: %+v %v", tree, err)
+	}
+}
+
+func TestFrameGoto(t *testing.T) {
+	p := open(t, "/frames.html")
+	ctx := context.Background()
+	tree, err := p.FrameTree(ctx)
+	if err != nil || len(tree) < 2 {
+		t.Fatalf("frame tree: %+v %v", tree, err)
+	}
+	child := tree[1].ID
+	res, err := p.FrameGoto(ctx, child, site.URL+"/page2.html", "", Load, 20*time.Second)
+	if err != nil || res.Status != 200 {
+		t.Fatalf("frame goto: %+v %v", res, err)
+	}
+	tree, _ = p.FrameTree(ctx)
+	if tree[1].ID != child || !strings.HasSuffix(tree[1].URL, "/page2.html") || !strings.HasSuffix(tree[0].URL, "/frames.html") {
+		t.Errorf("only the child frame navigates: %+v", tree)
+	}
+	_, err = p.FrameGoto(ctx, child, site.URL+"/slow?ms=20000", "", Load, 500*time.Millisecond)
+	wantType(t, err, ErrTimeout, "500ms", "/slow?ms=20000")
+	_, err = p.FrameGoto(ctx, "no-such-frame", site.URL+"/page2.html", "", Load, 5*time.Second)
+	if err == nil {
+		t.Errorf("navigating a frame that does not exist must fail")
+	}
+}

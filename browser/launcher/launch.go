@@ -1,0 +1,173 @@
+package launcher
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/launcher/flags"
+)
+
+// ProxyEnv names the run's policy proxy (package netpolicy). A browser a
+// script launches inside a run (workspace mode) sends every request
+// through it, loopback included, so the run's URL policy applies to its
+// subresources, fetches and WebSockets too.
+const ProxyEnv = "WRIGHT_PROXY"
+
+// Config is how to start Chromium.
+type Config struct {
+	Executable  string    // empty: FindExecutable's search
+	Headed      bool      // show a window
+	UserDataDir string    // empty: a fresh temporary profile, removed by Process.Reap
+	Width       int       // the window's size
+	Height      int       //
+	Args        []string  // extra Chromium flags, "--name" or "--name=v1,v2"
+	Env         []string  // the process's environment
+	Log         io.Writer // Chromium's own output; nil drops it
+}
+
+// Process is a started Chromium: its DevTools URL, and the process group
+// Reap sweeps.
+type Process struct {
+	URL     string // the DevTools WebSocket
+	Exe     string
+	Profile string // the temporary profile Reap removes; "" when the caller gave one
+
+	l *launcher.Launcher
+}
+
+// TempDir is a short temporary directory: Chromium's socket names under a
+// profile must fit in sun_path, so a long $TMPDIR (macOS) is avoided.
+func TempDir() string {
+	const maxLen = 40 // leaves room for Chromium's own folder and socket names
+	if dir := os.TempDir(); len(dir) <= maxLen {
+		return dir
+	}
+	if fi, err := os.Stat("/tmp"); err == nil && fi.IsDir() {
+		return "/tmp"
+	}
+	return os.TempDir()
+}
+
+// Start finds and starts Chromium headless (unless Headed) in its own
+// process group, listening for DevTools on a free port. It never downloads
+// a browser.
+func Start(ctx context.Context, cfg Config) (*Process, error) {
+	exe, err := FindExecutable(cfg.Executable)
+	if err != nil {
+		return nil, err
+	}
+	profile := cfg.UserDataDir
+	temp := profile == ""
+	if temp {
+		profile, err = os.MkdirTemp(TempDir(), "wright-profile-")
+		if err != nil {
+			return nil, fmt.Errorf("create a temporary browser profile: %w", err)
+		}
+	}
+	l := launcher.New().Context(ctx).Bin(exe).Leakless(false).Headless(!cfg.Headed).UserDataDir(profile).
+		Set(flags.RemoteDebuggingPort, "0").
+		Set("no-sandbox").Set("disable-gpu").Set("no-first-run").Set("no-startup-window").
+		Set("disable-background-networking").Set("disable-component-update").Set("disable-sync").
+		Set("disable-back-forward-cache").Set("hide-scrollbars").Set("mute-audio").
+		// Cross-origin frames stay in the page's process, so their DOM is
+		// reachable from the page's own CDP session.
+		Set("disable-features", "IsolateOrigins", "site-per-process", "Translate", "BackForwardCache").
+		Set("window-size", fmt.Sprintf("%d,%d", cfg.Width, cfg.Height)).
+		Delete("enable-automation").
+		Env(append(slices.Clip(cfg.Env), "TMPDIR="+TempDir())...)
+	if cfg.Log != nil {
+		l = l.Logger(cfg.Log)
+	}
+	for _, a := range cfg.Args {
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if hasVal {
+			l = l.Set(flags.Flag(name), strings.Split(val, ",")...)
+		} else {
+			l = l.Set(flags.Flag(name))
+		}
+	}
+	l = withRunProxy(l)
+	wsURL, err := l.Launch()
+	if err != nil {
+		if temp {
+			_ = os.RemoveAll(profile)
+		}
+		return nil, fmt.Errorf("launch %s: %w", exe, err)
+	}
+	// The profile is removed by Reap, after the process group is swept,
+	// not by the launcher's Cleanup (and never when the caller gave it).
+	l.Delete(flags.UserDataDir)
+	p := &Process{URL: wsURL, Exe: exe, l: l}
+	if temp {
+		p.Profile = profile
+	}
+	return p, nil
+}
+
+func withRunProxy(l *launcher.Launcher) *launcher.Launcher {
+	p := os.Getenv(ProxyEnv)
+	if p == "" || l.Has("proxy-server") {
+		return l
+	}
+	return l.Set("proxy-server", p).Set("proxy-bypass-list", "<-loopback>")
+}
+
+// PID is the browser process's id, which is also its process group's.
+func (p *Process) PID() int { return p.l.PID() }
+
+// Reap waits for the browser process to end; then, at once, while the
+// group id can only be its helpers', kills and reaps the group and removes
+// the temporary profile. exited is called as soon as the process itself
+// is reaped.
+func (p *Process) Reap(exited func()) {
+	p.l.Cleanup() // returns once the process is reaped
+	exited()
+	pid := p.PID()
+	// Once the last helper is gone the id may be reused, so this is never
+	// done later.
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	reapGroup(pid)
+	if p.Profile != "" {
+		// Dying helpers may still hold files for a moment.
+		for i := 0; i < 20; i++ {
+			if err := os.RemoveAll(p.Profile); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// Kill ends the browser's whole process group: the browser started it in
+// a group of its own, so this reaches its helpers (renderers, GPU,
+// zygotes) too.
+func (p *Process) Kill() {
+	pid := p.PID()
+	if pid <= 0 {
+		return
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+}
+
+func reapGroup(pgid int) {
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil)
+		switch {
+		case err == syscall.EINTR:
+		case err != nil:
+			return // ECHILD: none (left) of ours
+		case pid == 0:
+			time.Sleep(10 * time.Millisecond) // ours, not dead yet
+		}
+	}
+}

@@ -1,0 +1,510 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// postData is a request's body, nil when it has none.
+func postData(r *proto.NetworkRequest) *string {
+	if !r.HasPostData {
+		return nil
+	}
+	var data string
+	for _, entry := range r.PostDataEntries {
+		data += string(entry.Bytes)
+	}
+	return &data
+}
+
+func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
+	if strings.HasPrefix(e.Request.URL, "data:") {
+		return // data: URLs are no requests to the network (Playwright reports none)
+	}
+	ev := &RequestEvent{
+		RequestInfo: requestInfo(string(e.RequestID), e.Request.URL, e.Request, e.Type,
+			e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID)),
+		Frame: string(e.FrameID), MainFrame: e.FrameID == p.mainFrame(),
+	}
+	if e.RedirectResponse != nil {
+		ev.Redirect = &Redirect{Status: e.RedirectResponse.Status, Headers: e.RedirectResponse.Headers, StatusText: e.RedirectResponse.StatusText}
+	}
+	p.emit(ev)
+}
+
+// Fetch is Playwright's route.fetch() and page.request: the driver makes
+// an HTTP request on the page's behalf, with the page's cookies, and hands
+// the whole response back. The URL policy decides each URL (redirects
+// included), and the run's policy proxy carries it as it carries the
+// browser's own requests.
+
+// FetchRequest is one request to make.
+type FetchRequest struct {
+	URL          string
+	Method       string
+	Headers      map[string]string
+	PostData     []byte
+	MaxRedirects int // -1: the default (20)
+}
+
+// FetchResult is the response, body included.
+type FetchResult struct {
+	URL        string      `json:"url"`
+	Status     int         `json:"status"`
+	StatusText string      `json:"status_text"`
+	Headers    [][2]string `json:"headers"`
+	Body       string      `json:"body"` // base64
+}
+
+// maxFetchBody caps a fetched body; a bigger one is an error, not a cut.
+const maxFetchBody = 64 << 20
+
+// Fetch makes the request within timeout.
+func (p *Page) Fetch(ctx context.Context, req FetchRequest, timeout time.Duration) (*FetchResult, error) {
+	u, err := url.Parse(req.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, newErr(ErrInvalidParams, "fetch needs an http(s) URL, not %q", req.URL)
+	}
+	if err := p.fetchAllowed(req.URL); err != nil {
+		return nil, err
+	}
+	o := p.begin(ctx, timeout)
+	defer o.end()
+	method := strings.ToUpper(req.Method)
+	if method == "" {
+		method = http.MethodGet
+	}
+	hr, err := http.NewRequestWithContext(o.ctx, method, req.URL, bytes.NewReader(req.PostData))
+	if err != nil {
+		return nil, newErr(ErrInvalidParams, "fetch: %v", err)
+	}
+	for k, v := range req.Headers {
+		hr.Header.Set(k, v)
+	}
+	if hr.Header.Get("Cookie") == "" {
+		if c := p.cookieHeader(o, req.URL); c != "" {
+			hr.Header.Set("Cookie", c)
+		}
+	}
+	resp, err := p.fetchClient(req.MaxRedirects).Do(hr)
+	if err != nil {
+		return nil, p.fetchErr(o, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxFetchBody+1))
+	if err != nil {
+		return nil, p.fetchErr(o, err)
+	}
+	if len(body) > maxFetchBody {
+		return nil, newErr(ErrBrowser, "fetch: the response body of %s is over %d MB", req.URL, maxFetchBody>>20)
+	}
+	out := &FetchResult{URL: resp.Request.URL.String(), Status: resp.StatusCode,
+		StatusText: strings.TrimSpace(strings.TrimPrefix(resp.Status, fmt.Sprint(resp.StatusCode))),
+		Body:       base64.StdEncoding.EncodeToString(body)}
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			out.Headers = append(out.Headers, [2]string{strings.ToLower(k), v})
+		}
+	}
+	return out, nil
+}
+
+func (p *Page) fetchAllowed(u string) error {
+	if pol := p.b.opts.URLPolicy; pol != nil {
+		if err := pol(u); err != nil {
+			return wrapErr(ErrBlockedURL, err, "fetch of %s refused by the URL policy: %v", u, err)
+		}
+	}
+	return nil
+}
+
+// fetchClient follows up to max redirects (0: none, the 3xx is the
+// answer), each passing the URL policy, through the run's proxy.
+func (p *Page) fetchClient(max int) *http.Client {
+	if max < 0 {
+		max = 20
+	}
+	tr := &http.Transport{Proxy: runProxy, ForceAttemptHTTP2: true, DisableKeepAlives: true}
+	if p.ignoresHTTPSErrors() {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the context's ignore_https_errors asks for it
+	}
+	return &http.Client{Transport: tr, CheckRedirect: func(r *http.Request, via []*http.Request) error {
+		if len(via) > max {
+			return http.ErrUseLastResponse
+		}
+		return p.fetchAllowed(r.URL.String())
+	}}
+}
+
+// runProxy sends a request through the run's policy proxy, as the browser
+// does, except for loopback hosts (the browser's bypass list).
+func runProxy(r *http.Request) (*url.URL, error) {
+	proxy := os.Getenv(ProxyEnv)
+	if proxy == "" {
+		return nil, nil
+	}
+	host := r.URL.Hostname()
+	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		return nil, nil
+	}
+	return url.Parse(proxy)
+}
+
+func (p *Page) cookieHeader(o *op, u string) string {
+	res, err := proto.NetworkGetCookies{Urls: []string{u}}.Call(o.rodPage())
+	if err != nil {
+		return ""
+	}
+	parts := make([]string, 0, len(res.Cookies))
+	for _, c := range res.Cookies {
+		parts = append(parts, c.Name+"="+c.Value)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (p *Page) fetchErr(o *op, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if errors.Is(context.Cause(o.ctx), context.DeadlineExceeded) {
+		return newErr(ErrTimeout, "Timeout %dms exceeded.", o.timeout.Milliseconds())
+	}
+	if e := p.closedErr(); e != nil {
+		return e
+	}
+	return wrapErr(ErrBrowser, err, "fetch: %v", err)
+}
+
+// The interception layer: every request a page makes that wright needs to
+// see passes through decideRequest, in one place. First the URL policy
+// (documents; a refused one fails with BlockedByClient), then, when a
+// client routes the page's requests (page.route in Playwright), the client
+// decides: the request stays paused until route.continue / route.fulfill /
+// route.abort answers it. A future policy for subresources hooks in here.
+
+// interceptPatterns are the Fetch patterns the page needs now.
+func (rt *Router) patterns() []*proto.FetchRequestPattern {
+	p := rt.p
+	if rt.on.Load() {
+		return []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}
+	}
+	if p.b.opts.URLPolicy != nil {
+		return []*proto.FetchRequestPattern{{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest}}
+	}
+	return nil
+}
+
+// Enable turns the client's routing of every request on or off.
+func (rt *Router) Enable(ctx context.Context, on bool) error {
+	p := rt.p
+	rt.on.Store(on)
+	o := p.begin(ctx, 0)
+	defer o.end()
+	var err error
+	if pats := rt.patterns(); pats != nil {
+		err = callCDP(o.rodPage(), proto.FetchEnable{Patterns: pats})
+	} else {
+		err = callCDP(o.rodPage(), proto.FetchDisable{})
+	}
+	if err != nil {
+		return o.fail(p.jsErr(err), "")
+	}
+	return nil
+}
+
+// decideRequest is the one place paused requests are decided.
+func (rt *Router) decide(e *proto.FetchRequestPaused) {
+	p := rt.p
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	r := p.rod.Context(ctx)
+	// Documents are always paused for the policy; with routing on every
+	// request is, and the policy decides before any route sees it (the
+	// proxy checks the rest on the wire).
+	doc := e.ResourceType == proto.NetworkResourceTypeDocument
+	if pol := p.b.opts.URLPolicy; pol != nil && (doc || rt.on.Load()) {
+		if err := pol(e.Request.URL); err != nil {
+			what := "a navigation"
+			if doc {
+				p.recordBlocked(e.Request.URL, err)
+			} else {
+				what = "a request"
+			}
+			p.addConsole("error", "wright: blocked "+what+" to "+e.Request.URL+" by the URL policy: "+err.Error(), "", 0)
+			_ = proto.FetchFailRequest{RequestID: e.RequestID, ErrorReason: proto.NetworkErrorReasonBlockedByClient}.Call(r)
+			return
+		}
+	}
+	if rt.on.Load() && p.b.hasSubscribers() {
+		p.emit(&RouteEvent{Route: string(e.RequestID), RequestInfo: requestInfo(string(e.NetworkID), e.Request.URL+e.Request.URLFragment,
+			e.Request, e.ResourceType, e.ResourceType == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame())})
+		return
+	}
+	_ = proto.FetchContinueRequest{RequestID: e.RequestID}.Call(r)
+}
+
+// RouteOverrides change a routed request that continues to the network.
+type RouteOverrides struct {
+	URL      string            `json:"url"`
+	Method   string            `json:"method"`
+	Headers  map[string]string `json:"headers"`
+	PostData *string           `json:"post_data"` // base64
+}
+
+// Continue lets a routed request go on, with overrides. A changed URL
+// must pass the URL policy too.
+func (rt *Router) Continue(ctx context.Context, id string, ov RouteOverrides) error {
+	p := rt.p
+	if ov.URL != "" && p.b.opts.URLPolicy != nil {
+		if err := p.b.opts.URLPolicy(ov.URL); err != nil {
+			rt.refuseRewrite(ctx, id, ov.URL, err)
+			return wrapErr(ErrBlockedURL, err, "route.continue to %s: %v", ov.URL, err)
+		}
+	}
+	req := proto.FetchContinueRequest{RequestID: proto.FetchRequestID(id), URL: ov.URL, Method: ov.Method}
+	if ov.Headers != nil {
+		for k, v := range ov.Headers {
+			req.Headers = append(req.Headers, &proto.FetchHeaderEntry{Name: k, Value: v})
+		}
+	}
+	if ov.PostData != nil {
+		req.PostData = []byte(mustB64(*ov.PostData))
+	}
+	return rt.call(ctx, req)
+}
+
+// Fulfill answers a routed request without the network.
+func (rt *Router) Fulfill(ctx context.Context, id string, status int, headers map[string]string, body string) error {
+	if status == 0 {
+		status = 200
+	}
+	req := proto.FetchFulfillRequest{RequestID: proto.FetchRequestID(id), ResponseCode: status, Body: []byte(mustB64(body))}
+	for k, v := range headers {
+		for _, line := range strings.Split(v, "\n") {
+			req.ResponseHeaders = append(req.ResponseHeaders, &proto.FetchHeaderEntry{Name: k, Value: line})
+		}
+	}
+	return rt.call(ctx, req)
+}
+
+// Abort fails a routed request with a network error (Playwright's
+// error codes: aborted, connectionrefused, ...).
+func (rt *Router) Abort(ctx context.Context, id, code string) error {
+	reason, ok := abortReasons[strings.ToLower(code)]
+	if code == "" {
+		reason, ok = proto.NetworkErrorReasonFailed, true
+	}
+	if !ok {
+		return newErr(ErrInvalidParams, "unknown error code %q", code)
+	}
+	return rt.call(ctx, proto.FetchFailRequest{RequestID: proto.FetchRequestID(id), ErrorReason: reason})
+}
+
+var abortReasons = map[string]proto.NetworkErrorReason{
+	"aborted": proto.NetworkErrorReasonAborted, "accessdenied": proto.NetworkErrorReasonAccessDenied,
+	"addressunreachable": proto.NetworkErrorReasonAddressUnreachable, "blockedbyclient": proto.NetworkErrorReasonBlockedByClient,
+	"blockedbyresponse": proto.NetworkErrorReasonBlockedByResponse, "connectionaborted": proto.NetworkErrorReasonConnectionAborted,
+	"connectionclosed": proto.NetworkErrorReasonConnectionClosed, "connectionfailed": proto.NetworkErrorReasonConnectionFailed,
+	"connectionrefused": proto.NetworkErrorReasonConnectionRefused, "connectionreset": proto.NetworkErrorReasonConnectionReset,
+	"internetdisconnected": proto.NetworkErrorReasonInternetDisconnected, "namenotresolved": proto.NetworkErrorReasonNameNotResolved,
+	"timedout": proto.NetworkErrorReasonTimedOut, "failed": proto.NetworkErrorReasonFailed,
+}
+
+func (rt *Router) call(ctx context.Context, req proto.Request) error {
+	p := rt.p
+	o := p.begin(ctx, 0)
+	defer o.end()
+	if err := callCDP(o.rodPage(), req); err != nil {
+		if e := p.closedErr(); e != nil {
+			return e
+		}
+		return wrapErr(ErrInvalidParams, err, "the route is already handled or its request is gone (%s)", cdpMessage(err))
+	}
+	return nil
+}
+
+func mustB64(s string) string {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return s
+	}
+	return string(b)
+}
+
+// refuseRewrite fails a routed request whose rewritten URL the policy
+// refuses, so that the page sees a blocked request instead of one paused
+// for ever, and says so where blocked navigations are told (notices, the
+// console).
+func (rt *Router) refuseRewrite(ctx context.Context, id, url string, err error) {
+	p := rt.p
+	p.recordBlocked(url, err)
+	p.addConsole("error", "wright: blocked a request rewritten to "+url+" by the URL policy: "+err.Error(), "", 0)
+	_ = rt.call(ctx, proto.FetchFailRequest{RequestID: proto.FetchRequestID(id), ErrorReason: proto.NetworkErrorReasonBlockedByClient})
+}
+
+// idleQuiet is how long no request may be in flight for the network to
+// count as idle (Chrome's and Playwright's figure).
+const idleQuiet = 500 * time.Millisecond
+
+// idleWatch counts the page's requests in flight in all its frames from the
+// moment it starts. Chrome's networkIdle lifecycle event looks at one
+// frame's own requests; a navigation waiting until "networkidle" must also
+// wait for the frames inside the page (a child frame's script that never
+// arrives keeps the page busy).
+type idleWatch struct {
+	mu       sync.Mutex
+	inflight map[proto.NetworkRequestID]bool
+	since    time.Time // of the last change
+	changed  chan struct{}
+	cancel   context.CancelFunc
+	done     chan struct{}
+}
+
+// watchIdle starts counting (when on) for the op; close ends it.
+func (p *Page) watchIdle(o *op, on bool) *idleWatch {
+	w := &idleWatch{inflight: map[proto.NetworkRequestID]bool{}, since: time.Now(), changed: make(chan struct{}), done: make(chan struct{})}
+	if !on {
+		close(w.done)
+		return w
+	}
+	ctx, cancel := context.WithCancel(o.ctx)
+	w.cancel = cancel
+	wait := p.rod.Context(ctx).EachEvent(func(e *proto.NetworkRequestWillBeSent) {
+		w.set(e.RequestID, true)
+	}, func(e *proto.NetworkLoadingFinished) {
+		w.set(e.RequestID, false)
+	}, func(e *proto.NetworkLoadingFailed) {
+		w.set(e.RequestID, false)
+	})
+	go func() {
+		defer close(w.done)
+		wait() // ends with ctx
+	}()
+	return w
+}
+
+func (w *idleWatch) set(id proto.NetworkRequestID, busy bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if busy {
+		w.inflight[id] = true
+	} else if w.inflight[id] {
+		delete(w.inflight, id)
+	} else {
+		return // a request from before the watch
+	}
+	w.since = time.Now()
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+// wait blocks until no request has been in flight for idleQuiet, or the op ends.
+func (w *idleWatch) wait(o *op) error {
+	if w.cancel == nil {
+		return nil
+	}
+	for {
+		w.mu.Lock()
+		busy, left, ch := len(w.inflight) > 0, idleQuiet-time.Since(w.since), w.changed
+		w.mu.Unlock()
+		if !busy && left <= 0 {
+			return nil
+		}
+		if busy {
+			left = time.Second
+		}
+		if err := o.waitChange(ch, left); err != nil {
+			return err
+		}
+	}
+}
+
+func (w *idleWatch) close() {
+	if w.cancel != nil {
+		w.cancel()
+	}
+	<-w.done
+}
+
+// securityDetails is a TLS response's certificate summary in Playwright's
+// shape (Response.security_details), nil for plain HTTP.
+func securityDetails(d *proto.NetworkSecurityDetails) map[string]any {
+	if d == nil {
+		return nil
+	}
+	return map[string]any{
+		"protocol": d.Protocol, "subjectName": d.SubjectName, "issuer": d.Issuer,
+		"validFrom": float64(d.ValidFrom), "validTo": float64(d.ValidTo),
+	}
+}
+
+// ResponseBody is the body of a response the page received (by the request
+// id of its page.request event).
+func (p *Page) ResponseBody(ctx context.Context, request string) ([]byte, error) {
+	o := p.begin(ctx, 30*time.Second)
+	defer o.end()
+	res, err := proto.NetworkGetResponseBody{RequestID: proto.NetworkRequestID(request)}.Call(o.rodPage())
+	if err != nil {
+		return nil, wrapErr(ErrBrowser, err, "response body unavailable (%s)", cdpMessage(err))
+	}
+	if res.Base64Encoded {
+		return base64.StdEncoding.DecodeString(res.Body)
+	}
+	return []byte(res.Body), nil
+}
+
+// Router is a page's request routing (Playwright's page.route): while it is
+// on, every request the page makes pauses until the client continues,
+// fulfills or aborts it.
+type Router struct {
+	p  *Page
+	on atomic.Bool // a client decides this page's requests
+}
+
+// observeNetwork turns the page's network events into client events.
+func (p *Page) observeNetwork(msg *rod.Message) {
+	switch msg.Method {
+	case "Network.requestWillBeSent":
+		var e proto.NetworkRequestWillBeSent
+		if msg.Load(&e) {
+			p.emitRequest(&e)
+		}
+	case "Network.responseReceived":
+		var e proto.NetworkResponseReceived
+		if msg.Load(&e) {
+			p.emit(&ResponseEvent{
+				Request: string(e.RequestID), URL: e.Response.URL, Status: e.Response.Status,
+				StatusText: e.Response.StatusText, Headers: e.Response.Headers, FromCache: e.Response.FromDiskCache,
+				RemoteIP: e.Response.RemoteIPAddress, RemotePort: e.Response.RemotePort, Protocol: e.Response.Protocol,
+				Security: securityDetails(e.Response.SecurityDetails),
+			})
+		}
+	case "Network.loadingFinished":
+		var e proto.NetworkLoadingFinished
+		if msg.Load(&e) {
+			p.emit(&RequestFinishedEvent{Request: string(e.RequestID)})
+		}
+	case "Network.loadingFailed":
+		var e proto.NetworkLoadingFailed
+		if msg.Load(&e) {
+			p.emit(&RequestFailedEvent{Request: string(e.RequestID), Error: e.ErrorText, Canceled: e.Canceled})
+		}
+	}
+}
