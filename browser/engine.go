@@ -38,8 +38,14 @@ type execCtx struct {
 	compiler proto.RuntimeRemoteObjectID // the main world's function compiler (pageerror_pw.go)
 }
 
-// worldName names wright's isolated world in every frame.
-const worldName = "wright"
+// worldName names wright's isolated world in every frame. It is the ARIA
+// snapshot's world too: the page script installed there (aria.PageScript)
+// holds the one role and name engine, which the selector engine is given.
+const worldName = aria.World
+
+// installEngine installs the page script (once per document: the ARIA
+// snapshot may have done it already) and makes an engine on its roles.
+var installEngine = "function () { " + aria.PageScript + " return (" + engineJS + ")(globalThis.__wrightAria.roles); }"
 
 // handle is an element in a known context.
 type handle struct {
@@ -82,7 +88,7 @@ func (p *Page) isolatedCtx(o *op, frame proto.PageFrameID) (*execCtx, error) {
 	win := res.Result.ObjectID
 	inst, err := proto.RuntimeCallFunctionOn{
 		ObjectID:            win,
-		FunctionDeclaration: "function () { return (" + engineJS + ")(); }",
+		FunctionDeclaration: installEngine,
 		ObjectGroup:         engineGroup,
 	}.Call(o.rodPage())
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/go-rod/rod/lib/proto"
+
+	"wright/browser/aria"
 )
 
 // Custom selector engines: a script registers an engine (an object with
@@ -208,9 +210,10 @@ func (p *Page) mainTwin(o *op, ec *execCtx) (*execCtx, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The page's world gets a role engine of its own, never a global.
 	inst, err := proto.RuntimeCallFunctionOn{
 		ObjectID:            mainDoc,
-		FunctionDeclaration: "function () { return (" + engineJS + ")(); }",
+		FunctionDeclaration: "function () { return (" + engineJS + ")(" + aria.RolesFactory + "); }",
 		ObjectGroup:         engineGroup,
 	}.Call(o.rodPage())
 	if err != nil {
