@@ -38,6 +38,10 @@ func TestParseSelector(t *testing.T) {
 		{`role=button[pressed="mixed"]`, []part{{Engine: "role", Role: "button", Attrs: []roleAttr{{Name: "pressed", Value: "mixed"}}}}},
 		{`role=Button`, []part{{Engine: "role", Role: "button"}}},
 		{`text="a \u003e\u003e b"`, []part{{Engine: "text", Match: &textMatch{Kind: "node", Value: "a >> b"}}}},
+		// Every role the snapshot prints is one role= takes (the role table).
+		{`role=doc-subtitle`, []part{{Engine: "role", Role: "doc-subtitle"}}},
+		{`role=graphics-document[name="Map"]`, []part{{Engine: "role", Role: "graphics-document", Name: &textMatch{Kind: "exact", Value: "Map"}}}},
+		{`role=iframe`, []part{{Engine: "role", Role: "iframe"}}},
 		{`role=heading[level=2]`, []part{{Engine: "role", Role: "heading", Attrs: []roleAttr{{Name: "level", Value: 2}}}}},
 		{`role=link[name=/a]b/][include-hidden]`, []part{{Engine: "role", Role: "link", Name: &textMatch{Kind: "re", Value: "a]b"}, IncludeHidden: true}}},
 		{`ul >> li >> nth=-1`, []part{{Engine: "css", CSS: "ul"}, {Engine: "css", CSS: "li"}, {Engine: "nth", N: -1}}},
@@ -73,7 +77,7 @@ func TestParseSelector(t *testing.T) {
 func TestInvalidSelectors(t *testing.T) {
 	for _, sel := range []string{
 		"", "   ", "div >> ", ">> div", "nth=first", "nth=0", "foo=bar",
-		"role=buton", "role=button[nme=x]", "role=button[level=x]", "role=button[checked=maybe]", "div[", "a >", "div:has-text()", ":nth-match(li)",
+		"role=buton", "role=doc-nonsense", "role=button-", "role=button[nme=x]", "role=button[level=x]", "role=button[checked=maybe]", "div[", "a >", "div:has-text()", ":nth-match(li)",
 		":nth-match(li, 0)", `internal:has="div`, `internal:has=div`, `internal:attr=placeholder`, "internal:control=foo", `"`, "'",
 		"visible=yes", "div >> aria-ref=e1", "aria-ref=e 1",
 	} {
