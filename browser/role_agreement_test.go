@@ -236,6 +236,22 @@ func TestRoleAgreementEdgeCases(t *testing.T) {
 	if a.checked < 40 {
 		t.Errorf("only %d lines checked: the page lost its cases", a.checked)
 	}
+	// The other way round: what the snapshot hides, get_by_role does not find.
+	snap, err := p.AriaSnapshot(bg, AriaOptions{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Ghost", "Gone", "Aria hidden", "Invisible", "Inert button", "Skipped content", "Skipped too", "In closed details"} {
+		if strings.Contains(snap, `"`+name+`"`) {
+			t.Errorf("the snapshot shows the hidden button %q", name)
+		}
+		if n, err := loc(t, p, `role=button[name="`+name+`"]`).Count(bg); err != nil || n != 0 {
+			t.Errorf("get_by_role finds the hidden button %q %d times (%v)", name, n, err)
+		}
+		if n, err := loc(t, p, `role=button[name="`+name+`"][include-hidden]`).Count(bg); err != nil || n != 1 {
+			t.Errorf("get_by_role with include_hidden finds the hidden button %q %d times, want 1 (%v)", name, n, err)
+		}
+	}
 }
 
 // TestRoleAgreementPeerPages runs the check on pages no one here wrote: the

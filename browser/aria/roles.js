@@ -579,6 +579,14 @@
   // child of a shadow host that no slot takes. Size does not matter.
   function hiddenFor(el) {
     if (!el.isConnected) return true;
+    // A rendered element (the browser's own check, which leaves out what
+    // display:none, a closed <details>, no slot or content-visibility:hidden
+    // above it keeps from rendering, and visibility:hidden) can only be
+    // hidden by markup, or by not rendering its own content. The walk below
+    // gives the same answer for every other element; this is the fast way.
+    if (el.checkVisibility && el.checkVisibility({ visibilityProperty: true })) {
+      return hiddenByMarkup(el) || styleOf(el).contentVisibility === 'hidden';
+    }
     if (hiddenSubtree(el)) return true;
     const s = styleOf(el);
     if (s.visibility === 'hidden' || s.visibility === 'collapse' || s.contentVisibility === 'hidden') return true;
@@ -587,6 +595,15 @@
       if (styleOf(p).contentVisibility === 'hidden') return true;
       if (p.localName === 'details' && !p.open && !(child.localName === 'summary' && child.parentElement === p)) return true;
       if (child.parentNode === p && shadowOf(p) && p.localName !== 'slot') return true;
+    }
+    return false;
+  }
+
+  // hiddenByMarkup: the element or an ancestor in the flat tree is hidden
+  // by its markup (aria-hidden, inert, elements never rendered).
+  function hiddenByMarkup(el) {
+    for (let e = el; e; e = parentOf(e)) {
+      if (SKIP.has(e.tagName) || e.getAttribute('aria-hidden') === 'true' || e.hasAttribute('inert')) return true;
     }
     return false;
   }
