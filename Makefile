@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-short bench demo deps chromium bwrap slurm jaeger fmt vet cross release clean
+.PHONY: all build test test-short bench demo deps chromium bwrap npm slurm jaeger fmt vet cross release clean
 
 all: build
 
@@ -74,7 +74,23 @@ slurm:
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null; }
 endif
 
-deps: chromium bwrap slurm
+# npm installs the pages no one here wrote that browser's role agreement
+# test and bench/perf run on (their tests skip, saying so, without it).
+ifeq ($(UNAME),Darwin)
+npm:
+	@command -v npm >/dev/null 2>&1 || echo "no npm: the tests on npm pages skip (brew install node)"
+else
+npm:
+	@command -v npm >/dev/null 2>&1 || { \
+	    command -v apt-get >/dev/null 2>&1 || { \
+	      echo "no npm: the tests on npm pages skip; install npm with your package manager"; \
+	      exit 0; }; \
+	    echo "installing npm (apt)"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm >/dev/null; }
+endif
+
+deps: chromium bwrap npm slurm
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 is required"; exit 1; }
 	$(GO) mod download
 

@@ -3,9 +3,14 @@
 // methods with the engine object as `this`. Selectors arrive already parsed
 // (selector.go), so this file only evaluates them.
 //
+// Roles, accessible names, descriptions, states and hidden-from-the-tree
+// are not computed here: R is the one role and name engine
+// (browser/aria/roles.js), the instance the ARIA snapshot uses in the same
+// world, so a role and name the snapshot prints are what role= matches.
+//
 // Errors meant for the client are thrown as WrightError with the message
 // "Type|text"; the driver turns them into protocol errors of that type.
-() => {
+(R) => {
   'use strict';
 
   const W = {};
@@ -19,7 +24,8 @@
 
   // ---- text matching -----------------------------------------------------
 
-  const normalize = (s) => String(s == null ? '' : s).replace(/[\s\u200b\u00ad]+/g, ' ').trim();
+  // One normalisation for names and text: the role engine's.
+  const normalize = (s) => R.normalize(String(s == null ? '' : s));
 
   // textMatcher implements the BODY kinds of selector.go on an element's
   // text ({full, normalized, immediate}, see elementText): exact and eqi
@@ -176,27 +182,10 @@
     return r.width > 0 && r.height > 0;
   }
 
-  // Hidden from assistive technology: not rendered, visibility:hidden,
-  // aria-hidden or inert on the element or an ancestor. Size does not
-  // matter, so visually hidden controls stay in the tree.
-  function isHiddenForAria(el, cache) {
-    if (cache && cache.has(el)) return cache.get(el);
-    let hidden = false;
-    const t = tag(el);
-    if (!el.isConnected) hidden = true;
-    else if ((t === 'option' || t === 'optgroup') && el.closest('select')) hidden = isHiddenForAria(el.closest('select'), cache);
-    else {
-      for (let n = el; n; n = parentElementComposed(n)) {
-        if (n.getAttribute('aria-hidden') === 'true' || n.hasAttribute('inert')) { hidden = true; break; }
-      }
-      if (!hidden) {
-        if (typeof el.checkVisibility === 'function') hidden = !el.checkVisibility({ visibilityProperty: true });
-        else hidden = styleOf(el).display === 'none';
-      }
-    }
-    if (cache) cache.set(el, hidden);
-    return hidden;
-  }
+  // Hidden from assistive technology, as the snapshot leaves it out (the
+  // role engine's rule). Size does not matter, so visually hidden controls
+  // stay in the tree.
+  const isHiddenForAria = (el) => R.hidden(el);
 
   // ---- element text ------------------------------------------------------
 
@@ -260,138 +249,9 @@
     return 'self';
   }
 
-  // ---- roles and names ---------------------------------------------------
+  // ---- roles and names: the role engine's -------------------------------
 
-  const VALID_ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell checkbox code ' +
-    'columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed ' +
-    'figure form generic grid gridcell group heading img insertion link list listbox listitem log main mark marquee ' +
-    'math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph ' +
-    'presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator ' +
-    'slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer ' +
-    'toolbar tooltip tree treegrid treeitem').split(' '));
-
-  const LANDMARK_SCOPE = 'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
-
-  function hasGlobalAria(el) {
-    for (const a of el.attributes) {
-      if (/^aria-(atomic|busy|controls|current|describedby|details|dropeffect|flowto|grabbed|hidden|keyshortcuts|label|labelledby|live|owns|relevant|roledescription)$/.test(a.name)) return true;
-    }
-    return false;
-  }
-
-  function isFocusable(el) {
-    if (el.hasAttribute('tabindex')) return true;
-    const t = tag(el);
-    if (/^(button|input|select|textarea)$/.test(t)) return !el.disabled;
-    if ((t === 'a' || t === 'area') && el.hasAttribute('href')) return true;
-    return el.isContentEditable;
-  }
-
-  function implicitRole(el) {
-    const t = tag(el);
-    switch (t) {
-      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
-      case 'article': return 'article';
-      case 'aside': return 'complementary';
-      case 'blockquote': return 'blockquote';
-      case 'button': return 'button';
-      case 'caption': return 'caption';
-      case 'code': return 'code';
-      case 'datalist': return 'listbox';
-      case 'dd': return 'definition';
-      case 'del': case 's': return 'deletion';
-      case 'details': return 'group';
-      case 'dfn': case 'dt': return 'term';
-      case 'dialog': return 'dialog';
-      case 'em': return 'emphasis';
-      case 'fieldset': return 'group';
-      case 'figure': return 'figure';
-      case 'footer': return el.closest(LANDMARK_SCOPE) ? null : 'contentinfo';
-      case 'form': return hasExplicitName(el) ? 'form' : null;
-      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
-      case 'header': return el.closest(LANDMARK_SCOPE) ? null : 'banner';
-      case 'hr': return 'separator';
-      case 'html': return 'document';
-      case 'img': return el.getAttribute('alt') === '' && !el.hasAttribute('title') && !hasGlobalAria(el) ? 'presentation' : 'img';
-      case 'input': {
-        const type = (el.getAttribute('type') || 'text').toLowerCase();
-        switch (type) {
-          case 'button': case 'image': case 'reset': case 'submit': return 'button';
-          case 'checkbox': return 'checkbox';
-          case 'radio': return 'radio';
-          case 'range': return 'slider';
-          case 'number': return 'spinbutton';
-          case 'hidden': return null;
-          case 'file': return 'button';
-          case 'search': return el.hasAttribute('list') ? 'combobox' : 'searchbox';
-          case 'email': case 'tel': case 'text': case 'url': return el.hasAttribute('list') ? 'combobox' : 'textbox';
-          default: return 'textbox';
-        }
-      }
-      case 'ins': return 'insertion';
-      case 'li': return 'listitem';
-      case 'main': return 'main';
-      case 'mark': return 'mark';
-      case 'math': return 'math';
-      case 'menu': case 'ol': case 'ul': return 'list';
-      case 'meter': return 'meter';
-      case 'nav': return 'navigation';
-      case 'optgroup': return 'group';
-      case 'option': return 'option';
-      case 'output': return 'status';
-      case 'p': return 'paragraph';
-      case 'progress': return 'progressbar';
-      case 'search': return 'search';
-      case 'section': return hasExplicitName(el) ? 'region' : null;
-      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
-      case 'strong': return 'strong';
-      case 'sub': return 'subscript';
-      case 'sup': return 'superscript';
-      case 'svg': return 'img';
-      case 'table': return 'table';
-      case 'tbody': case 'tfoot': case 'thead': return 'rowgroup';
-      case 'td': {
-        const table = el.closest('table');
-        const r = table && table.getAttribute('role');
-        return r === 'grid' || r === 'treegrid' ? 'gridcell' : 'cell';
-      }
-      case 'textarea': return 'textbox';
-      case 'th': {
-        const scope = (el.getAttribute('scope') || '').toLowerCase();
-        if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
-        if (scope === 'col' || scope === 'colgroup') return 'columnheader';
-        const tr = el.parentElement;
-        if (tr && tr.parentElement && tag(tr.parentElement) === 'thead') return 'columnheader';
-        // A header cell in a row with data cells heads that row.
-        if (tr && [...tr.children].some((c) => tag(c) === 'td') && tr.firstElementChild === el) return 'rowheader';
-        return 'columnheader';
-      }
-      case 'time': return 'time';
-      case 'tr': return 'row';
-    }
-    return null;
-  }
-
-  function hasExplicitName(el) {
-    return !!(el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title'));
-  }
-
-  function roleOf(el) {
-    const explicit = (el.getAttribute('role') || '').split(/\s+/).map((s) => s.toLowerCase()).find((r) => VALID_ROLES.has(r));
-    if (explicit) {
-      if ((explicit === 'none' || explicit === 'presentation') && (isFocusable(el) || hasGlobalAria(el))) return implicitRole(el);
-      return explicit;
-    }
-    return implicitRole(el);
-  }
-
-  const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
-    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'rowheader', 'switch', 'tab',
-    'tooltip', 'treeitem']);
-  const NAME_FROM_CONTENT_IN_TRAVERSAL = new Set(['', 'caption', 'code', 'contentinfo', 'definition', 'deletion',
-    'emphasis', 'generic', 'insertion', 'list', 'listitem', 'mark', 'none', 'paragraph', 'presentation', 'region',
-    'row', 'rowgroup', 'section', 'strong', 'subscript', 'superscript', 'table', 'term', 'time', 'group',
-    'blockquote', 'figure', 'note']);
+  const roleOf = (el) => R.role(el) || null;
 
   function idrefs(el, attr) {
     const ids = (el.getAttribute(attr) || '').split(/\s+/).filter(Boolean);
@@ -404,164 +264,9 @@
     return out;
   }
 
-  function pseudoContent(el, which) {
-    const c = styleOf(el, which).content;
-    if (!c || c === 'none' || c === 'normal') return '';
-    const m = c.match(/^"(.*)"$/s);
-    return m ? m[1].replace(/\\"/g, '"') : '';
-  }
-
-  function controlValue(el, role) {
-    const t = tag(el);
-    if (role === 'textbox' || role === 'searchbox') return t === 'input' || t === 'textarea' ? el.value : el.textContent;
-    if (role === 'combobox' || role === 'listbox') {
-      if (t === 'select') return [...el.selectedOptions].map((o) => o.label || o.text).join(' ');
-      if (t === 'input') return el.value;
-      const sel = el.querySelector('[role=option][aria-selected=true]');
-      return sel ? textAlternative(sel, { traversal: true, visited: new Set() }) : '';
-    }
-    if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter' || role === 'scrollbar') {
-      return el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || (el.value != null ? String(el.value) : '');
-    }
-    return null;
-  }
-
-  // A simplified accessible name computation (accname 1.2) that agrees with
-  // Chromium's accessibility tree for the common cases.
-  function textAlternative(el, st) {
-    if (st.visited.has(el)) return '';
-    st.visited.add(el);
-    const t = tag(el);
-    const role = roleOf(el) || '';
-    const hidden = !st.includeHidden && isHiddenForAria(el, st.hiddenCache);
-    if (hidden && !st.allowHidden) return '';
-
-    // aria-labelledby, unless we are already following one.
-    if (!st.inLabelledBy) {
-      const refs = idrefs(el, 'aria-labelledby');
-      if (refs.length) {
-        const s = refs.map((r) => textAlternative(r, { ...st, visited: st.visited, inLabelledBy: true, traversal: true, allowHidden: true })).join(' ');
-        if (normalize(s)) return s;
-      }
-    }
-
-    // An embedded control inside a label or button contributes its value.
-    if (st.traversal && !st.isRoot) {
-      const v = controlValue(el, role);
-      if (v != null && role !== 'button') return v;
-    }
-
-    const ariaLabel = el.getAttribute('aria-label');
-    if (ariaLabel && normalize(ariaLabel)) return ariaLabel;
-
-    if (role !== 'presentation' && role !== 'none' || !st.traversal) {
-      // Native host-language names.
-      if (t === 'input') {
-        const type = (el.getAttribute('type') || 'text').toLowerCase();
-        if (type === 'button' || type === 'submit' || type === 'reset') {
-          if (el.hasAttribute('value')) return el.value;
-          if (type === 'submit') return 'Submit';
-          if (type === 'reset') return 'Reset';
-          return el.getAttribute('title') || '';
-        }
-        if (type === 'image') return el.getAttribute('alt') || el.getAttribute('value') || el.getAttribute('title') || 'Submit';
-      }
-      if (/^(input|textarea|select|button|meter|output|progress)$/.test(t) && el.labels && el.labels.length) {
-        const s = [...el.labels].map((l) => textAlternative(l, { ...st, traversal: true, isRoot: false, labelFor: el })).join(' ');
-        if (normalize(s)) return s;
-      }
-      if (t === 'img' || t === 'area') {
-        const alt = el.getAttribute('alt');
-        if (alt != null && (normalize(alt) || !el.hasAttribute('title'))) return alt;
-      }
-      if (t === 'fieldset') {
-        const legend = [...el.children].find((c) => tag(c) === 'legend');
-        if (legend) return textAlternative(legend, { ...st, traversal: true, isRoot: false });
-      }
-      if (t === 'figure') {
-        const cap = [...el.children].find((c) => tag(c) === 'figcaption');
-        if (cap) return textAlternative(cap, { ...st, traversal: true, isRoot: false });
-      }
-      if (t === 'table') {
-        const cap = [...el.children].find((c) => tag(c) === 'caption');
-        if (cap) return textAlternative(cap, { ...st, traversal: true, isRoot: false });
-      }
-      if (t === 'svg') {
-        const title = [...el.children].find((c) => tag(c) === 'title');
-        if (title) return title.textContent;
-      }
-    }
-
-    // Name from content.
-    const fromContent = NAME_FROM_CONTENT.has(role) || (st.traversal && (NAME_FROM_CONTENT_IN_TRAVERSAL.has(role) || st.inLabelledBy || t === 'label'));
-    if (fromContent && !(st.isRoot && (role === 'textbox' || role === 'combobox' || role === 'listbox'))) {
-      let s = pseudoContent(el, '::before');
-      for (const c of childNodesComposed(el)) {
-        if (c.nodeType === 3) s += c.data;
-        else if (isElement(c)) {
-          if (st.labelFor && c === st.labelFor) continue;
-          if (!st.includeHidden && isHiddenForAria(c, st.hiddenCache)) continue;
-          const inner = textAlternative(c, { ...st, traversal: true, isRoot: false });
-          const display = styleOf(c).display;
-          s += display && display !== 'inline' && display !== 'contents' ? ' ' + inner + ' ' : inner;
-        }
-      }
-      s += pseudoContent(el, '::after');
-      if (normalize(s)) return s;
-    }
-
-    const title = el.getAttribute('title');
-    if (title && normalize(title)) return title;
-    if ((t === 'input' || t === 'textarea') && st.isRoot) {
-      const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
-      if (ph) return ph;
-    }
-    return '';
-  }
-
-  function accessibleName(el, hiddenCache, includeHidden) {
-    return normalize(textAlternative(el, { visited: new Set(), isRoot: true, traversal: false, hiddenCache: hiddenCache || new Map(), includeHidden: !!includeHidden }));
-  }
-
-  function ariaState(el, role, name) {
-    const t = tag(el);
-    const attr = el.getAttribute('aria-' + name);
-    switch (name) {
-      case 'checked': {
-        if (t === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
-          if (el.type === 'checkbox' && el.indeterminate) return 'mixed';
-          return el.checked;
-        }
-        if (attr === 'mixed') return 'mixed';
-        if (attr === 'true') return true;
-        if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'option'].includes(role)) return false;
-        return undefined;
-      }
-      case 'pressed':
-        if (attr === 'mixed') return 'mixed';
-        if (attr === 'true') return true;
-        return role === 'button' ? false : undefined;
-      case 'selected':
-        if (t === 'option') return el.selected;
-        if (attr === 'true') return true;
-        return ['row', 'gridcell', 'option', 'tab', 'columnheader', 'rowheader', 'treeitem'].includes(role) ? false : undefined;
-      case 'expanded':
-        if (attr === 'true') return true;
-        if (attr === 'false') return false;
-        if (t === 'details') return el.open;
-        return undefined;
-      case 'disabled':
-        return isDisabled(el);
-      case 'level': {
-        const lv = parseInt(el.getAttribute('aria-level') || '', 10);
-        if (!isNaN(lv)) return lv;
-        const m = /^h([1-6])$/.exec(t);
-        return m ? +m[1] : undefined;
-      }
-    }
-    return undefined;
-  }
-
+  // isDisabled is Playwright's enabled/disabled for actions (a disabled
+  // fieldset itself counts); role selectors' [disabled] is the role
+  // engine's, which the snapshot prints.
   function isDisabled(el) {
     const t = tag(el);
     if (/^(button|input|select|textarea|option|optgroup|fieldset)$/.test(t)) {
@@ -856,42 +561,50 @@
     return out;
   }
 
-  function accessibleDescription(el) {
-    const refs = idrefs(el, 'aria-describedby');
-    if (refs.length) return normalize(refs.map((r) => elementText(r, new Map()).full).join(' '));
-    const d = el.getAttribute('aria-description');
-    if (d) return normalize(d);
-    const title = el.getAttribute('title');
-    return title && normalize(title) !== accessibleName(el) ? normalize(title) : '';
+  // roleDescendants is descendants() seen as the snapshot sees the flat
+  // tree: closed shadow roots the snapshot was handed are searched too, so
+  // that an element the snapshot shows is one role= can find.
+  function roleDescendants(scope) {
+    const out = [];
+    const shadowOf = R.internals.shadowOf;
+    const visit = (node) => {
+      for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
+        out.push(c);
+        const sr = shadowOf(c);
+        if (sr) visit(sr);
+        visit(c);
+      }
+    };
+    if (isElement(scope) && shadowOf(scope)) visit(shadowOf(scope));
+    visit(scope);
+    return out;
   }
 
-  function queryRole(root, p, st) {
-    const out = [];
-    const nameMatch = p.name ? matcher(p.name) : null;
-    const descMatch = p.description ? matcher(p.description) : null;
-    for (const el of descendants(root)) {
-      const role = roleOf(el);
-      if (role !== p.role) continue;
-      if (!p.includeHidden && isHiddenForAria(el, st.hidden)) continue;
-      let ok = true;
-      for (const a of p.attrs || []) {
-        const v = ariaState(el, role, a.name);
-        if (a.value === undefined || a.value === null) { if (v !== true) ok = false; }
-        else if (v !== a.value) ok = false;
-        if (!ok) break;
+  // queryRole: role, states, name and description all come from the role
+  // engine (rows are named from their cells there, as in the snapshot).
+  function queryRole(root, p) {
+    return R.session(() => {
+      const out = [];
+      const nameMatch = p.name ? matcher(p.name) : null;
+      const descMatch = p.description ? matcher(p.description) : null;
+      for (const el of roleDescendants(root)) {
+        const role = R.role(el);
+        if (role !== p.role) continue;
+        if (!p.includeHidden && R.hidden(el)) continue;
+        let ok = true;
+        for (const a of p.attrs || []) {
+          const v = R.state(el, role, a.name);
+          if (a.value === undefined || a.value === null) { if (v !== true) ok = false; }
+          else if (v !== a.value) ok = false;
+          if (!ok) break;
+        }
+        if (!ok) continue;
+        if (nameMatch && !nameMatch(R.name(el, role, p.includeHidden))) continue;
+        if (descMatch && !descMatch(R.description(el))) continue;
+        out.push(el);
       }
-      if (!ok) continue;
-      if (nameMatch) {
-        let name = accessibleName(el, st.hidden, p.includeHidden);
-        // Chromium gives table rows no name, but role=row[name=...] is too
-        // useful to lose: match rows by their text.
-        if (!name && role === 'row') name = normalize(el.innerText);
-        if (!nameMatch(name)) continue;
-      }
-      if (descMatch && !descMatch(accessibleDescription(el))) continue;
-      out.push(el);
-    }
-    return out;
+      return out;
+    });
   }
 
   // labelsOf lists the texts that label el, as get_by_label reads them:
@@ -921,7 +634,7 @@
     for (const el of descendants(root)) {
       const v = el.getAttribute(name);
       if (v == null || !match(v)) continue;
-      if (isHiddenForAria(el, st.hidden)) continue;
+      if (isHiddenForAria(el)) continue;
       out.push(el);
     }
     return out;
@@ -948,7 +661,7 @@
       case 'css': return queryCSS(root, p.sel || p.css, st, p.light);
       case 'xpath': return queryXPath(root, p.xpath);
       case 'text': return queryText(root, p.match, st, p.light);
-      case 'role': return queryRole(root, p, st);
+      case 'role': return queryRole(root, p);
       case 'label': return queryLabel(root, p.match, st);
       case 'placeholder': case 'alt': case 'title': return queryAttr(root, p.engine, p.match, st);
       case 'attr': return queryAttrEngine(root, p, p.light);
@@ -1023,6 +736,11 @@
   // opaque (comma-separated indexes of the unreachable frames), so the driver
   // can continue in the frame's own context.
   W.run = function (parts, ...roots) {
+    // One session of the role engine: styles read once per call.
+    return R.session(() => runChain(parts, roots));
+  };
+
+  function runChain(parts, roots) {
     let cur = roots.length ? roots : [document];
     const st = newState(cur);
     for (let i = 0; i < parts.length; i++) {
@@ -1072,7 +790,7 @@
     const res = [...cur];
     res.stopAt = -1;
     return res;
-  };
+  }
 
   // Selector engines registered by scripts (selectors.register), defined
   // in this world by the driver before a chain that uses them runs.
@@ -1094,7 +812,7 @@
   }
 
   W.filterOne = function (p, el) {
-    return filter([el], p, newState([el.ownerDocument])).length === 1;
+    return R.session(() => filter([el], p, newState([el.ownerDocument])).length === 1);
   };
 
   // ---- descriptions for messages -----------------------------------------
@@ -1533,7 +1251,7 @@
   // ---- roles for tests and for callers that want them --------------------
 
   W.roleAndName = function (el) {
-    return { role: roleOf(el), name: accessibleName(el) };
+    return R.session(() => ({ role: roleOf(el), name: R.name(el) }));
   };
 
   return W;

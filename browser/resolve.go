@@ -40,8 +40,14 @@ type execCtx struct {
 	compiler proto.RuntimeRemoteObjectID // the main world's function compiler (events.go, evalCompiler)
 }
 
-// worldName names wright's isolated world in every frame.
-const worldName = "wright"
+// worldName names wright's isolated world in every frame. It is the ARIA
+// snapshot's world too: the page script installed there (aria.PageScript)
+// holds the one role and name engine, which the selector engine is given.
+const worldName = aria.World
+
+// installEngine installs the page script (once per document: the ARIA
+// snapshot may have done it already) and makes an engine on its roles.
+var installEngine = "function () { " + aria.PageScript + " return (" + engineJS + ")(globalThis.__wrightAria.roles); }"
 
 // handle is an element in a known context.
 type handle struct {
@@ -84,7 +90,7 @@ func (p *Page) isolatedCtx(o *op, frame proto.PageFrameID) (*execCtx, error) {
 	win := res.Result.ObjectID
 	inst, err := proto.RuntimeCallFunctionOn{
 		ObjectID:            win,
-		FunctionDeclaration: "function () { return (" + engineJS + ")(); }",
+		FunctionDeclaration: installEngine,
 		ObjectGroup:         engineGroup,
 	}.Call(o.rodPage())
 	if err != nil {
@@ -794,7 +800,8 @@ func (p *Page) mainTwin(o *op, ec *execCtx) (*execCtx, error) {
 	}
 	inst, err := proto.RuntimeCallFunctionOn{
 		ObjectID:            mainDoc,
-		FunctionDeclaration: "function () { return (" + engineJS + ")(); }",
+		// The page's world gets a role engine of its own, never a global.
+		FunctionDeclaration: "function () { return (" + engineJS + ")(" + aria.RolesFactory + "); }",
 		ObjectGroup:         engineGroup,
 	}.Call(o.rodPage())
 	if err != nil {

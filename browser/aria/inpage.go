@@ -14,8 +14,10 @@ import (
 	"github.com/ysmood/gson"
 )
 
-// The in-page builder (snapshot.js) runs in an isolated world of the main
-// frame: page scripts share the DOM with it, not its JavaScript. One call
+// The in-page builder (snapshot.js, on the role engine roles.js: together
+// PageScript) runs in wright's isolated world of the main frame, the one
+// the selector engine uses: page scripts share the DOM with it, not its
+// JavaScript. One call
 // builds the tree (same-process frames and shadow roots included), cut at
 // the budget in the page, so a snapshot costs one round trip and what the
 // lines it shows cost. What it cannot reach (a frame in another renderer,
@@ -24,7 +26,7 @@ import (
 //go:embed snapshot.js
 var snapshotJS string
 
-// ariaWorld names the builder's isolated world.
+// ariaWorld names the object group of the builder's temporary objects.
 const ariaWorld = "wright-aria"
 
 // errNeedProtocol says the in-page builder cannot build this snapshot.
@@ -212,11 +214,11 @@ func (st *pageState) ensureWorld(p *rod.Page) error {
 			return fmt.Errorf("read frame tree: %w", err)
 		}
 		frame := tree.FrameTree.Frame
-		world, err := proto.PageCreateIsolatedWorld{FrameID: frame.ID, WorldName: ariaWorld, GrantUniveralAccess: true}.Call(p)
+		world, err := proto.PageCreateIsolatedWorld{FrameID: frame.ID, WorldName: World, GrantUniveralAccess: true}.Call(p)
 		if err != nil {
 			return fmt.Errorf("create the snapshot's world: %w", err)
 		}
-		res, err := proto.RuntimeEvaluate{Expression: snapshotJS, ContextID: world.ExecutionContextID}.Call(p)
+		res, err := proto.RuntimeEvaluate{Expression: PageScript, ContextID: world.ExecutionContextID}.Call(p)
 		if err != nil {
 			return fmt.Errorf("install the snapshot builder: %w", err)
 		}
@@ -484,11 +486,11 @@ func (st *pageState) fillFrames(p *rod.Page, root *node, opts Options, depth int
 			continue
 		}
 		frame := desc.Node.FrameID
-		fw, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: ariaWorld, GrantUniveralAccess: true}.Call(p)
+		fw, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: World, GrantUniveralAccess: true}.Call(p)
 		if err != nil {
 			return errNeedProtocol
 		}
-		res, err := proto.RuntimeEvaluate{Expression: snapshotJS, ContextID: fw.ExecutionContextID}.Call(p)
+		res, err := proto.RuntimeEvaluate{Expression: PageScript, ContextID: fw.ExecutionContextID}.Call(p)
 		if err != nil || res.ExceptionDetails != nil {
 			return errNeedProtocol
 		}

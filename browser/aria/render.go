@@ -4,18 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"wright/browser/aria/roles"
 )
 
 // maxNameRunes keeps a key under YAML's 1024-character limit for keys,
 // with room for the role and the attributes.
 const maxNameRunes = 900
-
-// contextRoles are the containers interactive-only mode keeps around the
-// controls inside them even when they have no name: they say where a
-// control is (which dialog, which form, which table row).
-var contextRoles = roleSet(`alertdialog banner complementary contentinfo dialog form grid main menu
-menubar navigation radiogroup region row search table tablist toolbar tree treegrid iframe listbox
-combobox`)
 
 // interactiveOnly prunes a tree to the elements that can be acted on,
 // keeping the containers that place them and dropping everything else.
@@ -59,7 +54,7 @@ func pruneNode(n *node) []item {
 		return []item{{n: &c}}
 	case len(kept) == 0:
 		return nil
-	case n.name != "" || contextRoles[n.role]:
+	case n.name != "" || roles.Has(n.role, roles.Context):
 		c := *n
 		c.kids = kept
 		return []item{{n: &c}}

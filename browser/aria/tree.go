@@ -7,6 +7,8 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
+	"wright/browser/aria/roles"
 )
 
 // node is one entry of the snapshot: an element with a role, or (as an
@@ -62,44 +64,7 @@ type builder struct {
 	inside    map[proto.DOMBackendNodeID]bool
 }
 
-// Roles whose element can be acted on without further evidence.
-var actionRoles = map[string]bool{
-	"link": true, "button": true, "checkbox": true, "radio": true, "switch": true,
-	"textbox": true, "searchbox": true, "combobox": true, "listbox": true, "slider": true,
-	"spinbutton": true, "tab": true, "menuitem": true, "menuitemcheckbox": true,
-	"menuitemradio": true, "treeitem": true, "option": true, "iframe": true,
-}
-
-// Roles whose value is their content: the value is printed, the inner
-// structure Chromium builds for the control (editor, date fields) is not.
-var valueRoles = map[string]bool{
-	"textbox": true, "searchbox": true, "spinbutton": true, "slider": true,
-}
-
-// Which roles carry which state, as Playwright prints them.
-var (
-	checkedRoles  = roleSet("checkbox menuitemcheckbox option radio switch menuitemradio treeitem")
-	pressedRoles  = roleSet("button")
-	selectedRoles = roleSet("gridcell option row tab rowheader columnheader treeitem")
-	levelRoles    = roleSet("listitem row treeitem") // heading aside, only with aria-level
-	expandedRoles = roleSet("application button checkbox combobox gridcell link listbox menuitem row rowheader tab treeitem columnheader menuitemcheckbox menuitemradio switch")
-)
-
-// ariaRoles are the concrete ARIA roles; Chromium names them the same way.
-var ariaRoles = roleSet(`alert alertdialog application article banner blockquote button caption cell
-checkbox code columnheader combobox complementary contentinfo definition deletion dialog directory
-document emphasis feed figure form generic grid gridcell group heading img insertion link list
-listbox listitem log main mark marquee math menu menubar menuitem menuitemcheckbox menuitemradio
-meter navigation note option paragraph progressbar radio radiogroup region row rowgroup rowheader
-scrollbar search searchbox separator slider spinbutton status strong subscript superscript switch
-tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem comment
-suggestion graphics-document graphics-object graphics-symbol doc-abstract doc-acknowledgments
-doc-afterword doc-appendix doc-backlink doc-biblioentry doc-bibliography doc-biblioref doc-chapter
-doc-colophon doc-conclusion doc-cover doc-credit doc-credits doc-dedication doc-endnote doc-endnotes
-doc-epigraph doc-epilogue doc-errata doc-example doc-footnote doc-foreword doc-glossary doc-glossref
-doc-index doc-introduction doc-noteref doc-notice doc-pagebreak doc-pagefooter doc-pageheader
-doc-pagelist doc-part doc-preface doc-prologue doc-pullquote doc-qna doc-subtitle doc-tip doc-toc`)
-
+// roleSet makes a set of roles from a list (render.go's and tests' own).
 func roleSet(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, r := range strings.Fields(s) {
@@ -131,10 +96,10 @@ func mapRole(chromium string) string {
 	case "none", "presentation":
 		return ""
 	}
-	if ariaRoles[chromium] {
+	if roles.Printed(chromium) {
 		return chromium
 	}
-	if l := strings.ToLower(chromium); ariaRoles[l] && l != chromium {
+	if l := strings.ToLower(chromium); roles.Printed(l) && l != chromium {
 		return l
 	}
 	// Chromium's own roles (LabelText, Section, Pre, Figcaption, Legend,
@@ -243,14 +208,14 @@ func (b *builder) visit(d *axDoc, ax *axNode, parent *node, st walkState) {
 
 	n := &node{role: role, name: name}
 	n.actionable = ax.BackendDOMNodeID != 0 &&
-		(takesClicks || chromeRole == "DisclosureTriangle" || (actionRoles[role] && !(role == "option" && st.inPopup)))
+		(takesClicks || chromeRole == "DisclosureTriangle" || (roles.Has(role, roles.Action) && !(role == "option" && st.inPopup)))
 	n.key = refKey{target: d.sess.target, frame: d.frame, backend: ax.BackendDOMNodeID}
 	n.loader = d.loader
 	readStates(n, ax, dom)
 
 	isInput := dom != nil && (dom.tag == "INPUT" || dom.tag == "TEXTAREA")
 	switch {
-	case valueRoles[role] || (role == "combobox" && isInput):
+	case roles.Has(role, roles.Value) || (role == "combobox" && isInput):
 		if v := axString(ax.Value); v != "" {
 			n.kids = append(n.kids, item{text: v})
 		}
@@ -342,17 +307,17 @@ func readStates(n *node, ax *axNode, dom *domNode) {
 		v := axString(p.Value)
 		switch p.Name {
 		case "checked":
-			if checkedRoles[n.role] && (v == "true" || v == "mixed") {
+			if roles.Has(n.role, roles.Checked) && (v == "true" || v == "mixed") {
 				n.checked = v
 			}
 		case "pressed":
-			if pressedRoles[n.role] && (v == "true" || v == "mixed") {
+			if roles.Has(n.role, roles.Pressed) && (v == "true" || v == "mixed") {
 				n.pressed = v
 			}
 		case "disabled":
 			n.disabled = v == "true"
 		case "expanded":
-			n.expanded = v == "true" && expandedRoles[n.role]
+			n.expanded = v == "true" && roles.Has(n.role, roles.Expanded)
 		case "invalid":
 			// Chromium also flags every empty required field of a page
 			// nobody has typed into yet; only the page's own verdict counts.
@@ -360,9 +325,9 @@ func readStates(n *node, ax *axNode, dom *domNode) {
 				n.invalid = v
 			}
 		case "selected":
-			n.selected = v == "true" && selectedRoles[n.role]
+			n.selected = v == "true" && roles.Has(n.role, roles.Selected)
 		case "level":
-			if n.role == "heading" || (levelRoles[n.role] && dom != nil && dom.ariaLevel) {
+			if n.role == "heading" || (roles.Has(n.role, roles.Level) && dom != nil && dom.ariaLevel) {
 				n.level, _ = strconv.Atoi(v)
 			}
 		}

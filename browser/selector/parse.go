@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"wright/browser/aria/roles"
 )
 
 // Part is one parsed step of a selector chain, sent as JSON to engine.js.
@@ -58,14 +60,6 @@ var Engines = []string{"css", "xpath", "text", "role", "label", "placeholder", "
 	"data-test", "data-test:light", "internal:text", "internal:has-text", "internal:has-not-text", "internal:has", "internal:has-not",
 	"internal:and", "internal:or", "internal:chain", "internal:role", "internal:label", "internal:attr", "internal:testid",
 	"internal:describe", "internal:control"}
-
-var ariaRoles = strings.Fields(`alert alertdialog application article banner blockquote button caption cell checkbox code
-	columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed
-	figure form generic grid gridcell group heading img insertion link list listbox listitem log main mark marquee
-	math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph
-	presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator
-	slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer
-	toolbar tooltip tree treegrid treeitem`)
 
 var enginePrefix = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_:-]*)\s*=`)
 
@@ -589,7 +583,7 @@ func unquote(s string) (string, error) {
 	return v, nil
 }
 
-var roleName = regexp.MustCompile(`^[A-Za-z]+`)
+var roleName = regexp.MustCompile(`^[A-Za-z][A-Za-z-]*`)
 
 // parseRole parses ROLE[attr]...; internal (internal:role=, from the Python
 // client's get_by_role) reads a name "v" with no flag as a substring in any
@@ -600,7 +594,7 @@ func parseRole(body string, internal bool) (Part, error) {
 	if role == "" {
 		return Part{}, fmt.Errorf("role= needs an ARIA role such as button, link or textbox, got %q", body)
 	}
-	if !slices.Contains(ariaRoles, role) {
+	if !roles.Is(role) {
 		return Part{}, fmt.Errorf("unknown ARIA role %q", role)
 	}
 	p := Part{Engine: "role", Role: role}

@@ -31,6 +31,10 @@ func TestParseSelector(t *testing.T) {
 		{`role=checkbox[checked="mixed"]`, []Part{{Engine: "role", Role: "checkbox", Attrs: []RoleAttr{{Name: "checked", Value: "mixed"}}}}},
 		{`role=button[pressed="mixed"]`, []Part{{Engine: "role", Role: "button", Attrs: []RoleAttr{{Name: "pressed", Value: "mixed"}}}}},
 		{`role=Button`, []Part{{Engine: "role", Role: "button"}}},
+		// Every role the snapshot prints is one role= takes (the role table).
+		{`role=doc-subtitle`, []Part{{Engine: "role", Role: "doc-subtitle"}}},
+		{`role=graphics-document[name="Map"]`, []Part{{Engine: "role", Role: "graphics-document", Name: &TextMatch{Kind: "exact", Value: "Map"}}}},
+		{`role=iframe`, []Part{{Engine: "role", Role: "iframe"}}},
 		{`text="a \u003e\u003e b"`, []Part{{Engine: "text", Match: &TextMatch{Kind: "node", Value: "a >> b"}}}},
 		{`role=heading[level=2]`, []Part{{Engine: "role", Role: "heading", Attrs: []RoleAttr{{Name: "level", Value: 2}}}}},
 		{`role=link[name=/a]b/][include-hidden]`, []Part{{Engine: "role", Role: "link", Name: &TextMatch{Kind: "re", Value: "a]b"}, IncludeHidden: true}}},
