@@ -19,27 +19,23 @@ import os
 import re
 import threading
 
-import wright_browser as _w
-from wright_browser import (  # noqa: F401 - the public names
-    Browser,
-    BrowserContext,
-    ElementHandle,
-    Error,
-    Frame,
-    FrameLocator,
-    JSHandle,
-    Keyboard,
-    Locator,
-    Mouse,
-    Page,
-    Response,
-    TimeoutError,
-    expect,
-)
-from wright_browser import APIResponseAssertions, LocatorAssertions, PageAssertions  # noqa: F401
-from wright_browser import ConsoleMessage, Dialog, Request, Route, WebError  # noqa: F401
-from wright_browser import Download, FileChooser  # noqa: F401
-from wright_browser import APIRequestContext, APIResponse, Disposable, WebStorage  # noqa: F401
+from playwright._impl import _launch as _w
+from playwright._impl._errors import Error, TimeoutError  # noqa: F401 - the public names
+from playwright._impl._browser import Browser  # noqa: F401
+from playwright._impl._browser_context import BrowserContext  # noqa: F401
+from playwright._impl._page import Page, WebStorage  # noqa: F401
+from playwright._impl._frame import Frame  # noqa: F401
+from playwright._impl._locator import FrameLocator, Locator  # noqa: F401
+from playwright._impl._js_handle import JSHandle  # noqa: F401
+from playwright._impl._element_handle import ElementHandle  # noqa: F401
+from playwright._impl._input import Keyboard, Mouse  # noqa: F401
+from playwright._impl._console_message import ConsoleMessage  # noqa: F401
+from playwright._impl._dialog import Dialog  # noqa: F401
+from playwright._impl._network import Disposable, Request, Response, Route, WebError  # noqa: F401
+from playwright._impl._fetch import APIRequestContext, APIResponse  # noqa: F401
+from playwright._impl._files import Download, FileChooser  # noqa: F401
+from playwright._impl._assertions import APIResponseAssertions, LocatorAssertions, PageAssertions  # noqa: F401
+from playwright._impl._assertions import expect  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
 
