@@ -28,7 +28,7 @@ from playwright._impl._errors import (  # noqa: F401
     BlockedURL, BrowserError, Error, EvaluationError, InvalidParams, InvalidSelector, NavigationError,
     ProtocolError, StaleRef, StrictModeViolation, TargetClosed, TargetClosedError, TimeoutError,
 )
-from playwright._impl._launch import connect, launch  # noqa: F401
+from playwright._impl._browser_type import WRIGHT_TIMEOUT_MS, WRIGHT_VIEWPORT, connect_browser, launch_browser
 from playwright._impl._browser import Browser  # noqa: F401
 from playwright._impl._browser_context import BrowserContext  # noqa: F401
 from playwright._impl._page import Page, WebStorage  # noqa: F401
@@ -71,6 +71,30 @@ __all__ = [
     "ActionLog",
     "next_run_dir",
 ]
+
+
+def launch(headless=True, viewport=WRIGHT_VIEWPORT, slow_mo=0, timeout=WRIGHT_TIMEOUT_MS, executable=None,
+           cdp_url=None, args=None, user_data_dir=None):
+    """Start `wright driver` (WRIGHT_BIN, else `wright` on PATH) and a browser; returns a Browser.
+
+    Use it as a context manager, or call close(). The driver and Chromium are
+    also ended at interpreter exit and on SIGTERM. viewport is (width, height),
+    a {"width", "height"} dict, or None for the driver's default; timeouts are
+    in milliseconds; cdp_url attaches to a remote browser instead of starting one.
+    Its defaults are wright's (see WRIGHT_VIEWPORT in playwright._impl._browser_type,
+    beside Playwright's and why they differ).
+    """
+    return launch_browser(headless, viewport, slow_mo, timeout, timeout or WRIGHT_TIMEOUT_MS, executable=executable,
+                          cdp_url=cdp_url, args=args, user_data_dir=user_data_dir)
+
+
+def connect(socket_path=None):
+    """Attach to a running `wright driver --socket PATH` (default: $WRIGHT_DRIVER_SOCKET).
+
+    The browser belongs to the driver: close() on the returned Browser only
+    disconnects. Actions wait up to wright's 10 s unless told otherwise.
+    """
+    return connect_browser(socket_path, WRIGHT_TIMEOUT_MS)
 
 
 def next_run_dir(base="final_runs"):

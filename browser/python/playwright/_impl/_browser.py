@@ -10,7 +10,8 @@ from ._browser_context import BrowserContext
 class Browser:
     """One browser behind one driver connection. Get it from launch() or connect()."""
 
-    def __init__(self, transport, launched, default_timeout, owns_driver):
+    def __init__(self, transport, launched, default_timeout, owns_driver, viewport=None, browser_type=None,
+                 isolated_pages=False):
         self._transport = transport
         self.id = launched.get("browser", "b1")
         self._default_timeout = default_timeout
@@ -19,11 +20,11 @@ class Browser:
         self._closed = False
         self._contexts = []
         self._default_ctx = None
-        self._viewport = None
+        self._viewport = viewport  # what its pages get unless their context says otherwise
         self._version = launched.get("version")
-        self._browser_type = None
+        self._browser_type = browser_type  # the BrowserType of sync_playwright(); None from wright_browser
         self._dialogs_ours = False
-        self._isolated_pages = False  # Playwright's rule: browser.new_page() makes a context
+        self._isolated_pages = isolated_pages  # Playwright's rule: browser.new_page() makes a context
         for pid in launched.get("pages") or []:
             self._page(pid)
 

@@ -27,7 +27,7 @@ class BrowserContext(_Routing, _Emitter):
                                         "strict_selectors", "service_workers", "permissions", "storage_state",
                                         "ignore_https_errors"))
 
-    def __init__(self, browser, options=None, isolated=True):
+    def __init__(self, browser, options=None, isolated=True, closes_browser=False):
         options = {k: v for k, v in (options or {}).items() if v is not None}
         unsupported = sorted(set(options) - self._SUPPORTED)
         if unsupported:
@@ -40,7 +40,7 @@ class BrowserContext(_Routing, _Emitter):
         self._default_timeout = None
         self._default_navigation_timeout = None
         self._init_scripts = []
-        self._closes_browser = False
+        self._closes_browser = closes_browser  # a persistent context is its browser's one context
         self._bindings = {}
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
         self._id = ""
