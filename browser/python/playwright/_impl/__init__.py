@@ -11,6 +11,6 @@ from . import _js_handle, _console_message, _dialog, _fetch, _network, _input, _
 from . import _locator, _element_handle, _page_events, _frame, _page, _browser_context  # noqa: F401
 from . import _browser, _browser_type, _selectors, _playwright, _assertions  # noqa: F401
 
-for _module in (_js_handle, _fetch, _network, _files, _page_events):
+for _module in (_js_handle, _fetch, _network, _page_events):
     _module._link()
 del _module

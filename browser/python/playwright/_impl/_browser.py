@@ -7,17 +7,19 @@ from ._page import Page
 from ._browser_context import BrowserContext
 
 
-class Browser:
+class Browser(_Emitter):
     """One browser behind one driver connection. Get it from launch() or connect()."""
 
     def __init__(self, transport, launched, default_timeout, owns_driver, viewport=None, browser_type=None,
                  isolated_pages=False):
+        _Emitter.__init__(self)  # its events: "context", "disconnected"
         self._transport = transport
         self.id = launched.get("browser", "b1")
         self._default_timeout = default_timeout
         self._owns_driver = owns_driver
         self._pages = {}
         self._closed = False
+        self._downloads_on = False  # pages without a context: the driver reports downloads once asked
         self._contexts = []
         self._default_ctx = None
         self._viewport = viewport  # what its pages get unless their context says otherwise
@@ -93,7 +95,7 @@ class Browser:
         op = self._page(opener)
         if page._context is None and op._context is not None:
             op._context._adopt(page, popup=True, quiet=not announce)
-        elif announce and page._context is not None and page in page._context.__dict__.get("_quiet", ()):
+        elif announce and page._context is not None and page in page._context._quiet:
             page._context._quiet.discard(page)
             page._context._emit("page", page)
         if announce:
@@ -125,8 +127,7 @@ class Browser:
             raise TargetClosed("new_context: the browser has been closed", method="new_context")
         context = BrowserContext(self, options)
         self._contexts.append(context)
-        if self.__dict__.get("_listeners"):
-            _Emitter._emit(self, "context", context)
+        self._emit("context", context)
         return context
 
     @property
@@ -165,24 +166,7 @@ class Browser:
             except Error:
                 pass
         self._transport.shutdown(grace=grace)
-        if self.__dict__.get("_listeners"):
-            _Emitter._emit(self, "disconnected", self)
-
-    # Browser events ("context", "disconnected"), as _Emitter has them.
-
-    def on(self, event, f):
-        return _Emitter.on(self, event, f)
-
-    def once(self, event, f):
-        return _Emitter.once(self, event, f)
-
-    def remove_listener(self, event, f):
-        return _Emitter.remove_listener(self, event, f)
-
-    off = remove_listener
-
-    def _listeners_for(self, event):
-        return _Emitter._listeners_for(self, event)
+        self._emit("disconnected", self)
 
     def _listener_added(self, event):
         pass

@@ -33,8 +33,13 @@ class BrowserContext(_Routing, _Emitter):
         if unsupported:
             raise Error("new_context: wright does not support the option(s) %s yet" % ", ".join(unsupported),
                         type="InvalidParams")
+        _Emitter.__init__(self)
         self._browser = browser
         self._options = options
+        self._routes = []  # context.route() entries, newest last
+        self._origins = {}  # origins its pages have visited: storage_state() reads their storage
+        self._downloads_on = False  # the driver reports downloads once someone listens
+        self._quiet = set()  # popups adopted before the driver announced them: their "page" event waits
         self._pages = []
         self._closed = False
         self._default_timeout = None
@@ -61,7 +66,7 @@ class BrowserContext(_Routing, _Emitter):
         if viewport is not None and not self._options.get("no_viewport"):
             emulation["viewport"] = _viewport(viewport, "new_context")
         self._ccall("context.set_defaults", emulation=emulation or None, init_scripts=list(self._init_scripts),
-                    bindings=list(self._bindings), routing=bool(self.__dict__.get("_routes")),
+                    bindings=list(self._bindings), routing=bool(self._routes),
                     ignore_https_errors=bool(self._options.get("ignore_https_errors")))
 
     def _ccall(self, method, **params):
@@ -149,7 +154,7 @@ class BrowserContext(_Routing, _Emitter):
                 continue
             if item.get("origin") not in (None, "", "null"):
                 found.setdefault(item["origin"], item)
-        rest = [o for o in self.__dict__.get("_origins", {}) if o not in found]
+        rest = [o for o in self._origins if o not in found]
         if rest:
             found.update(self._read_storage_elsewhere(rest, bool(indexed_db)))
         origins = []
@@ -189,7 +194,7 @@ class BrowserContext(_Routing, _Emitter):
         """Remember an http(s) origin a page of this context showed, for storage_state()."""
         parts = urllib.parse.urlsplit(url or "")
         if parts.scheme in ("http", "https") and parts.netloc:
-            self.__dict__.setdefault("_origins", {})["%s://%s" % (parts.scheme, parts.netloc)] = True
+            self._origins["%s://%s" % (parts.scheme, parts.netloc)] = True
 
     def _load_storage_state(self, state):
         if not isinstance(state, dict):
@@ -247,7 +252,7 @@ class BrowserContext(_Routing, _Emitter):
     def _listener_added(self, event):
         if event == "dialog":
             self._browser._answer_dialogs()
-        elif event == "download" and not self.__dict__.get("_downloads_on"):
+        elif event == "download" and not self._downloads_on:
             # The context's pages' downloads are reported to it (context.expect_event("download")).
             self._downloads_on = True
             self._ccall("context.accept_downloads", accept=self._options.get("accept_downloads", True) is not False)
@@ -284,7 +289,7 @@ class BrowserContext(_Routing, _Emitter):
         metrics = any(k in self._emulation for k in ("is_mobile", "has_touch", "device_scale_factor"))
         if popup:
             # The driver gave the popup this context's defaults (_sync_defaults) before it ran.
-            page._routing_on = bool(self.__dict__.get("_routes"))
+            page._routing_on = bool(self._routes)
         elif self._emulation:
             extra = {}
             if metrics:
@@ -294,7 +299,7 @@ class BrowserContext(_Routing, _Emitter):
         if self._options.get("ignore_https_errors") and not popup:
             page._call("page.ignore_https_errors")
         if quiet:
-            self.__dict__.setdefault("_quiet", set()).add(page)  # its "page" event waits for browser.page
+            self._quiet.add(page)  # its "page" event waits for browser.page
         else:
             self._emit("page", page)
         if popup:
@@ -314,7 +319,7 @@ class BrowserContext(_Routing, _Emitter):
             page.add_init_script(script)
         for name in self._bindings:
             page._call("page.expose_binding", name=name)
-        if self.__dict__.get("_routes"):
+        if self._routes:
             page._routes_changed()
 
     def set_default_timeout(self, timeout):

@@ -9,8 +9,9 @@ import tempfile
 from ._errors import Error
 from ._helpers import _viewport
 from ._transport import _PipeTransport, _SocketTransport, _driver_binary, _guard_seconds, _install_exit_hooks
-from ._browser import Browser
 from ._browser_context import BrowserContext
+from ._browser import Browser
+
 
 # The two entry points' defaults, stated once here:
 # - sync_playwright() gives Playwright's own, a 1280x720 viewport and 30 s timeouts, because code written

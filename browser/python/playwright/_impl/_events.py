@@ -22,9 +22,11 @@ def _fit_args(f, args):
 class _Emitter:
     """on / once / remove_listener, as Playwright's objects have them."""
 
+    def __init__(self):
+        self._listeners = {}  # event -> [(listener, once)], in the order they were added
+
     def _listeners_for(self, event):
-        table = self.__dict__.setdefault("_listeners", {})
-        return table.setdefault(event, [])
+        return self._listeners.setdefault(event, [])
 
     def on(self, event, f):
         self._listeners_for(event).append((f, False))
@@ -50,10 +52,10 @@ class _Emitter:
         pass
 
     def _has_listeners(self, event):
-        return bool(self.__dict__.get("_listeners", {}).get(event))
+        return bool(self._listeners.get(event))
 
     def _emit(self, event, *args):
-        entries = list(self.__dict__.get("_listeners", {}).get(event, ()))
+        entries = list(self._listeners.get(event, ()))
         for f, once in entries:
             if once:
                 self.remove_listener(event, f)

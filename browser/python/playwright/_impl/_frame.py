@@ -208,7 +208,7 @@ class _EventFrame(Frame):
     def _parent_main(self):
         if self._parent_main_flag:
             return True
-        main = self._page.__dict__.get("_main_frame_id")
+        main = self._page._main_frame_id
         return bool(main) and self._parent_id == main
 
     @_parent_main.setter

@@ -8,7 +8,7 @@ from ._errors import Error, StrictModeViolation, TimeoutError
 from ._str_utils import _api_description, _join, _role_part, _test_id_part, _text_body
 from ._helpers import _UNSET, _abs_path, _as_list, _point, _screenshot_bytes
 from ._js_handle import _ArgumentTypeError, _decode, _encode, _js_call, _js_type_name, _named_after
-from ._files import _DROP_JS, _LocatorFiles, _drop_file
+from ._files import _DROP_JS, _drop_file, _input_files
 
 
 class _Locating:
@@ -58,116 +58,6 @@ class _Locating:
 
     def get_by_test_id(self, test_id):
         return self._sub(_test_id_part(test_id))
-
-
-class _LocatorExtras:
-    """Playwright's locator API on handles and value transfer; mixed into Locator."""
-
-    def element_handle(self, timeout=None):
-        self.wait_for(state="attached", timeout=timeout)
-        found = self.page._query(self.selector)
-        if len(found) > 1:
-            raise StrictModeViolation("strict mode violation: %s resolved to %d elements" % (self._describe(), len(found)))
-        if not found:
-            raise TimeoutError("element_handle: the element went away after it appeared", method="element_handle")
-        return found[0]
-
-    def element_handles(self):
-        return self.page._query(self.selector)
-
-    def _describe(self):
-        return "locator(%r)" % self.selector
-
-    def evaluate(self, expression, arg=_UNSET, timeout=None):
-        """Call a JavaScript function with the element (and arg); returns its value."""
-        el = self.element_handle(timeout=timeout)
-        try:
-            return el.evaluate(expression, arg)
-        finally:
-            el.dispose()
-
-    def evaluate_handle(self, expression, arg=_UNSET, timeout=None):
-        el = self.element_handle(timeout=timeout)
-        return el.evaluate_handle(expression, arg)
-
-    def evaluate_all(self, expression, arg=_UNSET):
-        """Call a JavaScript function with every current match (a list) and arg; no waiting."""
-        params = {"selector": self.selector, "source": expression}
-        if arg is not _UNSET:
-            handles = []
-            params["arg"] = _encode(arg, handles)
-            if handles:
-                params["handles"] = handles
-        return _decode(self.page._call("locator.evaluate_all", None, False, **params).get("value"))
-
-    def _accessible(self, kind):
-        return self.evaluate(_ACCESSIBLE_JS, kind)
-
-    def dispatch_event(self, type, event_init=None, timeout=None):
-        self.evaluate(_DISPATCH_JS, {"type": type, "init": event_init or {}}, timeout=timeout)
-
-    def frame_locator(self, selector):
-        """Locators inside the frame(s) that selector finds within this locator."""
-        return FrameLocator(self.page, _join(self.selector, selector))
-
-    @property
-    def content_frame(self):
-        """This locator's <iframe> as a FrameLocator."""
-        return FrameLocator(self.page, self.selector)
-
-    def blur(self, timeout=None):
-        self.evaluate("e => e.blur()", timeout=timeout)
-
-    def wait_for_function(self, expression, arg=_UNSET, polling=None, timeout=None):
-        """Wait until expression(element, arg) is truthy for the locator's element; returns its value."""
-        page = self._owner_page()
-        limit = timeout if timeout is not None else page._timeout_ms()
-        deadline = time.monotonic() + (limit / 1000.0 if limit else 1e9)
-        interval = (polling if isinstance(polling, (int, float)) else 100) / 1000.0
-        while True:
-            left = max(1, int((deadline - time.monotonic()) * 1000))
-            value = self.evaluate(expression, arg, timeout=left)
-            if value:
-                return value
-            if time.monotonic() >= deadline:
-                raise TimeoutError("Timeout %dms exceeded.\nwaiting for %s to satisfy the function"
-                                   % (limit, self.selector), method="wait_for_function")
-            page.wait_for_timeout(interval * 1000)
-
-    def select_text(self, force=None, timeout=None):
-        el = self.element_handle(timeout=timeout)
-        try:
-            el.select_text()
-        finally:
-            el.dispose()
-
-    def drop(self, payload, position=None, timeout=None):
-        """Drop files and/or data onto the element, as from another application: dragenter, dragover and
-        drop at its centre (or position, from its padding box's top-left) with a DataTransfer holding
-        payload["files"] (paths or {name, mimeType, buffer}) and payload["data"] ({mime type: str}).
-        A target whose dragover is not cancelled refuses the drop: dragleave, then an Error."""
-        if not isinstance(payload, dict) or not (payload.get("files") or payload.get("data")):
-            raise Error("Locator.drop: payload must be a dict with files= (paths or {name, mimeType, buffer}) "
-                        "and/or data= ({mime type: text})", type="InvalidParams")
-        files = [_drop_file(f) for f in _as_list(payload.get("files"))]
-        data = payload.get("data") or {}
-        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            raise Error("Locator.drop: data must map mime types to str, such as {'text/plain': 'hello'}",
-                        type="InvalidParams")
-        self.scroll_into_view_if_needed(timeout=timeout)
-        accepted = self.evaluate(_DROP_JS, {"files": files, "data": data, "position": _point(position)},
-                                 timeout=timeout)
-        if not accepted:
-            raise Error("Locator.drop: the target did not accept the drop (its dragover listener did not call "
-                        "preventDefault()), so nothing was dropped", type="Error")
-
-    def highlight(self, style=None):
-        """Outline every current match on the page (until hide_highlight() or the next highlight()),
-        in an overlay that takes no pointer events: for screenshots and people watching."""
-        _js_call(self._owner_page(), _HIGHLIGHT_JS, [self.element_handles(), style])
-
-    def hide_highlight(self):
-        _js_call(self._owner_page(), _HIGHLIGHT_JS, [[], None])
 
 
 # One overlay per document (<x-pw-glass>, as Playwright names it), with a box over each element.
@@ -236,7 +126,7 @@ _DISPATCH_JS = """(el, {type, init}) => {
 }"""
 
 
-class Locator(_LocatorExtras, _LocatorFiles, _Locating):
+class Locator(_Locating):
     """A page and a selector chain, resolved again on every call (nothing is held in the browser)."""
 
     def __init__(self, page, selector):
@@ -476,6 +366,133 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
                             max_depth=max_depth or None, max_chars=max_chars or None,
                             no_refs=None if mode == "ai" else True)
         return result.get("snapshot", "")
+
+    # Content, evaluation, handles, highlighting and events
+
+    def element_handle(self, timeout=None):
+        self.wait_for(state="attached", timeout=timeout)
+        found = self.page._query(self.selector)
+        if len(found) > 1:
+            raise StrictModeViolation("strict mode violation: %s resolved to %d elements" % (self._describe(), len(found)))
+        if not found:
+            raise TimeoutError("element_handle: the element went away after it appeared", method="element_handle")
+        return found[0]
+
+    def element_handles(self):
+        return self.page._query(self.selector)
+
+    def _describe(self):
+        return "locator(%r)" % self.selector
+
+    def evaluate(self, expression, arg=_UNSET, timeout=None):
+        """Call a JavaScript function with the element (and arg); returns its value."""
+        el = self.element_handle(timeout=timeout)
+        try:
+            return el.evaluate(expression, arg)
+        finally:
+            el.dispose()
+
+    def evaluate_handle(self, expression, arg=_UNSET, timeout=None):
+        el = self.element_handle(timeout=timeout)
+        return el.evaluate_handle(expression, arg)
+
+    def evaluate_all(self, expression, arg=_UNSET):
+        """Call a JavaScript function with every current match (a list) and arg; no waiting."""
+        params = {"selector": self.selector, "source": expression}
+        if arg is not _UNSET:
+            handles = []
+            params["arg"] = _encode(arg, handles)
+            if handles:
+                params["handles"] = handles
+        return _decode(self.page._call("locator.evaluate_all", None, False, **params).get("value"))
+
+    def _accessible(self, kind):
+        return self.evaluate(_ACCESSIBLE_JS, kind)
+
+    def dispatch_event(self, type, event_init=None, timeout=None):
+        self.evaluate(_DISPATCH_JS, {"type": type, "init": event_init or {}}, timeout=timeout)
+
+    def frame_locator(self, selector):
+        """Locators inside the frame(s) that selector finds within this locator."""
+        return FrameLocator(self.page, _join(self.selector, selector))
+
+    @property
+    def content_frame(self):
+        """This locator's <iframe> as a FrameLocator."""
+        return FrameLocator(self.page, self.selector)
+
+    def blur(self, timeout=None):
+        self.evaluate("e => e.blur()", timeout=timeout)
+
+    def wait_for_function(self, expression, arg=_UNSET, polling=None, timeout=None):
+        """Wait until expression(element, arg) is truthy for the locator's element; returns its value."""
+        page = self._owner_page()
+        limit = timeout if timeout is not None else page._timeout_ms()
+        deadline = time.monotonic() + (limit / 1000.0 if limit else 1e9)
+        interval = (polling if isinstance(polling, (int, float)) else 100) / 1000.0
+        while True:
+            left = max(1, int((deadline - time.monotonic()) * 1000))
+            value = self.evaluate(expression, arg, timeout=left)
+            if value:
+                return value
+            if time.monotonic() >= deadline:
+                raise TimeoutError("Timeout %dms exceeded.\nwaiting for %s to satisfy the function"
+                                   % (limit, self.selector), method="wait_for_function")
+            page.wait_for_timeout(interval * 1000)
+
+    def select_text(self, force=None, timeout=None):
+        el = self.element_handle(timeout=timeout)
+        try:
+            el.select_text()
+        finally:
+            el.dispose()
+
+    def drop(self, payload, position=None, timeout=None):
+        """Drop files and/or data onto the element, as from another application: dragenter, dragover and
+        drop at its centre (or position, from its padding box's top-left) with a DataTransfer holding
+        payload["files"] (paths or {name, mimeType, buffer}) and payload["data"] ({mime type: str}).
+        A target whose dragover is not cancelled refuses the drop: dragleave, then an Error."""
+        if not isinstance(payload, dict) or not (payload.get("files") or payload.get("data")):
+            raise Error("Locator.drop: payload must be a dict with files= (paths or {name, mimeType, buffer}) "
+                        "and/or data= ({mime type: text})", type="InvalidParams")
+        files = [_drop_file(f) for f in _as_list(payload.get("files"))]
+        data = payload.get("data") or {}
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise Error("Locator.drop: data must map mime types to str, such as {'text/plain': 'hello'}",
+                        type="InvalidParams")
+        self.scroll_into_view_if_needed(timeout=timeout)
+        accepted = self.evaluate(_DROP_JS, {"files": files, "data": data, "position": _point(position)},
+                                 timeout=timeout)
+        if not accepted:
+            raise Error("Locator.drop: the target did not accept the drop (its dragover listener did not call "
+                        "preventDefault()), so nothing was dropped", type="Error")
+
+    def highlight(self, style=None):
+        """Outline every current match on the page (until hide_highlight() or the next highlight()),
+        in an overlay that takes no pointer events: for screenshots and people watching."""
+        _js_call(self._owner_page(), _HIGHLIGHT_JS, [self.element_handles(), style])
+
+    def hide_highlight(self):
+        _js_call(self._owner_page(), _HIGHLIGHT_JS, [[], None])
+
+    # Files and drag and drop
+
+    def set_input_files(self, files, timeout=None, no_wait_after=None):
+        """Set the files of an <input type=file>: paths, {name, mimeType, buffer} dicts, or a list; [] clears it."""
+        paths, payloads = _input_files(files)
+        params = {"paths": paths}
+        if payloads:
+            params = {"payloads": payloads}
+        self._call("locator.set_input_files", timeout, **params)
+
+    def drag_to(self, target, force=None, no_wait_after=None, timeout=None, trial=None, source_position=None,
+                target_position=None, steps=None):
+        """Press the mouse on this element, move onto target (in steps) and release it there."""
+        if target.page is not self.page:
+            raise Error("drag_to: the target must be a locator of the same page", type="InvalidParams")
+        self._call("locator.drag_to", timeout, target=target.selector, force=force or None, trial=trial or None,
+                   source_position=_point(source_position) if source_position else None,
+                   target_position=_point(target_position) if target_position else None, steps=steps)
 
 
 _ENTER_FRAME = "internal:control=enter-frame"

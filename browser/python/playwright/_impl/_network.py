@@ -32,6 +32,7 @@ class Request:
         self.redirected_to = None
         self._response = None
         self._finished = False
+        self._url_overridden = False  # a route continued it with another URL: that one is kept
         self.failure = None
         self.timing = {"startTime": time.time() * 1000}
 
@@ -113,6 +114,7 @@ class Response:
         self._request = request
         self._headers = {k.lower(): v for k, v in (headers or {}).items()}
         self._from_cache = from_cache
+        self._network = None  # the driver's network facts (addresses, security), when it sent them
 
     @property
     def ok(self):
@@ -156,7 +158,7 @@ class Response:
 
         def gone():
             ctx = page._context
-            return page._closed or (ctx is not None and ctx.__dict__.get("_closed", False))
+            return page._closed or (ctx is not None and ctx._closed)
 
         if req is not None and not req._finished:
             if req.failure is None:
@@ -181,7 +183,7 @@ class Response:
         return json.loads(self.text())
 
     def _net(self):
-        return self.__dict__.get("_network") or {}
+        return self._network or {}
 
     def server_addr(self):
         """{"ipAddress", "port"} of the server that answered, when the browser knows it."""
@@ -414,7 +416,7 @@ class Disposable:
 
 
 class _Routing:
-    """page.route / context.route: shared by Page and BrowserContext."""
+    """page.route / context.route: shared by Page and BrowserContext, which set self._routes = []."""
 
     def _base_url(self):
         ctx = self if isinstance(self, BrowserContext) else self._context
@@ -422,25 +424,25 @@ class _Routing:
 
     def route(self, url, handler, times=None):
         """Route matching requests to handler; returns a Disposable (a context manager) that unroutes it."""
-        routes = self.__dict__.setdefault("_routes", [])
+        routes = self._routes
         entry = _RouteEntry(url, handler, times, self._base_url())
         routes.append(entry)
         self._routes_changed()
         return Disposable(lambda: self._drop_route(entry))
 
     def _drop_route(self, entry):
-        routes = self.__dict__.setdefault("_routes", [])
+        routes = self._routes
         if entry in routes:
             routes.remove(entry)
             self._routes_changed()
 
     def unroute(self, url, handler=None):
-        routes = self.__dict__.setdefault("_routes", [])
+        routes = self._routes
         routes[:] = [e for e in routes if not (e.url == url and (handler is None or e.handler == handler))]
         self._routes_changed()
 
     def unroute_all(self, behavior=None):
-        self.__dict__["_routes"] = []
+        self._routes = []
         self._routes_changed()
 
     def route_from_har(self, *args, **kwargs):

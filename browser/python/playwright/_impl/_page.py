@@ -1,170 +1,30 @@
 """Page: one tab, its navigation, content, evaluation, screenshots, ARIA snapshot and locator handlers."""
 
+import collections
 import datetime
 import inspect
+import json
 import os
 import re
 import time
+import traceback
 import urllib.parse
 
 from ._errors import Error, StrictModeViolation, TargetClosed, TimeoutError
 from ._str_utils import _api_description, _regex_body
-from ._helpers import _UNSET, _abs_path, _screenshot_bytes, _url_matches, _viewport
-from ._js_handle import _decode, _js_call, _named_after
+from ._helpers import _LOAD_STATES, _UNSET, _abs_path, _screenshot_bytes, _url_matches, _viewport
+from ._events import _Emitter, _fit_args
+from ._js_handle import _decode, _encode, _js_call, _named_after
 from ._console_message import ConsoleMessage
+from ._dialog import Dialog
 from ._fetch import APIRequestContext
-from ._network import Disposable, PageError, Response, _Routing
+from ._network import Disposable, PageError, Request, Response, Route, WebError, _Routing, _route_through
 from ._input import Keyboard, Mouse
-from ._files import _PageFiles
+from ._files import Download, FileChooser
 from ._locator import FrameLocator, Locator, _HIGHLIGHT_JS, _Locating
 from ._element_handle import ElementHandle
-from ._page_events import _PageEvents
-from ._frame import Frame, _SET_CONTENT_JS
-
-
-class _PageExtras:
-    """Playwright's page API beyond wright's core (content, scripts, handles); mixed into Page."""
-
-    def set_content(self, html, timeout=None, wait_until=None):
-        """Replace the document with html and wait for its load (or wait_until) event."""
-        limit = self._navigation_timeout(timeout, {})
-        if limit is None:
-            limit = self._default_timeout or self._browser._default_timeout
-        state = wait_until or "load"
-        if state not in ("load", "domcontentloaded", "networkidle", "commit"):
-            raise Error("set_content: wait_until must be load, domcontentloaded, networkidle or commit",
-                        type="InvalidParams")
-        ok = _js_call(self, _SET_CONTENT_JS, {"html": html, "state": state, "timeout": limit or 0})
-        if ok == "timeout":
-            raise TimeoutError("Timeout %dms exceeded waiting for the %s event of the new content" % (limit, state),
-                               method="set_content")
-        if state == "networkidle":
-            self.wait_for_load_state("networkidle", timeout=timeout)
-
-    def evaluate(self, expression, arg=_UNSET):
-        """Run JavaScript: a function source is called with arg; anything else is evaluated."""
-        try:
-            return _js_call(self, expression, arg)
-        except Error as exc:
-            raise _named_after(exc, "Page.evaluate") from None
-
-    def evaluate_handle(self, expression, arg=_UNSET):
-        return _js_call(self, expression, arg, return_handle=True)
-
-    def _query(self, selector, timeout=None):
-        result = self._call("locator.element_handles", timeout, selector=selector)
-        return [ElementHandle(self, hid) for hid in result.get("handles") or []]
-
-    def query_selector(self, selector, strict=None):
-        found = self._query(selector)
-        if strict and len(found) > 1:
-            raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
-        return found[0] if found else None
-
-    def query_selector_all(self, selector):
-        return self._query(selector)
-
-    def eval_on_selector(self, selector, expression, arg=_UNSET, strict=None):
-        el = self.query_selector(selector, strict)
-        if el is None:
-            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
-        return el.evaluate(expression, arg)
-
-    def eval_on_selector_all(self, selector, expression, arg=_UNSET):
-        return self.locator(selector).evaluate_all(expression, arg)
-
-    def wait_for_selector(self, selector, state=None, timeout=None, strict=None):
-        """Wait for selector to reach state (default visible); returns an ElementHandle (None for detached/hidden)."""
-        return self._wait_selector(self.locator(selector), state, timeout)
-
-    def _wait_selector(self, loc, state, timeout):
-        self._call("page.wait_for_selector", timeout, selector=loc.selector, state=state)
-        if state in ("detached", "hidden"):
-            return None
-        found = self._query(loc.selector)
-        return found[0] if found else None
-
-    def add_script_tag(self, url=None, path=None, content=None, type=None):
-        if path is not None:
-            with open(path, "r", encoding="utf-8") as f:
-                content = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
-        if url is None and content is None:
-            raise Error("Provide an object with a `url`, `path` or `content` property", type="InvalidParams")
-        return _js_call(self, _ADD_TAG_JS, {"tag": "script", "url": url, "content": content, "type": type or ""},
-                        return_handle=True)
-
-    def add_style_tag(self, url=None, path=None, content=None):
-        if path is not None:
-            with open(path, "r", encoding="utf-8") as f:
-                content = f.read() + "\n/*# sourceURL=" + os.fspath(path).replace("\n", "") + "*/"
-        if url is None and content is None:
-            raise Error("Provide an object with a `url`, `path` or `content` property", type="InvalidParams")
-        return _js_call(self, _ADD_TAG_JS, {"tag": "style", "url": url, "content": content, "type": ""},
-                        return_handle=True)
-
-    def add_init_script(self, script=None, path=None):
-        if path is not None:
-            with open(path, "r", encoding="utf-8") as f:
-                script = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
-        if not isinstance(script, str):
-            raise Error("Either path or script parameter must be specified", type="InvalidParams")
-        sid = self._call("page.add_init_script", source=script).get("id")
-        return Disposable(lambda: sid and not self.is_closed() and self._call("page.remove_init_script", id=sid))
-
-    def dispatch_event(self, selector, type, event_init=None, strict=None, timeout=None):
-        self._first(selector, bool(strict)).dispatch_event(type, event_init, timeout=timeout)
-
-    def is_disabled(self, selector, strict=None, timeout=None):
-        return self._first(selector, bool(strict)).is_disabled()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-    def is_editable(self, selector, strict=None, timeout=None):
-        return self._first(selector, bool(strict)).is_editable()
-
-    @property
-    def main_frame(self):
-        return Frame(self)
-
-    @property
-    def frames(self):
-        """The main frame and every live child frame, parents before their children."""
-        tree = self._frame_tree()
-        return [self.main_frame] + [self._frame_for(i["frame"], parent=i["parent"]) for i in tree[1:]]
-
-    def frame(self, name=None, url=None):
-        for fr in self.frames:
-            if name is not None and fr.name == name:
-                return fr
-            if url is not None and _url_matches(url, fr.url):
-                return fr
-        return None
-
-    def frame_locator(self, selector):
-        return FrameLocator(self, selector)
-
-    @property
-    def context(self):
-        if self._context is None:
-            opener = self.opener()
-            if opener is not None:
-                self._context = opener.context
-                self._context._pages.append(self)
-            else:
-                self._context = self._browser._default_context()
-        return self._context
-
-    def set_default_navigation_timeout(self, timeout):
-        self._default_navigation_timeout = timeout
-
-    @property
-    def viewport_size(self):
-        return getattr(self, "_viewport", None)
+from ._page_events import _NavigationWaiter, _describe_pattern, _url_predicate
+from ._frame import Frame, _EventFrame, _SET_CONTENT_JS
 
 
 # add_script_tag / add_style_tag: insert the tag, settle on its load (or error).
@@ -221,55 +81,10 @@ def _call_locator_handler(handler, locator):
     return handler(locator) if takes else handler()
 
 
-class _PageLocatorHandlers:
-    """page.add_locator_handler: run a callback whenever an overlay's locator is visible before an action.
-
-    The driver checks the handlers' locators at every attempt of an action (and of expect()'s
-    retries); when one is visible it asks this client to run the handler, then, unless
-    no_wait_after, waits for the locator to be hidden before going on. times= limits how often a
-    handler runs; actions the handler makes itself do not run handlers."""
-
-    def add_locator_handler(self, locator, handler, no_wait_after=None, times=None):
-        if not isinstance(locator, Locator) or locator._owner_page() is not self:
-            raise Error("Locator must belong to the main frame of this page")
-        if times == 0:
-            return
-        uid = self._call("page.add_locator_handler", selector=locator.selector,
-                         description=_api_description(locator.selector),
-                         no_wait_after=True if no_wait_after else None)["uid"]
-        self.__dict__.setdefault("_locator_handlers", {})[uid] = [handler, times, locator]
-
-    def remove_locator_handler(self, locator):
-        table = self.__dict__.get("_locator_handlers", {})
-        for uid, entry in list(table.items()):
-            if entry[2].selector == locator.selector and entry[2]._owner_page() is locator._owner_page():
-                del table[uid]
-                self._call("page.remove_locator_handler", uid=uid)
-
-    def _on_locator_handler(self, params):
-        uid = params.get("uid")
-        table = self.__dict__.get("_locator_handlers", {})
-        entry = table.get(uid)
-        remove = entry is None
-        try:
-            if entry is not None and entry[1] != 0:
-                if entry[1] is not None:
-                    entry[1] -= 1
-                remove = entry[1] == 0
-                _call_locator_handler(entry[0], entry[2])
-        finally:
-            if remove:
-                table.pop(uid, None)
-            try:
-                self._call("page.resolve_locator_handler", uid=uid, remove=True if remove else None)
-            except Error:
-                pass  # the page closed meanwhile (the handler may have closed it)
-
-
 def _locator_handlers_checkpoint(actual, deadline):
     """expect()'s turn for the page's locator handlers before each retry."""
     page = actual if isinstance(actual, Page) else getattr(actual, "_owner_page", lambda: None)()
-    if page is None or not page.__dict__.get("_locator_handlers"):
+    if page is None or not page._locator_handlers:
         return
     left = max(1, int((deadline - time.monotonic()) * 1000))
     page._call("page.run_locator_handlers", left)
@@ -308,48 +123,6 @@ class WebStorage:
                          " out.push({name, value: s.getItem(name)}); } return out; }")
 
 
-class _PageCompat:
-    """Page methods of Playwright's API that map onto others."""
-
-    @property
-    def request(self):
-        """An APIRequestContext bound to this page: its requests carry the page's cookies."""
-        if self.__dict__.get("_api_request") is None:
-            self._api_request = APIRequestContext(self)
-        return self._api_request
-
-    def requests(self):
-        """The page's last 100 requests, oldest first (each keeps its response)."""
-        return list(self.__dict__.get("_recent_requests", ()))
-
-    def set_checked(self, selector, checked, strict=False, **kwargs):
-        return self._first(selector, strict).set_checked(checked, **kwargs)
-
-    def pause(self):
-        """Playwright opens its inspector here; wright has none, so this returns at once and the
-        page's timeouts stay as they were."""
-
-    def hide_highlight(self):
-        """Remove what locator.highlight() drew."""
-        _js_call(self, _HIGHLIGHT_JS, [[], None])
-
-
-class _PageStorage:
-    """Web Storage of the page (Playwright's page.local_storage and page.session_storage)."""
-
-    @property
-    def local_storage(self):
-        if self.__dict__.get("_local_storage") is None:
-            self._local_storage = WebStorage(self, "localStorage")
-        return self._local_storage
-
-    @property
-    def session_storage(self):
-        if self.__dict__.get("_session_storage") is None:
-            self._session_storage = WebStorage(self, "sessionStorage")
-        return self._session_storage
-
-
 # The navigations, which set_default_navigation_timeout governs before set_default_timeout.
 _PAGE_NAVIGATIONS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_forward", "page.wait_for_url",
                                "page.wait_for_load_state"))
@@ -360,11 +133,11 @@ _PAGE_WAITS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_fo
                          "page.wait_for_url", "page.wait_for_selector", "page.screenshot", "page.aria_snapshot"))
 
 
-class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _PageStorage, _PageLocatorHandlers, _PageCompat,
-           _Locating):
+class Page(_Routing, _Emitter, _Locating):
     """One tab. Get it from browser.new_page(), browser.pages or page.expect_popup()."""
 
     def __init__(self, browser, page_id):
+        _Emitter.__init__(self)
         self._browser = browser
         self.id = page_id
         self._default_timeout = None
@@ -373,12 +146,25 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _PageStorage, _PageLo
         self.mouse = Mouse(self)
         self._context = None
         self._owned_context = None
-        self._viewport = getattr(browser, "_viewport", None)
+        self._viewport = browser._viewport if browser is not None else None
         self._default_navigation_timeout = None
         self._requests = {}
         self._nav_response = None
         self._bindings = {}
         self._routing_on = False
+        self._routes = []  # page.route() entries, newest last
+        self._main_frame_id = None  # the CDP id of the main frame, once the driver said it
+        self._child_frames = {}  # CDP frame id -> the one Frame object of that child frame
+        self._frame_navs = {}  # CDP frame id -> the Response of its last navigation
+        self._recent_requests = collections.deque(maxlen=100)  # page.requests()
+        self._media = None  # emulate_media() state, from the context's on first use
+        self._extra_headers = None  # set_extra_http_headers(), merged with the context's
+        self._choosers_on = False  # the driver intercepts file choosers once someone listens
+        self._downloads_on = False  # a page without a context asks the driver for downloads
+        self._locator_handlers = {}  # uid -> [handler, times left, locator]
+        self.local_storage = WebStorage(self, "localStorage")
+        self.session_storage = WebStorage(self, "sessionStorage")
+        self.request = APIRequestContext(self)  # its requests carry the page's cookies
 
     def __repr__(self):
         return "<Page url=%r>" % (self.url if not self._closed else "",)
@@ -666,3 +452,569 @@ class Page(_Routing, _PageEvents, _PageExtras, _PageFiles, _PageStorage, _PageLo
 
     def is_checked(self, selector, strict=None, timeout=None):
         return self.locator(selector).is_checked()
+
+    # Events the driver sends, and the expect_* waiters
+
+    def _timeout_ms(self):
+        return self._default_timeout or self._browser._default_timeout
+
+    def _transport_of(self):
+        return self._browser._transport
+
+    def _listener_added(self, event):
+        if event == "dialog":
+            self._browser._answer_dialogs()
+        self._files_listener_added(event)
+
+    def _on_driver_event(self, method, params):
+        ctx = self._context
+        kind = method[len("page."):]
+        if kind == "console":
+            msg = ConsoleMessage(self, params)
+            self._emit("console", msg)
+            if ctx is not None:
+                ctx._emit("console", msg)
+        elif kind == "pageerror":
+            err = Error(params.get("message") or "", type=params.get("name") or "Error")
+            err.stack = params.get("stack") or ""
+            self._emit("pageerror", err)
+            if ctx is not None:
+                ctx._emit("weberror", WebError(self, err, {"url": params.get("url") or "",
+                                                         "line": params.get("line") or 0,
+                                                         "column": params.get("column") or 0}))
+        elif kind == "dialog":
+            dialog = Dialog(self, params)
+            if self._has_listeners("dialog") or (ctx is not None and ctx._has_listeners("dialog")):
+                self._emit("dialog", dialog)
+                if ctx is not None:
+                    ctx._emit("dialog", dialog)
+            elif self._browser._dialogs_ours:
+                # Playwright's rule: a dialog nobody listens to is dismissed, but a beforeunload one
+                # is accepted, so that leaving the page is not refused by nobody.
+                if dialog.type == "beforeunload":
+                    dialog.accept()
+                else:
+                    dialog.dismiss()
+        elif kind in ("load", "domcontentloaded"):
+            self._emit(kind, self)
+            if kind == "load" and ctx is not None:
+                ctx._emit("pageload", self)
+        elif kind == "binding":
+            self._on_binding(params)
+        elif kind == "locator_handler":
+            self._on_locator_handler(params)
+        elif kind == "route":
+            self._on_route(params)
+        elif kind == "framenavigated":
+            if ctx is not None and not params.get("same_document"):
+                ctx._note_origin(params.get("url"))
+            if params.get("main") and params.get("frame"):
+                self._main_frame_id = params.get("frame")
+            frame = self._frame_for(params.get("frame"), bool(params.get("main")))
+            if frame is None or getattr(frame, "_detached", False):
+                return  # a late event of a frame already gone
+            if not params.get("same_document"):
+                self._detach_below(params.get("frame"), bool(params.get("main")))
+            self._emit("framenavigated", frame)
+            if ctx is not None:
+                ctx._emit("framenavigated", frame)
+        elif kind in ("frameattached", "framedetached"):
+            self._on_frame_event(kind, params)
+        elif kind == "request":
+            self._on_request(params)
+        elif kind == "response":
+            req = self._requests.get(params.get("request"))
+            if req is None:
+                return
+            url = req.url if req._url_overridden else params.get("url")
+            resp = Response(url, params.get("status"), self, req, params.get("headers"),
+                            params.get("status_text"), params.get("from_cache"))
+            resp._network = params
+            req._response = resp
+            if req._navigation and req._main_frame:
+                self._nav_response = resp
+            if req._navigation and req._frame_id:
+                self._frame_nav_responses()[req._frame_id] = resp
+            self._emit("response", resp)
+            if ctx is not None:
+                ctx._emit("response", resp)
+        elif kind in ("requestfinished", "requestfailed"):
+            req = self._requests.pop(params.get("request"), None)
+            if req is None:
+                return
+            if kind == "requestfailed":
+                req.failure = params.get("error") or "failed"
+            else:
+                req._finished = True
+            self._emit(kind, req)
+            if ctx is not None:
+                ctx._emit(kind, req)
+        elif kind in ("filechooser", "download"):
+            self._on_file_event(kind, params)
+        elif kind == "close":
+            self._closed = True
+            self._emit("close", self)
+            if ctx is not None:
+                ctx._emit("close_page", self)
+                ctx._emit("pageclose", self)
+
+    def _frames_by_id(self):
+        return self._child_frames
+
+    def _frame_nav_responses(self):
+        return self._frame_navs
+
+    def _frame_for(self, fid, main=False, parent=None):
+        """The one Frame object of the child frame with CDP id fid (made on first sight); the main frame for main."""
+        if main:
+            return self.main_frame
+        if not fid:
+            return None
+        frames = self._frames_by_id()
+        frame = frames.get(fid)
+        if frame is None:
+            if len(frames) > 500:  # detached frames are remembered for identity, not forever
+                for k in [k for k, f in frames.items() if f._detached][:250]:
+                    del frames[k]
+            frame = frames[fid] = _EventFrame(self, fid, parent)
+        elif parent and not frame._parent_id:
+            frame._parent_id = parent
+        return frame
+
+    def _main_id(self):
+        if not self._main_frame_id:
+            self._frame_tree()
+        return self._main_frame_id
+
+    def _frame_tree(self):
+        """The page's live frames from the driver: [{frame, parent, name, url}], the main frame first."""
+        tree = self._call("page.frame_tree").get("frames") or []
+        if tree:
+            self._main_frame_id = tree[0]["frame"]
+        return tree
+
+    def _on_frame_event(self, kind, params):
+        """frameattached / framedetached for the page and its context; the Frame is kept by its id."""
+        fid = params.get("frame")
+        if kind == "frameattached":
+            frame = self._frame_for(fid, parent=params.get("parent"))
+            if params.get("parent_main"):
+                frame._parent_main = True
+            if frame._attached_seen:
+                return
+            frame._attached_seen = True
+        else:
+            frame = self._frames_by_id().get(fid)
+            if frame is None or frame._detached:
+                return
+            self._detach_below(fid, False)
+            frame._detached = True
+        self._emit(kind, frame)
+        if self._context is not None:
+            self._context._emit(kind, frame)
+
+    def _detach_below(self, fid, main):
+        """A frame got a new document (or went away): the frames inside the old one are detached."""
+        for child in list(self._frames_by_id().values()):
+            if child._detached or not (child._parent_main if main else child._parent_id == fid):
+                continue
+            self._on_frame_event("framedetached", {"frame": child._frame_id})
+
+    def _routes_changed(self):
+        want = bool(self._routes) or (self._context is not None and bool(self._context._routes))
+        if want != self._routing_on:
+            self._routing_on = want
+            self._call("page.set_routing", enabled=want)
+
+    def _on_route(self, params):
+        req = self._requests.get(params.get("request"))
+        if req is None:
+            req = Request(self, params)
+            self._requests[params.get("request")] = req
+        route = Route(self, params, req)
+        entries = [(self, e) for e in reversed(self._routes)]
+        if self._context is not None:
+            entries += [(self._context, e) for e in reversed(self._context._routes)]
+        try:
+            _route_through(route, req, entries)
+        except Exception as exc:  # noqa: BLE001 - raised by the script's next call, as in Playwright
+            transport = self._browser._transport
+            if transport._handler_error is None:  # the first failure is the one to report
+                transport._handler_error = exc
+
+    def _on_binding(self, params):
+        name = params.get("name")
+        callback = self._bindings.get(name)
+        if callback is None and self._context is not None:
+            callback = self._context._bindings.get(name)
+        try:
+            payload = json.loads(params.get("payload") or "{}")
+        except ValueError:
+            return
+        ok, value = True, None
+        try:
+            if callback is None:
+                raise Error('no function "%s" is exposed' % name)
+            args = _decode(payload.get("args")) or []
+            source = {"page": self, "context": self.context, "frame": self.main_frame}
+            value = _encode(callback(source, *args), [])
+        except Exception as exc:  # noqa: BLE001 - the page's promise rejects with the error
+            # The page's Error gets the callback's Python traceback as its stack.
+            ok, value = False, {"message": str(exc), "stack": "".join(traceback.format_tb(exc.__traceback__))}
+        self._call("page.binding_result", name=name, context=params.get("context"), id=payload.get("id"),
+                   ok=ok, value=value)
+
+    def expose_binding(self, name, callback, handle=None):
+        """window[name](...) in the page calls callback(source, *args); its result resolves the page's promise."""
+        if name in self._bindings or (self._context is not None and name in self._context._bindings):
+            raise Error('Function "%s" has been already registered' % name)
+        self._bindings[name] = callback
+        self._call("page.expose_binding", name=name)
+
+    def expose_function(self, name, callback):
+        """window[name](...) in the page calls callback(*args)."""
+        self.expose_binding(name, lambda source, *args: callback(*_fit_args(callback, args)))
+
+    def _on_request(self, params):
+        rid = params.get("request")
+        prev = self._requests.get(rid)
+        redirected_from = None
+        if prev is not None and params.get("redirect_status") is not None:
+            prev._response = Response(prev.url, params.get("redirect_status"), self, prev,
+                                      params.get("redirect_headers"), params.get("redirect_status_text"))
+            prev._finished = True
+            redirected_from = prev
+        req = Request(self, params, redirected_from)
+        if prev is not None and redirected_from is None:
+            req = prev  # made when its route was paused; the request event completes it
+            req._navigation = bool(params.get("navigation"))
+            req._main_frame = params.get("main_frame", True)
+            req._frame_id = params.get("frame")
+        if redirected_from is not None:
+            redirected_from.redirected_to = req
+            self._emit("response", redirected_from._response)
+            self._emit("requestfinished", redirected_from)
+        if len(self._requests) > 2000:
+            self._requests.clear()
+        self._requests[rid] = req
+        self._recent_requests.append(req)
+        self._emit("request", req)
+        if self._context is not None:
+            self._context._emit("request", req)
+
+    def expect_popup(self, predicate=None, timeout=None):
+        """with page.expect_popup() as info: <action that opens a tab>; then info.value is the new Page."""
+        return self._waiter("popup", predicate, timeout)
+
+    def expect_console_message(self, predicate=None, timeout=None):
+        return self._waiter("console", predicate, timeout)
+
+    def expect_download(self, predicate=None, timeout=None):
+        return self._waiter("download", predicate, timeout)
+
+    def expect_file_chooser(self, predicate=None, timeout=None):
+        return self._waiter("filechooser", predicate, timeout)
+
+    def expect_websocket(self, predicate=None, timeout=None):
+        return self._waiter("websocket", predicate, timeout)
+
+    def expect_worker(self, predicate=None, timeout=None):
+        return self._waiter("worker", predicate, timeout)
+
+    def expect_request(self, url_or_predicate, timeout=None):
+        return self._waiter("request", _url_predicate(url_or_predicate, self), timeout,
+                            "request %s" % _describe_pattern(url_or_predicate))
+
+    def expect_response(self, url_or_predicate, timeout=None):
+        return self._waiter("response", _url_predicate(url_or_predicate, self), timeout,
+                            "response %s" % _describe_pattern(url_or_predicate))
+
+    def expect_request_finished(self, predicate=None, timeout=None):
+        return self._waiter("requestfinished", predicate, timeout)
+
+    def expect_navigation(self, url=None, wait_until=None, timeout=None):
+        return _NavigationWaiter(self, url, wait_until, timeout)
+
+    def wait_for_timeout(self, timeout):
+        """Wait timeout milliseconds, running the page's events meanwhile."""
+        self._transport_of().pump(max(0, timeout) / 1000.0)
+
+    # Content, scripts, handles and queries by selector
+
+    def set_content(self, html, timeout=None, wait_until=None):
+        """Replace the document with html and wait for its load (or wait_until) event."""
+        limit = self._navigation_timeout(timeout, {})
+        if limit is None:
+            limit = self._default_timeout or self._browser._default_timeout
+        state = wait_until or "load"
+        if state not in ("load", "domcontentloaded", "networkidle", "commit"):
+            raise Error("set_content: wait_until must be load, domcontentloaded, networkidle or commit",
+                        type="InvalidParams")
+        ok = _js_call(self, _SET_CONTENT_JS, {"html": html, "state": state, "timeout": limit or 0})
+        if ok == "timeout":
+            raise TimeoutError("Timeout %dms exceeded waiting for the %s event of the new content" % (limit, state),
+                               method="set_content")
+        if state == "networkidle":
+            self.wait_for_load_state("networkidle", timeout=timeout)
+
+    def evaluate(self, expression, arg=_UNSET):
+        """Run JavaScript: a function source is called with arg; anything else is evaluated."""
+        try:
+            return _js_call(self, expression, arg)
+        except Error as exc:
+            raise _named_after(exc, "Page.evaluate") from None
+
+    def evaluate_handle(self, expression, arg=_UNSET):
+        return _js_call(self, expression, arg, return_handle=True)
+
+    def _query(self, selector, timeout=None):
+        result = self._call("locator.element_handles", timeout, selector=selector)
+        return [ElementHandle(self, hid) for hid in result.get("handles") or []]
+
+    def query_selector(self, selector, strict=None):
+        found = self._query(selector)
+        if strict and len(found) > 1:
+            raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
+        return found[0] if found else None
+
+    def query_selector_all(self, selector):
+        return self._query(selector)
+
+    def eval_on_selector(self, selector, expression, arg=_UNSET, strict=None):
+        el = self.query_selector(selector, strict)
+        if el is None:
+            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
+        return el.evaluate(expression, arg)
+
+    def eval_on_selector_all(self, selector, expression, arg=_UNSET):
+        return self.locator(selector).evaluate_all(expression, arg)
+
+    def wait_for_selector(self, selector, state=None, timeout=None, strict=None):
+        """Wait for selector to reach state (default visible); returns an ElementHandle (None for detached/hidden)."""
+        return self._wait_selector(self.locator(selector), state, timeout)
+
+    def _wait_selector(self, loc, state, timeout):
+        self._call("page.wait_for_selector", timeout, selector=loc.selector, state=state)
+        if state in ("detached", "hidden"):
+            return None
+        found = self._query(loc.selector)
+        return found[0] if found else None
+
+    def add_script_tag(self, url=None, path=None, content=None, type=None):
+        if path is not None:
+            with open(path, "r", encoding="utf-8") as f:
+                content = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
+        if url is None and content is None:
+            raise Error("Provide an object with a `url`, `path` or `content` property", type="InvalidParams")
+        return _js_call(self, _ADD_TAG_JS, {"tag": "script", "url": url, "content": content, "type": type or ""},
+                        return_handle=True)
+
+    def add_style_tag(self, url=None, path=None, content=None):
+        if path is not None:
+            with open(path, "r", encoding="utf-8") as f:
+                content = f.read() + "\n/*# sourceURL=" + os.fspath(path).replace("\n", "") + "*/"
+        if url is None and content is None:
+            raise Error("Provide an object with a `url`, `path` or `content` property", type="InvalidParams")
+        return _js_call(self, _ADD_TAG_JS, {"tag": "style", "url": url, "content": content, "type": ""},
+                        return_handle=True)
+
+    def add_init_script(self, script=None, path=None):
+        if path is not None:
+            with open(path, "r", encoding="utf-8") as f:
+                script = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
+        if not isinstance(script, str):
+            raise Error("Either path or script parameter must be specified", type="InvalidParams")
+        sid = self._call("page.add_init_script", source=script).get("id")
+        return Disposable(lambda: sid and not self.is_closed() and self._call("page.remove_init_script", id=sid))
+
+    def dispatch_event(self, selector, type, event_init=None, strict=None, timeout=None):
+        self._first(selector, bool(strict)).dispatch_event(type, event_init, timeout=timeout)
+
+    def is_disabled(self, selector, strict=None, timeout=None):
+        return self._first(selector, bool(strict)).is_disabled()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def is_editable(self, selector, strict=None, timeout=None):
+        return self._first(selector, bool(strict)).is_editable()
+
+    @property
+    def main_frame(self):
+        return Frame(self)
+
+    @property
+    def frames(self):
+        """The main frame and every live child frame, parents before their children."""
+        tree = self._frame_tree()
+        return [self.main_frame] + [self._frame_for(i["frame"], parent=i["parent"]) for i in tree[1:]]
+
+    def frame(self, name=None, url=None):
+        for fr in self.frames:
+            if name is not None and fr.name == name:
+                return fr
+            if url is not None and _url_matches(url, fr.url):
+                return fr
+        return None
+
+    def frame_locator(self, selector):
+        return FrameLocator(self, selector)
+
+    @property
+    def context(self):
+        if self._context is None:
+            opener = self.opener()
+            if opener is not None:
+                self._context = opener.context
+                self._context._pages.append(self)
+            else:
+                self._context = self._browser._default_context()
+        return self._context
+
+    def set_default_navigation_timeout(self, timeout):
+        self._default_navigation_timeout = timeout
+
+    @property
+    def viewport_size(self):
+        return getattr(self, "_viewport", None)
+
+    # Files, downloads, drag and drop, media, headers and navigation timeouts
+
+    def set_input_files(self, selector, files, timeout=None, strict=None, no_wait_after=None):
+        return self._first(selector, strict).set_input_files(files, timeout=timeout)
+
+    def drag_and_drop(self, source, target, source_position=None, target_position=None, force=None,
+                      no_wait_after=None, timeout=None, strict=None, trial=None, steps=None):
+        """Drag the element source matches onto the one target matches (HTML5 drag and drop too)."""
+        self._first(source, strict).drag_to(self._first(target, strict), force=force, timeout=timeout, trial=trial,
+                                            source_position=source_position, target_position=target_position,
+                                            steps=steps)
+
+    def emulate_media(self, media=_UNSET, color_scheme=_UNSET, reduced_motion=_UNSET, forced_colors=_UNSET,
+                      contrast=_UNSET):
+        """Render the page for a CSS media type and media features; an argument left out keeps its value,
+        None (or "null") removes the override."""
+        state = self._media
+        if state is None:
+            ctx = self._context
+            state = dict(ctx._emulation) if ctx is not None else {}
+            state = {k: state.get(k) for k in ("color_scheme", "reduced_motion", "forced_colors")}
+            self._media = state
+        given = {"media": media, "color_scheme": color_scheme, "reduced_motion": reduced_motion,
+                 "forced_colors": forced_colors, "contrast": contrast}
+        for key, value in given.items():
+            if value is not _UNSET:
+                state[key] = value
+        self._call("page.emulate_media", **{k: (v if v is not None else "") for k, v in state.items()})
+
+    def set_extra_http_headers(self, headers):
+        """Send these headers with every request of the page (on top of its context's)."""
+        merged = dict((self._context._emulation.get("extra_http_headers") or {}) if self._context is not None else {})
+        merged.update(headers or {})
+        self._extra_headers = merged
+        self._call("page.emulate", extra_http_headers=merged)
+
+    def _check_referer(self, url, referer):
+        headers = self._extra_headers
+        if headers is None and self._context is not None:
+            headers = self._context._emulation.get("extra_http_headers")
+        if referer is not None and any(k.lower() == "referer" for k in (headers or {})):
+            raise Error('"referer" is already specified as extra HTTP header (navigating to %s)' % url,
+                        type="InvalidParams")
+
+    def _navigation_timeout(self, timeout, params):
+        """A navigation's timeout: the one given, else the page's or context's navigation timeout (else
+        None: the default timeout). Its load state is checked here, with Playwright's message."""
+        for name in ("wait_until", "state"):
+            value = params.get(name)
+            if value is not None and value not in _LOAD_STATES:
+                raise Error("%s: expected one of (load|domcontentloaded|networkidle|commit)" % name,
+                            type="InvalidParams")
+        if timeout is not None:
+            return timeout
+        for owner in (self, self._context):
+            if owner is not None and owner._default_navigation_timeout is not None:
+                return owner._default_navigation_timeout
+        return None
+
+    def _on_file_event(self, kind, params):
+        if kind == "filechooser":
+            element = ElementHandle(self, params.get("handle"), "input")
+            self._emit("filechooser", FileChooser(self, element, params.get("multiple")))
+        elif kind == "download":
+            download = Download(self, params)
+            self._emit("download", download)
+            if self._context is not None:
+                self._context._emit("download", download)
+
+    def _files_listener_added(self, event):
+        if event == "filechooser" and not self._choosers_on:
+            self._choosers_on = True
+            self._call("page.intercept_file_chooser", enabled=True)
+        elif event == "download":
+            ctx = self._context
+            owner = ctx if ctx is not None else self._browser
+            if not owner._downloads_on:
+                owner._downloads_on = True
+                self._browser._call("context.accept_downloads", {
+                    "browser": self._browser.id, "context": ctx._id if ctx is not None else "",
+                    "accept": True if ctx is None else ctx._options.get("accept_downloads", True) is not False})
+
+    # Locator handlers
+
+    def add_locator_handler(self, locator, handler, no_wait_after=None, times=None):
+        if not isinstance(locator, Locator) or locator._owner_page() is not self:
+            raise Error("Locator must belong to the main frame of this page")
+        if times == 0:
+            return
+        uid = self._call("page.add_locator_handler", selector=locator.selector,
+                         description=_api_description(locator.selector),
+                         no_wait_after=True if no_wait_after else None)["uid"]
+        self._locator_handlers[uid] = [handler, times, locator]
+
+    def remove_locator_handler(self, locator):
+        table = self._locator_handlers
+        for uid, entry in list(table.items()):
+            if entry[2].selector == locator.selector and entry[2]._owner_page() is locator._owner_page():
+                del table[uid]
+                self._call("page.remove_locator_handler", uid=uid)
+
+    def _on_locator_handler(self, params):
+        uid = params.get("uid")
+        table = self._locator_handlers
+        entry = table.get(uid)
+        remove = entry is None
+        try:
+            if entry is not None and entry[1] != 0:
+                if entry[1] is not None:
+                    entry[1] -= 1
+                remove = entry[1] == 0
+                _call_locator_handler(entry[0], entry[2])
+        finally:
+            if remove:
+                table.pop(uid, None)
+            try:
+                self._call("page.resolve_locator_handler", uid=uid, remove=True if remove else None)
+            except Error:
+                pass  # the page closed meanwhile (the handler may have closed it)
+
+    # Playwright's page methods that map onto others
+
+    def requests(self):
+        """The page's last 100 requests, oldest first (each keeps its response)."""
+        return list(self._recent_requests)
+
+    def set_checked(self, selector, checked, strict=False, **kwargs):
+        return self._first(selector, strict).set_checked(checked, **kwargs)
+
+    def pause(self):
+        """Playwright opens its inspector here; wright has none, so this returns at once and the
+        page's timeouts stay as they were."""
+
+    def hide_highlight(self):
+        """Remove what locator.highlight() drew."""
+        _js_call(self, _HIGHLIGHT_JS, [[], None])

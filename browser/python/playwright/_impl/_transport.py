@@ -51,6 +51,7 @@ class _Transport:
         self._ids = itertools.count(1)
         self._gone = None  # why the channel can no longer be used
         self._shut = False
+        self._handler_error = None  # the first route handler failure, raised by the next call
         self._stash = {}  # answers that arrived while a nested call waited, by id
         self._waiting = set()  # ids of calls in flight on this thread's stack
         self.on_notify = None  # called with (method, params) for each driver event
@@ -63,7 +64,7 @@ class _Transport:
         with self._call_lock:
             if self._gone:
                 raise TargetClosed("%s: %s" % (method, self._gone), method=method)
-            pending = self.__dict__.pop("_handler_error", None)
+            pending, self._handler_error = self._handler_error, None
             if pending is not None:
                 raise pending  # a route handler failed during an earlier call: the script's next call says so
             try:
