@@ -1,18 +1,16 @@
 """Frames: Frame (the main frame and child frames) and the frame events keep up to date."""
 
 import re
-import time
 import urllib.parse
 
 from ._errors import Error, StrictModeViolation, TargetClosed, TimeoutError
 from ._str_utils import _join
 from ._helpers import _UNSET, _url_matches
-from ._events import _EventWaiter
 from ._js_handle import _js_call
 from ._network import Response
 from ._locator import Locator, _Locating
 from ._element_handle import ElementHandle
-from ._page_events import _NavFailures
+from ._waiter import _NavigationWaiter
 
 
 _SET_CONTENT_JS = """async ({html, state, timeout}) => {
@@ -35,174 +33,54 @@ _SET_CONTENT_JS = """async ({html, state, timeout}) => {
 
 
 class Frame(_Locating):
-    """A frame of a page: page.main_frame, page.frames, element_handle.content_frame().
+    """A frame of a page: page.main_frame, page.frames, frame events, element_handle.content_frame().
 
-    The main frame is the page itself; a child frame is reached through its
-    <iframe> element, so its locators are `<iframe> >> selector` chains.
+    The page keeps one object per frame, so the same frame is the same object everywhere: its main
+    frame, made with the page, and each child frame by its CDP frame id (from frame events, the frame
+    tree, a request, a handle). The main frame is the page itself: its methods are the page's. A child
+    frame is reached through its <iframe> element, looked up when first needed, so its locators are
+    `<iframe> >> selector` chains; it is detached once its id leaves the page's frame tree.
     """
 
-    def __init__(self, page, element=None):
+    def __init__(self, page, frame_id=None, parent_id=None, main=False):
         self._page = page
-        self._element = element
+        self._main = main
+        self._frame_id = frame_id  # a child frame's CDP id (the main frame's is page._main_frame_id)
+        self._parent_id = parent_id
+        self._parent_main_flag = False  # the driver said its parent is the main frame
+        self._detached = False
+        self._attached_seen = False  # its frameattached event was emitted
+        self._owner = None  # a child frame's <iframe> ElementHandle, once looked up (or given)
+        self._last = {"name": "", "url": ""}  # its last frame tree entry: a detached frame keeps it
 
     def __repr__(self):
-        try:
-            return "<Frame name=%s url=%r>" % (self.name, self.url)
-        except Error:
-            return "<Frame %s>" % ("main" if self._element is None else self._element.selector)
+        if self._main:
+            try:
+                return "<Frame name= url=%r>" % self._page.url
+            except Error:
+                return "<Frame main>"
+        if not self._detached and not self._page.is_closed():
+            try:
+                self._info()
+            except Error:
+                pass
+        return "<Frame name=%s url=%r>" % (self._last.get("name") or "", self._last.get("url") or "")
 
     def __eq__(self, other):
-        if not isinstance(other, Frame) or other._page is not self._page:
+        if not isinstance(other, Frame) or other._page is not self._page or other._main != self._main:
             return False
-        if self._element is None or other._element is None:
-            return self._element is other._element
-        return other._element.evaluate("(a, b) => a === b", self._element)
+        return self._main or other._frame_id == self._frame_id
 
     def __hash__(self):
-        return hash((id(self._page), self._element._id if self._element is not None else None))
+        return hash((id(self._page), None if self._main else self._frame_id))
 
     def _owner_page(self):
         return self._page
 
     def _sub(self, part):
-        if self._element is None:
+        if self._main:
             return Locator(self._page, part)
         return Locator(self._page, _join(self._element.selector, part))
-
-    @property
-    def page(self):
-        return self._page
-
-    @property
-    def parent_frame(self):
-        return None if self._element is None else self._page.main_frame
-
-    @property
-    def child_frames(self):
-        tree = self._page._frame_tree()
-        if not tree:
-            return []
-        return [self._page._frame_for(i["frame"], parent=i["parent"]) for i in tree[1:] if i["parent"] == tree[0]["frame"]]
-
-    @property
-    def name(self):
-        if self._element is None:
-            return ""
-        return self._element.get_attribute("name") or self._element.get_attribute("id") or ""
-
-    @property
-    def url(self):
-        if self._element is None:
-            return self._page.url
-        return self.evaluate("() => location.href")
-
-    def is_detached(self):
-        if self._element is None:
-            return self._page.is_closed()
-        return not self._element.evaluate("e => e.isConnected")
-
-    def _doc(self):
-        found = self._page._query(_join(self._element.selector, ":root"))
-        if not found:
-            raise Error("Frame was detached", type="TargetClosed")
-        return found[0]
-
-    def evaluate(self, expression, arg=_UNSET):
-        if self._element is None:
-            return self._page.evaluate(expression, arg)
-        return _js_call(self._page, expression, arg, context=self._doc()._id)
-
-    def evaluate_handle(self, expression, arg=_UNSET):
-        if self._element is None:
-            return self._page.evaluate_handle(expression, arg)
-        return _js_call(self._page, expression, arg, context=self._doc()._id, return_handle=True)
-
-    def frame_element(self):
-        if self._element is None:
-            raise Error("Frame has been detached.", type="Error")
-        return self._element
-
-    def content(self):
-        return self.evaluate("() => { let s = ''; if (document.doctype) s = new XMLSerializer()"
-                             ".serializeToString(document.doctype); return s + document.documentElement.outerHTML; }")
-
-    def title(self):
-        return self.evaluate("() => document.title")
-
-    def set_content(self, html, timeout=None, wait_until=None):
-        if self._element is None:
-            return self._page.set_content(html, timeout=timeout, wait_until=wait_until)
-        _js_call(self._page, _SET_CONTENT_JS, {"html": html, "state": wait_until or "load", "timeout": 0},
-                 context=self._doc()._id)
-
-    def query_selector(self, selector):
-        found = self._page._query(self._sub(selector).selector)
-        return found[0] if found else None
-
-    def query_selector_all(self, selector):
-        return self._page._query(self._sub(selector).selector)
-
-    def wait_for_selector(self, selector, state=None, timeout=None):
-        return self._page._wait_selector(self._sub(selector), state, timeout)
-
-    def eval_on_selector(self, selector, expression, arg=_UNSET, strict=None):
-        """Run expression on the first element selector matches in this frame."""
-        if self._element is None:
-            return self._page.eval_on_selector(selector, expression, arg, strict)
-        found = self.query_selector_all(selector)
-        if strict and len(found) > 1:
-            raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
-        if not found:
-            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
-        return found[0].evaluate(expression, arg)
-
-    def eval_on_selector_all(self, selector, expression, arg=_UNSET):
-        """Run expression on the list of every element selector matches in this frame."""
-        if self._element is None:
-            return self._page.eval_on_selector_all(selector, expression, arg)
-        return self._sub(selector).evaluate_all(expression, arg)
-
-    def __getattr__(self, name):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if self._element is None:
-            return getattr(self._page, name)
-        if name in _SELECTOR_SHORTCUTS:
-            def shortcut(selector, *args, **kwargs):
-                strict = kwargs.pop("strict", False)
-                loc = self._sub(selector)
-                return getattr(loc if strict else loc.first, _SELECTOR_SHORTCUTS[name])(*args, **kwargs)
-            return shortcut
-        raise AttributeError("Frame.%s is only available on the main frame in wright" % name)
-
-
-_SELECTOR_SHORTCUTS = {
-    "click": "click", "dblclick": "dblclick", "fill": "fill", "type": "press_sequentially", "press": "press",
-    "check": "check", "uncheck": "uncheck", "select_option": "select_option", "hover": "hover", "focus": "focus",
-    "inner_text": "inner_text", "text_content": "text_content", "inner_html": "inner_html",
-    "input_value": "input_value", "get_attribute": "get_attribute", "is_visible": "is_visible",
-    "is_hidden": "is_hidden", "is_enabled": "is_enabled", "is_disabled": "is_disabled", "is_checked": "is_checked",
-    "is_editable": "is_editable", "dispatch_event": "dispatch_event", "set_checked": "set_checked",
-    "eval_on_selector": None, "tap": "click",
-}
-
-
-class _EventFrame(Frame):
-    """A child frame, known by its CDP frame id (from frame events, the frame tree, a request, a handle).
-
-    The page keeps one object per id, so the same frame is the same object everywhere; its <iframe>
-    is looked up when first needed. It is detached once its id leaves the page's frame tree.
-    """
-
-    def __init__(self, page, frame_id, parent_id=None):
-        self._frame_id = frame_id
-        self._parent_id = parent_id
-        self._parent_main_flag = False
-        self._detached = False
-        self._attached_seen = False
-        self._owner = None
-        self._last = {"name": "", "url": ""}
-        super().__init__(page, None)
 
     @property
     def _parent_main(self):
@@ -217,18 +95,17 @@ class _EventFrame(Frame):
 
     @property
     def _element(self):
+        """The <iframe> of a child frame (None for the main frame)."""
+        if self._main:
+            return None
         if self._owner is None:
             self._check_attached("Frame was detached")
             handle = self._page._call("page.frame_owner", frame=self._frame_id).get("handle")
             self._owner = ElementHandle(self._page, handle)
         return self._owner
 
-    @_element.setter
-    def _element(self, value):
-        self._owner = value
-
     def _info(self):
-        """This frame's entry of the page's frame tree (None once detached); remembers name and url."""
+        """This child frame's entry of the page's frame tree (None once detached); remembers name and url."""
         if self._detached:
             return None
         for info in self._page._frame_tree():
@@ -246,24 +123,14 @@ class _EventFrame(Frame):
                 message = method + ": " + message
             raise Error(message, type="Error", method=method)
 
-    def __repr__(self):
-        if not self._detached and not self._page.is_closed():
-            try:
-                self._info()
-            except Error:
-                pass
-        return "<Frame name=%s url=%r>" % (self._last.get("name") or "", self._last.get("url") or "")
-
-    def __eq__(self, other):
-        if isinstance(other, _EventFrame):
-            return other._frame_id == self._frame_id and other._page is self._page
-        return False
-
-    def __hash__(self):
-        return hash((id(self._page), self._frame_id))
+    @property
+    def page(self):
+        return self._page
 
     @property
     def parent_frame(self):
+        if self._main:
+            return None
         if not self._parent_id and not self._parent_main:
             self._info()  # the parent is known from the tree (a detached frame keeps the one it had)
         if self._parent_main:
@@ -272,6 +139,12 @@ class _EventFrame(Frame):
 
     @property
     def child_frames(self):
+        if self._main:
+            tree = self._page._frame_tree()
+            if not tree:
+                return []
+            return [self._page._frame_for(i["frame"], parent=i["parent"]) for i in tree[1:]
+                    if i["parent"] == tree[0]["frame"]]
         if self._info() is None:
             return []
         return [self._page._frame_for(i["frame"], parent=i["parent"]) for i in self._page._frame_tree()
@@ -279,6 +152,8 @@ class _EventFrame(Frame):
 
     @property
     def name(self):
+        if self._main:
+            return ""
         info = self._info() or self._last
         if info.get("name"):
             return info["name"]
@@ -291,22 +166,83 @@ class _EventFrame(Frame):
 
     @property
     def url(self):
+        if self._main:
+            return self._page.url
         info = self._info() or self._last
         return info.get("url") or ""
 
     def is_detached(self):
+        if self._main:
+            return self._page.is_closed()
         return self._info() is None
 
     def frame_element(self):
+        if self._main:
+            raise Error("Frame has been detached.", type="Error")
         self._check_attached("Frame has been detached.", "Frame.frame_element")
         return self._element
 
     def _doc(self):
         self._check_attached("Frame was detached")
-        return Frame._doc(self)
+        found = self._page._query(_join(self._element.selector, ":root"))
+        if not found:
+            raise Error("Frame was detached", type="TargetClosed")
+        return found[0]
+
+    def evaluate(self, expression, arg=_UNSET):
+        if self._main:
+            return self._page.evaluate(expression, arg)
+        return _js_call(self._page, expression, arg, context=self._doc()._id)
+
+    def evaluate_handle(self, expression, arg=_UNSET):
+        if self._main:
+            return self._page.evaluate_handle(expression, arg)
+        return _js_call(self._page, expression, arg, context=self._doc()._id, return_handle=True)
+
+    def content(self):
+        return self.evaluate("() => { let s = ''; if (document.doctype) s = new XMLSerializer()"
+                             ".serializeToString(document.doctype); return s + document.documentElement.outerHTML; }")
+
+    def title(self):
+        return self.evaluate("() => document.title")
+
+    def set_content(self, html, timeout=None, wait_until=None):
+        if self._main:
+            return self._page.set_content(html, timeout=timeout, wait_until=wait_until)
+        _js_call(self._page, _SET_CONTENT_JS, {"html": html, "state": wait_until or "load", "timeout": 0},
+                 context=self._doc()._id)
+
+    def query_selector(self, selector):
+        found = self._page._query(self._sub(selector).selector)
+        return found[0] if found else None
+
+    def query_selector_all(self, selector):
+        return self._page._query(self._sub(selector).selector)
+
+    def wait_for_selector(self, selector, state=None, timeout=None):
+        return self._page._wait_selector(self._sub(selector), state, timeout)
+
+    def eval_on_selector(self, selector, expression, arg=_UNSET, strict=None):
+        """Run expression on the first element selector matches in this frame."""
+        if self._main:
+            return self._page.eval_on_selector(selector, expression, arg, strict)
+        found = self.query_selector_all(selector)
+        if strict and len(found) > 1:
+            raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
+        if not found:
+            raise Error("Failed to find element matching selector \"%s\"" % selector, type="Error")
+        return found[0].evaluate(expression, arg)
+
+    def eval_on_selector_all(self, selector, expression, arg=_UNSET):
+        """Run expression on the list of every element selector matches in this frame."""
+        if self._main:
+            return self._page.eval_on_selector_all(selector, expression, arg)
+        return self._sub(selector).evaluate_all(expression, arg)
 
     def goto(self, url, wait_until=None, timeout=None, referer=None):
-        """Navigate this child frame; returns its document's Response (None for about: and data: URLs)."""
+        """Navigate this frame; returns its document's Response (None for about: and data: URLs)."""
+        if self._main:
+            return self._page.goto(url, wait_until=wait_until, timeout=timeout, referer=referer)
         page = self._page
         page._check_referer(url, referer)
         if page._context is not None and page._context._options.get("base_url"):
@@ -324,6 +260,8 @@ class _EventFrame(Frame):
 
     def wait_for_load_state(self, state=None, timeout=None):
         """Wait until this frame's document reached state (load, domcontentloaded; networkidle as load)."""
+        if self._main:
+            return self._page.wait_for_load_state(state, timeout=timeout)
         state = state or "load"
         if state not in ("load", "domcontentloaded", "networkidle", "commit"):
             raise Error("state: expected one of (load|domcontentloaded|networkidle|commit)", type="InvalidParams")
@@ -348,7 +286,7 @@ class _EventFrame(Frame):
 
     def expect_navigation(self, url=None, wait_until=None, timeout=None):
         """with frame.expect_navigation() as info: <action>; info.value is this frame's new document's Response."""
-        return _FrameNavigationWaiter(self, url, wait_until, timeout)
+        return _NavigationWaiter(self._page, url, wait_until, timeout, frame=None if self._main else self)
 
     def wait_for_navigation(self, url=None, wait_until=None, timeout=None):
         with self.expect_navigation(url=url, wait_until=wait_until, timeout=timeout) as info:
@@ -356,41 +294,34 @@ class _EventFrame(Frame):
         return info.value
 
     def wait_for_url(self, url, wait_until=None, timeout=None):
+        if self._main:
+            return self._page.wait_for_url(url, wait_until=wait_until, timeout=timeout)
         base = self._page._context._options.get("base_url") if self._page._context is not None else None
         if _url_matches(url, self.url, base):
             return self.wait_for_load_state(wait_until, timeout=timeout)
         with self.expect_navigation(url=url, wait_until=wait_until, timeout=timeout):
             pass
 
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._main:
+            return getattr(self._page, name)
+        if name in _SELECTOR_SHORTCUTS:
+            def shortcut(selector, *args, **kwargs):
+                strict = kwargs.pop("strict", False)
+                loc = self._sub(selector)
+                return getattr(loc if strict else loc.first, _SELECTOR_SHORTCUTS[name])(*args, **kwargs)
+            return shortcut
+        raise AttributeError("Frame.%s is only available on the main frame in wright" % name)
 
-class _FrameNavigationWaiter(_NavFailures, _EventWaiter):
-    """expect_navigation of a child frame: its next framenavigated, then its load state."""
 
-    def __init__(self, frame, url, wait_until, timeout):
-        page = frame._page
-        base = page._context._options.get("base_url") if page._context is not None else None
-
-        def pred(f):
-            return f is frame and (url is None or _url_matches(url, f.url, base))
-        super().__init__(page, "framenavigated", pred, page._navigation_timeout(timeout, {}), "navigation")
-        self._page = page
-        self._frame = frame
-        self._wait_until = wait_until
-
-    def _frame_matches(self, req):
-        return req._frame_id == self._frame._frame_id
-
-    def __enter__(self):
-        self._page._frame_nav_responses().pop(self._frame._frame_id, None)
-        return super().__enter__()
-
-    def _wait(self):
-        started = time.monotonic()
-        super()._wait()
-        self._raise_failure()
-        limit = self._timeout if self._timeout is not None else self._page._timeout_ms()
-        left = max(1, int(limit - (time.monotonic() - started) * 1000)) if limit else None
-        self._frame.wait_for_load_state(self._wait_until or "load", timeout=left)
-        self._raise_failure()
-        self._frame_value = self._value
-        self._value = self._page._frame_nav_responses().get(self._frame._frame_id)
+_SELECTOR_SHORTCUTS = {
+    "click": "click", "dblclick": "dblclick", "fill": "fill", "type": "press_sequentially", "press": "press",
+    "check": "check", "uncheck": "uncheck", "select_option": "select_option", "hover": "hover", "focus": "focus",
+    "inner_text": "inner_text", "text_content": "text_content", "inner_html": "inner_html",
+    "input_value": "input_value", "get_attribute": "get_attribute", "is_visible": "is_visible",
+    "is_hidden": "is_hidden", "is_enabled": "is_enabled", "is_disabled": "is_disabled", "is_checked": "is_checked",
+    "is_editable": "is_editable", "dispatch_event": "dispatch_event", "set_checked": "set_checked",
+    "eval_on_selector": None, "tap": "click",
+}

@@ -23,8 +23,8 @@ from ._input import Keyboard, Mouse
 from ._files import Download, FileChooser
 from ._locator import FrameLocator, Locator, _HIGHLIGHT_JS, _Locating
 from ._element_handle import ElementHandle
-from ._page_events import _NavigationWaiter, _describe_pattern, _url_predicate
-from ._frame import Frame, _EventFrame, _SET_CONTENT_JS
+from ._waiter import _NavigationWaiter, _describe_pattern, _url_predicate
+from ._frame import Frame, _SET_CONTENT_JS
 
 
 # add_script_tag / add_style_tag: insert the tag, settle on its load (or error).
@@ -154,6 +154,7 @@ class Page(_Routing, _Emitter, _Locating):
         self._routing_on = False
         self._routes = []  # page.route() entries, newest last
         self._main_frame_id = None  # the CDP id of the main frame, once the driver said it
+        self._main_frame = Frame(self, main=True)  # one object, as each child frame is
         self._child_frames = {}  # CDP frame id -> the one Frame object of that child frame
         self._frame_navs = {}  # CDP frame id -> the Response of its last navigation
         self._recent_requests = collections.deque(maxlen=100)  # page.requests()
@@ -576,7 +577,7 @@ class Page(_Routing, _Emitter, _Locating):
             if len(frames) > 500:  # detached frames are remembered for identity, not forever
                 for k in [k for k, f in frames.items() if f._detached][:250]:
                     del frames[k]
-            frame = frames[fid] = _EventFrame(self, fid, parent)
+            frame = frames[fid] = Frame(self, fid, parent)
         elif parent and not frame._parent_id:
             frame._parent_id = parent
         return frame
@@ -845,7 +846,7 @@ class Page(_Routing, _Emitter, _Locating):
 
     @property
     def main_frame(self):
-        return Frame(self)
+        return self._main_frame
 
     @property
     def frames(self):
