@@ -80,7 +80,7 @@ class Frame(_Locating):
     def _sub(self, part):
         if self._main:
             return Locator(self._page, part)
-        return Locator(self._page, _join(self._element.selector, part))
+        return Locator(self._page, _join(self._element._selector, part))
 
     @property
     def _parent_main(self):
@@ -184,7 +184,7 @@ class Frame(_Locating):
 
     def _doc(self):
         self._check_attached("Frame was detached")
-        found = self._page._query(_join(self._element.selector, ":root"))
+        found = self._page._query(_join(self._element._selector, ":root"))
         if not found:
             raise Error("Frame was detached", type="TargetClosed")
         return found[0]

@@ -129,9 +129,10 @@ _DISPATCH_JS = """(el, {type, init}) => {
 class Locator(_Locating):
     """A page and a selector chain, resolved again on every call (nothing is held in the browser)."""
 
-    def __init__(self, page, selector):
+    def __init__(self, page, selector, api="Locator"):
         self.page = page
         self.selector = selector
+        self._api = api  # the class its errors name: "Locator.click: ...", or an ElementHandle's
 
     def __repr__(self):
         return "<Locator frame=%r selector=%r>" % (self.page.main_frame, self.selector)
@@ -154,7 +155,7 @@ class Locator(_Locating):
         method = exc.method or ""
         if not method.startswith("locator."):
             return exc
-        api = type(self).__name__ + "." + method[len("locator."):]
+        api = self._api + "." + method[len("locator."):]
         renamed = _named_after(exc, api)
         if renamed is exc:
             return exc
