@@ -341,27 +341,6 @@ func TestClientCommand(t *testing.T) {
 	}
 }
 
-// TestBrowserScenarios runs one script per behaviour against the fixture
-// site; each prints OK after its own checks.
-func TestBrowserScenarios(t *testing.T) {
-	needWright(t)
-	base := fixtureServer(t)
-	for _, name := range []string{
-		"form", "strict", "dialog", "popup", "overlay", "lazy", "shadow", "getby", "aria", "slow", "screenshot",
-		"pw_content", "pw_events", "pw_context", "pw_storage_aria", "pw_locator_handler", "pw_network_more",
-		"pw_context_events", "pw_handles", "pw_request", "pw_locators", "pw_lifecycle", "pw_files", "pw_assertions_more",
-		"pw_popup_context",
-	} {
-		t.Run(name, func(t *testing.T) {
-			stdout, stderr, tmp, err := script{name: name + ".py", fixture: base}.run(t)
-			if err != nil || !strings.HasSuffix(strings.TrimSpace(stdout), "OK") {
-				t.Fatalf("%s.py: %v\nstdout:\n%s\nstderr:\n%s", name, err, stdout, stderr)
-			}
-			assertNothingLeft(t, tmp, 0)
-		})
-	}
-}
-
 // TestDriverKilled kills the driver while the script waits on it: the call
 // must fail at once with the driver's fate, and nothing may be left.
 func TestDriverKilled(t *testing.T) {
