@@ -468,96 +468,90 @@ class Page(_Routing, _Emitter, _Locating):
         self._files_listener_added(event)
 
     def _on_driver_event(self, method, params):
-        ctx = self._context
+        """One driver notification for this page (page.<kind>), handed to the handler of its kind."""
         kind = method[len("page."):]
-        if kind == "console":
-            msg = ConsoleMessage(self, params)
-            self._emit("console", msg)
-            if ctx is not None:
-                ctx._emit("console", msg)
-        elif kind == "pageerror":
-            err = Error(params.get("message") or "", type=params.get("name") or "Error")
-            err.stack = params.get("stack") or ""
-            self._emit("pageerror", err)
-            if ctx is not None:
-                ctx._emit("weberror", WebError(self, err, {"url": params.get("url") or "",
-                                                         "line": params.get("line") or 0,
-                                                         "column": params.get("column") or 0}))
-        elif kind == "dialog":
-            dialog = Dialog(self, params)
-            if self._has_listeners("dialog") or (ctx is not None and ctx._has_listeners("dialog")):
-                self._emit("dialog", dialog)
-                if ctx is not None:
-                    ctx._emit("dialog", dialog)
-            elif self._browser._dialogs_ours:
-                # Playwright's rule: a dialog nobody listens to is dismissed, but a beforeunload one
-                # is accepted, so that leaving the page is not refused by nobody.
-                if dialog.type == "beforeunload":
-                    dialog.accept()
-                else:
-                    dialog.dismiss()
-        elif kind in ("load", "domcontentloaded"):
-            self._emit(kind, self)
-            if kind == "load" and ctx is not None:
-                ctx._emit("pageload", self)
-        elif kind == "binding":
-            self._on_binding(params)
-        elif kind == "locator_handler":
-            self._on_locator_handler(params)
-        elif kind == "route":
-            self._on_route(params)
-        elif kind == "framenavigated":
-            if ctx is not None and not params.get("same_document"):
-                ctx._note_origin(params.get("url"))
-            if params.get("main") and params.get("frame"):
-                self._main_frame_id = params.get("frame")
-            frame = self._frame_for(params.get("frame"), bool(params.get("main")))
-            if frame is None or getattr(frame, "_detached", False):
-                return  # a late event of a frame already gone
-            if not params.get("same_document"):
-                self._detach_below(params.get("frame"), bool(params.get("main")))
-            self._emit("framenavigated", frame)
-            if ctx is not None:
-                ctx._emit("framenavigated", frame)
-        elif kind in ("frameattached", "framedetached"):
-            self._on_frame_event(kind, params)
-        elif kind == "request":
-            self._on_request(params)
-        elif kind == "response":
-            req = self._requests.get(params.get("request"))
-            if req is None:
-                return
-            url = req.url if req._url_overridden else params.get("url")
-            resp = Response(url, params.get("status"), self, req, params.get("headers"),
-                            params.get("status_text"), params.get("from_cache"))
-            resp._network = params
-            req._response = resp
-            if req._navigation and req._main_frame:
-                self._nav_response = resp
-            if req._navigation and req._frame_id:
-                self._frame_nav_responses()[req._frame_id] = resp
-            self._emit("response", resp)
-            if ctx is not None:
-                ctx._emit("response", resp)
-        elif kind in ("requestfinished", "requestfailed"):
-            req = self._requests.pop(params.get("request"), None)
-            if req is None:
-                return
-            if kind == "requestfailed":
-                req.failure = params.get("error") or "failed"
+        handler = _PAGE_EVENTS.get(kind)
+        if handler is not None:
+            handler(self, kind, params)
+
+    def _each(self, event, value, context_events=()):
+        """Emit event on the page, then context_events (default: the same name) on its context."""
+        self._emit(event, value)
+        if self._context is not None:
+            for name in context_events or (event,):
+                self._context._emit(name, value)
+
+    def _on_console(self, kind, params):
+        self._each("console", ConsoleMessage(self, params))
+
+    def _on_page_error(self, kind, params):
+        err = Error(params.get("message") or "", type=params.get("name") or "Error")
+        err.stack = params.get("stack") or ""
+        self._emit("pageerror", err)
+        if self._context is not None:
+            self._context._emit("weberror", WebError(self, err, {"url": params.get("url") or "",
+                                                                 "line": params.get("line") or 0,
+                                                                 "column": params.get("column") or 0}))
+
+    def _on_dialog(self, kind, params):
+        ctx = self._context
+        dialog = Dialog(self, params)
+        if self._has_listeners("dialog") or (ctx is not None and ctx._has_listeners("dialog")):
+            self._each("dialog", dialog)
+        elif self._browser._dialogs_ours:
+            # Playwright's rule: a dialog nobody listens to is dismissed, but a beforeunload one
+            # is accepted, so that leaving the page is not refused by nobody.
+            if dialog.type == "beforeunload":
+                dialog.accept()
             else:
-                req._finished = True
-            self._emit(kind, req)
-            if ctx is not None:
-                ctx._emit(kind, req)
-        elif kind in ("filechooser", "download"):
-            self._on_file_event(kind, params)
-        elif kind == "close":
-            self._closed = True
-            self._emit("close", self)
-            if ctx is not None:
-                ctx._emit("close_page", self)
-                ctx._emit("pageclose", self)
+                dialog.dismiss()
+
+    def _on_load(self, kind, params):
+        self._emit(kind, self)
+        if kind == "load" and self._context is not None:
+            self._context._emit("pageload", self)
+
+    def _on_frame_navigated(self, kind, params):
+        ctx = self._context
+        if ctx is not None and not params.get("same_document"):
+            ctx._note_origin(params.get("url"))
+        if params.get("main") and params.get("frame"):
+            self._main_frame_id = params.get("frame")
+        frame = self._frame_for(params.get("frame"), bool(params.get("main")))
+        if frame is None or frame._detached:
+            return  # a late event of a frame already gone
+        if not params.get("same_document"):
+            self._detach_below(params.get("frame"), bool(params.get("main")))
+        self._each("framenavigated", frame)
+
+    def _on_response(self, kind, params):
+        req = self._requests.get(params.get("request"))
+        if req is None:
+            return
+        url = req.url if req._url_overridden else params.get("url")
+        resp = Response(url, params.get("status"), self, req, params.get("headers"),
+                        params.get("status_text"), params.get("from_cache"))
+        resp._network = params
+        req._response = resp
+        if req._navigation and req._main_frame:
+            self._nav_response = resp
+        if req._navigation and req._frame_id:
+            self._frame_nav_responses()[req._frame_id] = resp
+        self._each("response", resp)
+
+    def _on_request_end(self, kind, params):
+        req = self._requests.pop(params.get("request"), None)
+        if req is None:
+            return
+        if kind == "requestfailed":
+            req.failure = params.get("error") or "failed"
+        else:
+            req._finished = True
+        self._each(kind, req)
+
+    def _on_close(self, kind, params):
+        self._closed = True
+        self._each("close", self, ("close_page", "pageclose"))
 
     def _frames_by_id(self):
         return self._child_frames
@@ -627,7 +621,7 @@ class Page(_Routing, _Emitter, _Locating):
             self._routing_on = want
             self._call("page.set_routing", enabled=want)
 
-    def _on_route(self, params):
+    def _on_route(self, kind, params):
         req = self._requests.get(params.get("request"))
         if req is None:
             req = Request(self, params)
@@ -643,7 +637,7 @@ class Page(_Routing, _Emitter, _Locating):
             if transport._handler_error is None:  # the first failure is the one to report
                 transport._handler_error = exc
 
-    def _on_binding(self, params):
+    def _on_binding(self, kind, params):
         name = params.get("name")
         callback = self._bindings.get(name)
         if callback is None and self._context is not None:
@@ -676,7 +670,7 @@ class Page(_Routing, _Emitter, _Locating):
         """window[name](...) in the page calls callback(*args)."""
         self.expose_binding(name, lambda source, *args: callback(*_fit_args(callback, args)))
 
-    def _on_request(self, params):
+    def _on_request(self, kind, params):
         rid = params.get("request")
         prev = self._requests.get(rid)
         redirected_from = None
@@ -984,7 +978,7 @@ class Page(_Routing, _Emitter, _Locating):
                 del table[uid]
                 self._call("page.remove_locator_handler", uid=uid)
 
-    def _on_locator_handler(self, params):
+    def _on_locator_handler(self, kind, params):
         uid = params.get("uid")
         table = self._locator_handlers
         entry = table.get(uid)
@@ -1019,3 +1013,15 @@ class Page(_Routing, _Emitter, _Locating):
     def hide_highlight(self):
         """Remove what locator.highlight() drew."""
         _js_call(self, _HIGHLIGHT_JS, [[], None])
+
+
+# The handler of each page event the driver sends (page.<kind>), called with (page, kind, params).
+_PAGE_EVENTS = {
+    "console": Page._on_console, "pageerror": Page._on_page_error, "dialog": Page._on_dialog,
+    "load": Page._on_load, "domcontentloaded": Page._on_load, "binding": Page._on_binding,
+    "locator_handler": Page._on_locator_handler, "route": Page._on_route,
+    "framenavigated": Page._on_frame_navigated, "frameattached": Page._on_frame_event,
+    "framedetached": Page._on_frame_event, "request": Page._on_request, "response": Page._on_response,
+    "requestfinished": Page._on_request_end, "requestfailed": Page._on_request_end,
+    "filechooser": Page._on_file_event, "download": Page._on_file_event, "close": Page._on_close,
+}
