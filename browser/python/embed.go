@@ -38,13 +38,15 @@ func Install(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
+	// The package first: the module imports it, so a module written before
+	// its package would be a module without the code it needs.
+	if err := installPackage(dir); err != nil {
+		return "", fmt.Errorf("install python client: %w", err)
+	}
 	path := filepath.Join(dir, FileName)
 	// Written whole: a script importing the module at that moment never sees
 	// half a file.
 	if err := atomicfile.Write(path, []byte(Module), 0o644); err != nil {
-		return "", fmt.Errorf("install python client: %w", err)
-	}
-	if err := installPackage(dir); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
 	return path, nil
