@@ -93,7 +93,7 @@ func TestStandaloneRefusesAnotherPlaywright(t *testing.T) {
 
 // TestStandaloneScenarios runs scenario scripts against the self-contained
 // file alone (scripts that import wright_browser, as such a file is used;
-// TestBrowserScenarios runs the same scripts against the package).
+// TestScenarios runs the same scripts against the package).
 func TestStandaloneScenarios(t *testing.T) {
 	needWright(t)
 	base := fixtureServer(t)
