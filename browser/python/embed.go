@@ -1,7 +1,8 @@
 // Package python carries wright's Python client inside the wright binary:
-// wright_browser.py (the client of `wright driver`) and the `playwright`
-// package (Playwright's sync API, implemented by wright_browser), so every run
-// can put them on its scripts' PYTHONPATH without installing anything.
+// the `playwright` package (Playwright's sync API on `wright driver`, the
+// implementation) and wright_browser.py (wright's defaults and extras on top
+// of it), so every run can put them on its scripts' PYTHONPATH without
+// installing anything. Client is the same code as one self-contained file.
 package python
 
 import (
@@ -20,30 +21,32 @@ const FileName = "wright_browser.py"
 // PackageName is the directory of the Playwright-compatible package.
 const PackageName = "playwright"
 
-// Client is the source of wright_browser.py.
+// Module is the source of the wright_browser.py written beside the package.
 //
 //go:embed wright_browser.py
-var Client string
+var Module string
 
 // pkg holds playwright/ (all: keeps its _impl directory).
 //
 //go:embed all:playwright
 var pkg embed.FS
 
-// Install writes wright_browser.py and the playwright package into dir
+// Install writes wright_browser.py (Module) and the playwright package into dir
 // (created if missing) and returns the module's path. Existing copies are
 // replaced, so a run always gets the client that matches its driver.
 func Install(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
+	// The package first: the module imports it, so a module written before
+	// its package would be a module without the code it needs.
+	if err := installPackage(dir); err != nil {
+		return "", fmt.Errorf("install python client: %w", err)
+	}
 	path := filepath.Join(dir, FileName)
 	// Written whole: a script importing the module at that moment never sees
 	// half a file.
-	if err := atomicfile.Write(path, []byte(Client), 0o644); err != nil {
-		return "", fmt.Errorf("install python client: %w", err)
-	}
-	if err := installPackage(dir); err != nil {
+	if err := atomicfile.Write(path, []byte(Module), 0o644); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
 	return path, nil

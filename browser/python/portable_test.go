@@ -31,7 +31,7 @@ func TestProcessesWithArgWithoutProc(t *testing.T) {
 
 	script := `
 import json, os, sys
-import wright_browser as wb
+from playwright._impl import _transport as wb
 marker = os.environ["MARKER"]
 from_proc = sorted(wb._processes_with_arg(marker))
 isdir = os.path.isdir

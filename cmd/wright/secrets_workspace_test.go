@@ -63,8 +63,8 @@ with sync_playwright() as p:
     except Exception as e:
         print("elsewhere refused:", "may only be typed on" in str(e))
     b.close()
-import wright_browser
-t = wright_browser._SocketTransport(os.environ["WRIGHT_DRIVER_SPAWN"])
+from playwright._impl._transport import _SocketTransport
+t = _SocketTransport(os.environ["WRIGHT_DRIVER_SPAWN"])
 for bad in ({"executable": "/bin/sh"}, {"args": ["--renderer-cmd-prefix=/bin/sh"]}):
     try:
         t.call("browser.launch", bad, guard_s=30)

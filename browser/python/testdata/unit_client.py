@@ -18,6 +18,7 @@ import textwrap
 import unittest
 
 import wright_browser as wb
+from playwright._impl import _errors, _str_utils, _transport  # the internals tested here
 
 
 def page():
@@ -132,12 +133,12 @@ class SelectorTest(unittest.TestCase):
             (re.compile(r"[]]"), r"/[\]]/"),
         ]
         for pattern, want in cases:
-            self.assertEqual(wb._regex_body(pattern), want)
+            self.assertEqual(_str_utils._regex_body(pattern), want)
         self.assertEqual(page().get_by_text(re.compile("^Total: \\d+$")).selector, "internal:text=/^Total: \\d+$/")
         with self.assertRaises(ValueError):
-            wb._regex_body(re.compile("a b", re.X))
+            _str_utils._regex_body(re.compile("a b", re.X))
         with self.assertRaises(TypeError):
-            wb._regex_body(re.compile(b"bytes"))
+            _str_utils._regex_body(re.compile(b"bytes"))
 
     def test_bodies_never_split(self):
         # A careful chain splitter honours quotes, brackets, parentheses and
@@ -201,7 +202,7 @@ class ErrorTest(unittest.TestCase):
         message = "locator.click: strict mode violation: 2 elements\n  1) <button id=a>\n  2) <button id=b>"
         for name in ("TimeoutError", "StrictModeViolation", "StaleRef", "NavigationError", "TargetClosed",
                      "InvalidSelector", "EvaluationError", "BlockedURL", "InvalidParams", "BrowserError"):
-            err = wb._error_from({"code": -32000, "message": message, "data": {"type": name}}, "locator.click")
+            err = _errors._error_from({"code": -32000, "message": message, "data": {"type": name}}, "locator.click")
             self.assertIs(type(err), getattr(wb, name))
             self.assertIsInstance(err, wb.Error)
             self.assertEqual(str(err), message)
@@ -211,14 +212,14 @@ class ErrorTest(unittest.TestCase):
             self.assertEqual(err.method, "locator.click")
 
     def test_codes_and_unknown(self):
-        self.assertIs(type(wb._error_from({"code": -32601, "message": "unknown method x"}, "x")), wb.ProtocolError)
-        self.assertIs(type(wb._error_from({"code": -32700, "message": "parse"}, "x")), wb.ProtocolError)
-        self.assertIs(type(wb._error_from({"code": -32602, "message": "bad"}, "x")), wb.InvalidParams)
-        err = wb._error_from({"code": -32000, "message": "odd", "data": {"type": "SomethingNew"}}, "x")
+        self.assertIs(type(_errors._error_from({"code": -32601, "message": "unknown method x"}, "x")), wb.ProtocolError)
+        self.assertIs(type(_errors._error_from({"code": -32700, "message": "parse"}, "x")), wb.ProtocolError)
+        self.assertIs(type(_errors._error_from({"code": -32602, "message": "bad"}, "x")), wb.InvalidParams)
+        err = _errors._error_from({"code": -32000, "message": "odd", "data": {"type": "SomethingNew"}}, "x")
         self.assertIs(type(err), wb.Error)
         self.assertEqual(err.type, "SomethingNew")
-        self.assertIn("x", str(wb._error_from({"code": -32000}, "x")))
-        self.assertIs(type(wb._error_from("nonsense", "x")), wb.ProtocolError)
+        self.assertIn("x", str(_errors._error_from({"code": -32000}, "x")))
+        self.assertIs(type(_errors._error_from("nonsense", "x")), wb.ProtocolError)
 
     def test_timeout_is_builtin_timeout(self):
         err = wb.TimeoutError("waited 5000 ms", type="TimeoutError")
@@ -229,7 +230,7 @@ class ErrorTest(unittest.TestCase):
 
 class EncodeTest(unittest.TestCase):
     def test_one_line(self):
-        data = wb._encode_request(7, "page.evaluate", {"page": "p1", "expression": "() => 'a\nb'"})
+        data = _transport._encode_request(7, "page.evaluate", {"page": "p1", "expression": "() => 'a\nb'"})
         self.assertTrue(data.endswith(b"\n"))
         self.assertEqual(data.count(b"\n"), 1)
         msg = json.loads(data)
@@ -238,10 +239,10 @@ class EncodeTest(unittest.TestCase):
 
     def test_bad_args(self):
         with self.assertRaises(wb.InvalidParams) as ctx:
-            wb._encode_request(1, "page.evaluate", {"arg": object()})
+            _transport._encode_request(1, "page.evaluate", {"arg": object()})
         self.assertIn("page.evaluate", str(ctx.exception))
         with self.assertRaises(wb.InvalidParams):
-            wb._encode_request(1, "page.evaluate", {"arg": float("nan")})
+            _transport._encode_request(1, "page.evaluate", {"arg": float("nan")})
 
 
 class RunDirTest(unittest.TestCase):
@@ -387,10 +388,23 @@ class LaunchErrorTest(unittest.TestCase):
         self.assertIn(missing, str(ctx.exception))
 
 
+def client_sources():
+    """wright_browser.py and every module of the playwright package beside it: (path, source)."""
+    out = [(wb.__file__, inspect.getsource(wb))]
+    root = os.path.dirname(os.path.abspath(__import__("playwright").__file__))
+    for folder, _, files in os.walk(root):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    out.append((path, f.read()))
+    return out
+
+
 class ModuleTest(unittest.TestCase):
     def test_python39_syntax(self):
-        source = inspect.getsource(wb)
-        ast.parse(source, feature_version=(3, 9))
+        for path, source in client_sources():
+            ast.parse(source, filename=path, feature_version=(3, 9))
 
     def test_all(self):
         for name in wb.__all__:
@@ -399,16 +413,16 @@ class ModuleTest(unittest.TestCase):
         self.assertLessEqual(len(doc_lines), 20)
 
     def test_standard_library_only(self):
-        tree = ast.parse(inspect.getsource(wb))
         names = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names.update(a.name.split(".")[0] for a in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                names.add(node.module.split(".")[0])
+        for path, source in client_sources():
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.Import):
+                    names.update(a.name.split(".")[0] for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                    names.add(node.module.split(".")[0])
         stdlib = getattr(sys, "stdlib_module_names", None)
         if stdlib:
-            self.assertEqual(sorted(n for n in names if n not in stdlib), [])
+            self.assertEqual(sorted(n for n in names if n not in stdlib and n != "playwright"), [])
 
     def test_response_ok(self):
         self.assertTrue(wb.Response("u", 200).ok)

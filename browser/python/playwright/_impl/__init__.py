@@ -1,1 +1,16 @@
-"""Internals kept under Playwright's module names for code that imports them."""
+"""wright's implementation of Playwright's sync API, on `wright driver` (standard library only).
+
+The modules are loaded here in dependency order: each imports what it needs from the modules above it.
+The few that also use, when called, a name from a module below them (a Request makes its BrowserContext,
+a handle may be an ElementHandle) take it in their _link(), run once all are loaded. Importing any of
+them runs this first, so the order holds however the package is entered.
+"""
+
+from . import _errors, _str_utils, _helpers, _transport, _events, _aria_template  # noqa: F401
+from . import _js_handle, _console_message, _dialog, _fetch, _network, _input, _files  # noqa: F401
+from . import _locator, _element_handle, _waiter, _frame, _page, _browser_context  # noqa: F401
+from . import _browser, _browser_type, _selectors, _playwright, _assertions  # noqa: F401
+
+for _module in (_js_handle, _fetch, _network):
+    _module._link()
+del _module

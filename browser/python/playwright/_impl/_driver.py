@@ -1,6 +1,6 @@
 """wright has no Node.js Playwright driver: its driver is `wright driver`."""
 
-from wright_browser import Error
+from ._errors import Error
 
 
 def compute_driver_executable():

@@ -3,7 +3,7 @@ import re
 
 from support import check, expect_error
 from playwright.sync_api import expect, sync_playwright
-import wright_browser
+from playwright._impl._assertions import _soft_scope
 
 with sync_playwright() as p:
     browser = p.chromium.launch()
@@ -26,7 +26,7 @@ with sync_playwright() as p:
 
     # soft assertions: an error outside a scope; inside, failures are collected, not raised
     expect_error(RuntimeError, lambda: expect.soft(email), "soft-assertion scope")
-    with wright_browser._soft_scope() as errors:
+    with _soft_scope() as errors:
         expect.soft(page.get_by_label("email")).to_have_accessible_error_message("nope", timeout=300)
         expect.soft(email).to_have_accessible_error_message("Required. Use an address.")
         expect.soft(email).not_to_have_accessible_error_message("Required. Use an address.", timeout=300)

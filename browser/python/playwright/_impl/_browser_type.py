@@ -1,0 +1,173 @@
+"""Starting a browser: BrowserType (playwright.chromium), and the launch and connect that both entry
+points, sync_playwright() and wright_browser, start their browsers with.
+"""
+
+import os
+import shutil
+import tempfile
+
+from ._errors import Error
+from ._helpers import _viewport
+from ._transport import _PipeTransport, _SocketTransport, _driver_binary, _guard_seconds, _install_exit_hooks
+from ._browser_context import BrowserContext
+from ._browser import Browser
+
+
+# The two entry points' defaults, stated once here:
+# - sync_playwright() gives Playwright's own, a 1280x720 viewport and 30 s timeouts, because code written
+#   for Playwright must behave as it does there: the same layout breakpoints, the same elements in view,
+#   waits as long as their authors expect.
+# - wright_browser.launch() and connect() give wright's, 1280x1800 and 10 s, because their reader is the
+#   model: a tall viewport puts more of a page in one screenshot and one snapshot, and a wait that
+#   fails comes back within a turn instead of after half a minute.
+PLAYWRIGHT_VIEWPORT = {"width": 1280, "height": 720}
+PLAYWRIGHT_TIMEOUT_MS = 30000
+WRIGHT_VIEWPORT = (1280, 1800)
+WRIGHT_TIMEOUT_MS = 10000
+
+
+def launch_browser(headless, viewport, slow_mo, timeout, default_timeout, executable=None, cdp_url=None,
+                   args=None, user_data_dir=None, browser_type=None, isolated_pages=False, answer_dialogs=False):
+    """Start `wright driver` (WRIGHT_BIN, else `wright` on PATH) and a browser; returns a Browser.
+
+    The driver and Chromium are ended when the Browser closes, at interpreter exit and on SIGTERM.
+    viewport is (width, height), a {"width", "height"} dict, or None for the driver's default; timeout
+    (ms) is the driver's launch timeout, default_timeout the browser's actions' (what the entry point
+    gives); cdp_url attaches to a remote browser instead of starting one. isolated_pages makes
+    browser.new_page() open a context of its own (Playwright's rule); answer_dialogs makes this client
+    answer dialogs itself (Playwright's rule: one nobody listens to is dismissed).
+    """
+    params = {"headless": bool(headless), "slow_mo": slow_mo, "timeout": timeout}
+    size = _viewport(viewport, "launch")
+    if size is not None:
+        params["viewport"] = size
+    options = dict(viewport=size, browser_type=browser_type, isolated_pages=isolated_pages)
+    spawn = os.environ.get("WRIGHT_DRIVER_SPAWN")
+    if spawn and not cdp_url:
+        # A browser of wright's own, outside the run's sandbox: inside a sandboxed run wright starts the
+        # driver and Chromium for each connection itself, so that secrets are typed where the script
+        # cannot see them; the browser, its executable and its flags are wright's choice.
+        transport = _SocketTransport(spawn)
+        return _start(transport, params, timeout, default_timeout, answer_dialogs, True, options)
+    if executable:
+        executable = os.fspath(executable)
+        if os.sep not in executable:
+            executable = shutil.which(executable) or executable  # a name on PATH
+        params["executable"] = os.path.abspath(executable)
+    if cdp_url:
+        params["cdp_url"] = cdp_url
+    if args:
+        params["args"] = [str(a) for a in args]
+    own_dir = False
+    if user_data_dir:
+        user_data_dir = os.path.abspath(os.fspath(user_data_dir))
+    elif not cdp_url:
+        # A profile of our own lets us find (and end) this Chromium even if the
+        # driver dies without closing it.
+        user_data_dir = tempfile.mkdtemp(prefix="wright-chromium-")
+        own_dir = True
+    if user_data_dir:
+        params["user_data_dir"] = user_data_dir
+    try:
+        binary = _driver_binary()
+    except Error:
+        if own_dir:
+            shutil.rmtree(user_data_dir, ignore_errors=True)
+        raise
+    _install_exit_hooks()
+    # Only a profile we made is ours to clean up: a caller's profile may belong
+    # to a Chromium we must not touch.
+    try:
+        transport = _PipeTransport([binary, "driver"], user_data_dir if own_dir else None, own_dir)
+    except Error:
+        if own_dir:
+            shutil.rmtree(user_data_dir, ignore_errors=True)
+        raise
+    return _start(transport, params, timeout, default_timeout, answer_dialogs, True, options)
+
+
+def connect_browser(socket_path, default_timeout):
+    """Attach to a running `wright driver --socket PATH` (default: $WRIGHT_DRIVER_SOCKET).
+
+    The browser belongs to the driver: close() on the returned Browser only disconnects.
+    """
+    path = socket_path or os.environ.get("WRIGHT_DRIVER_SOCKET")
+    if not path:
+        raise Error("connect: no socket path given and WRIGHT_DRIVER_SOCKET is not set", type="InvalidParams")
+    transport = _SocketTransport(os.fspath(path))
+    return _start(transport, {}, None, default_timeout, False, False, {})
+
+
+def _start(transport, params, timeout, default_timeout, answer_dialogs, owns_driver, options):
+    """browser.launch on a fresh transport, and the Browser it answers with, subscribed to events."""
+    try:
+        result = transport.call("browser.launch", params, guard_s=_guard_seconds(max(timeout or 0, 60000)))
+    except BaseException:
+        # A pipe's driver that failed to launch gets a short moment to end its Chromium.
+        transport.shutdown(grace=2.0 if isinstance(transport, _PipeTransport) else 5.0)
+        raise
+    browser = Browser(transport, result, default_timeout, owns_driver=owns_driver, **options)
+    browser._subscribe(dialogs=answer_dialogs)
+    return browser
+
+
+class BrowserType:
+    """playwright.chromium (firefox and webkit exist only to say they are not available)."""
+
+    def __init__(self, playwright, name):
+        self._playwright = playwright
+        self.name = name
+
+    def __repr__(self):
+        return "<BrowserType name=%s executable_path=%s>" % (self.name, self.executable_path)
+
+    @property
+    def executable_path(self):
+        return os.environ.get("WRIGHT_BROWSER") or "chromium"
+
+    def _check(self, what):
+        if self.name != "chromium":
+            raise Error("%s: wright drives Chromium only, not %s" % (what, self.name))
+
+    def launch(self, executable_path=None, channel=None, args=None, ignore_default_args=None, handle_sigint=None,
+               handle_sigterm=None, handle_sighup=None, timeout=None, env=None, headless=None, devtools=None,
+               proxy=None, downloads_path=None, slow_mo=None, traces_dir=None, chromium_sandbox=None,
+               firefox_user_prefs=None):
+        """Start Chromium through `wright driver`. timeout is Playwright's launch timeout (not an action timeout)."""
+        self._check("launch")
+        if proxy:
+            raise Error("launch(proxy=...) is not supported by wright: its URL policy decides what pages may reach")
+        browser = launch_browser(True if headless is None else headless, PLAYWRIGHT_VIEWPORT, slow_mo or 0,
+                                 PLAYWRIGHT_TIMEOUT_MS, PLAYWRIGHT_TIMEOUT_MS, executable=executable_path,
+                                 args=args, browser_type=self, isolated_pages=True, answer_dialogs=True)
+        self._playwright._started(browser)
+        return browser
+
+    def connect_over_cdp(self, endpoint_url, timeout=None, slow_mo=None, headers=None):
+        """Attach to a running Chromium's DevTools endpoint (http://host:port or ws://...)."""
+        self._check("connect_over_cdp")
+        browser = launch_browser(True, PLAYWRIGHT_VIEWPORT, slow_mo or 0, PLAYWRIGHT_TIMEOUT_MS,
+                                 PLAYWRIGHT_TIMEOUT_MS, cdp_url=endpoint_url, browser_type=self,
+                                 isolated_pages=True)
+        self._playwright._started(browser)
+        return browser
+
+    def connect(self, *args, **kwargs):
+        raise Error("BrowserType.connect speaks Playwright's own server protocol, which wright does not; use "
+                    "connect_over_cdp(endpoint_url) for a remote Chromium")
+
+    def launch_persistent_context(self, user_data_dir, channel=None, executable_path=None, args=None,
+                                  headless=None, slow_mo=None, timeout=None, **context_options):
+        """A browser on a profile directory, returned as its one context."""
+        self._check("launch_persistent_context")
+        user_data_dir = os.path.abspath(os.fspath(user_data_dir)) if user_data_dir else None
+        browser = launch_browser(True if headless is None else headless, PLAYWRIGHT_VIEWPORT, slow_mo or 0,
+                                 PLAYWRIGHT_TIMEOUT_MS, PLAYWRIGHT_TIMEOUT_MS, executable=executable_path,
+                                 args=args, user_data_dir=user_data_dir, browser_type=self, answer_dialogs=True)
+        self._playwright._started(browser)
+        # The profile's own context, which closes the browser with it.
+        context = BrowserContext(browser, context_options, isolated=False, closes_browser=True)
+        browser._contexts.append(context)
+        for page in browser.pages:
+            context._adopt(page)
+        return context

@@ -1,0 +1,458 @@
+"""Network: Request, Response and Route, the route table Page and BrowserContext share, and page errors."""
+
+import base64
+import inspect
+import json
+import mimetypes
+import os
+import re
+import time
+import urllib.parse
+
+from ._errors import Error, TargetClosed
+from ._helpers import _url_matches
+from ._fetch import _fetch
+
+
+class Request:
+    """A request a page made (page.on("request"), expect_request(), response.request)."""
+
+    def __init__(self, page, params, redirected_from=None):
+        self._page = page
+        self._id = params.get("request")
+        self.url = params.get("url") or ""
+        self.method = params.get("method") or "GET"
+        self._headers = {k.lower(): v for k, v in (params.get("headers") or {}).items()}
+        self.post_data = params.get("post_data")
+        self.resource_type = params.get("resource_type") or "other"
+        self._navigation = bool(params.get("navigation"))
+        self._main_frame = params.get("main_frame", True)
+        self._frame_id = params.get("frame")
+        self.redirected_from = redirected_from
+        self.redirected_to = None
+        self._response = None
+        self._finished = False
+        self._url_overridden = False  # a route continued it with another URL: that one is kept
+        self.failure = None
+        self.timing = {"startTime": time.time() * 1000}
+
+    def __repr__(self):
+        return "<Request url=%r method=%r>" % (self.url, self.method)
+
+    @property
+    def headers(self):
+        return dict(self._headers)
+
+    def all_headers(self):
+        return dict(self._headers)
+
+    def header_value(self, name):
+        return self._headers.get(name.lower())
+
+    def headers_array(self):
+        return [{"name": k, "value": v} for k, v in self._headers.items()]
+
+    @property
+    def post_data_buffer(self):
+        return None if self.post_data is None else self.post_data.encode("utf-8")
+
+    @property
+    def post_data_json(self):
+        if self.post_data is None:
+            return None
+        if self._headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+            return dict(urllib.parse.parse_qsl(self.post_data))
+        try:
+            return json.loads(self.post_data)
+        except ValueError:
+            raise Error("POST data is not a valid JSON object: " + self.post_data) from None
+
+    @property
+    def frame(self):
+        return self._page._frame_for(self._frame_id, self._main_frame)
+
+    def is_navigation_request(self):
+        return self._navigation
+
+    def response(self):
+        if self._response is None and not self._finished and self.failure is None:
+            self._page._transport_of().pump(self._page._timeout_ms() / 1000.0,
+                                            lambda: self._response is not None or self._finished or
+                                            self.failure is not None)
+        return self._response
+
+    def sizes(self):
+        target = urllib.parse.urlsplit(self.url)
+        path = (target.path or "/") + ("?" + target.query if target.query else "")
+        head = "%s %s HTTP/1.1\r\nHost: %s\r\n" % (self.method, path, target.netloc)
+        head += "".join("%s: %s\r\n" % (k, v) for k, v in self._headers.items()) + "\r\n"
+        sizes = {"requestBodySize": len(self.post_data_buffer or b""), "requestHeadersSize": len(head.encode()),
+                 "responseBodySize": 0, "responseHeadersSize": 0}
+        resp = self.response()
+        if resp is not None:
+            lines = "".join("%s: %s\r\n" % (k, v) for k, v in (resp._headers or {}).items())
+            sizes["responseHeadersSize"] = len(("HTTP/1.1 %s %s\r\n%s\r\n" % (resp.status, resp.status_text, lines)).encode())
+            try:
+                sizes["responseBodySize"] = len(resp.body())
+            except Error:
+                pass
+        return sizes
+
+    @property
+    def service_worker(self):
+        return None
+
+
+class Response:
+    """A response: what goto() returned, or page.on("response") / expect_response()."""
+
+    def __init__(self, url, status, page=None, request=None, headers=None, status_text="", from_cache=False):
+        self.url = url
+        self.status = status
+        self.status_text = status_text or ""
+        self._page = page
+        self._request = request
+        self._headers = {k.lower(): v for k, v in (headers or {}).items()}
+        self._from_cache = from_cache
+        self._network = None  # the driver's network facts (addresses, security), when it sent them
+
+    @property
+    def ok(self):
+        return self.status is None or self.status == 0 or 200 <= self.status < 300
+
+    def __repr__(self):
+        return "<Response url=%r request=%r>" % (self.url, self._request)
+
+    @property
+    def request(self):
+        return self._request
+
+    @property
+    def frame(self):
+        if self._request is not None and self._page is not None:
+            return self._request.frame
+        return self._page.main_frame if self._page else None
+
+    @property
+    def headers(self):
+        return dict(self._headers)
+
+    def all_headers(self):
+        return dict(self._headers)
+
+    def header_value(self, name):
+        return self._headers.get(name.lower())
+
+    def header_values(self, name):
+        v = self._headers.get(name.lower())
+        return [] if v is None else v.split("\n")
+
+    def headers_array(self):
+        out = []
+        for k, v in self._headers.items():
+            out.extend({"name": k, "value": item} for item in v.split("\n"))
+        return out
+
+    def finished(self):
+        req, page = self._request, self._page
+
+        def gone():
+            ctx = page._context
+            return page._closed or (ctx is not None and ctx._closed)
+
+        if req is not None and not req._finished:
+            if req.failure is None:
+                page._transport_of().pump(page._timeout_ms() / 1000.0,
+                                          lambda: req._finished or req.failure is not None or gone())
+            if not req._finished and gone():
+                raise TargetClosed("Response.finished: Target page, context or browser has been closed",
+                                   method="Response.finished")
+        return None if req is None or req.failure is None else req.failure
+
+    def body(self):
+        if self._request is None or self._page is None:
+            raise Error("Response.body: this response has no recorded request (the page was not observed)")
+        self.finished()
+        data = self._page._call("network.response_body", request=self._request._id).get("data") or ""
+        return base64.b64decode(data)
+
+    def text(self):
+        return self.body().decode("utf-8", "replace")
+
+    def json(self):
+        return json.loads(self.text())
+
+    def _net(self):
+        return self._network or {}
+
+    def server_addr(self):
+        """{"ipAddress", "port"} of the server that answered, when the browser knows it."""
+        ip, port = self._net().get("remote_ip"), self._net().get("remote_port")
+        if not ip:
+            return None
+        return {"ipAddress": ip if ":" not in ip or ip.startswith("[") else "[%s]" % ip, "port": port}
+
+    def security_details(self):
+        """The TLS certificate's summary (protocol, subjectName, issuer, validFrom, validTo), None for HTTP."""
+        details = self._net().get("security")
+        return {k: v for k, v in details.items() if v not in (None, "")} if details else None
+
+    def http_version(self):
+        proto = (self._net().get("protocol") or "http/1.1").lower()
+        return {"h2": "HTTP/2.0", "h3": "HTTP/3.0", "http/1.0": "HTTP/1.0"}.get(proto, "HTTP/1.1")
+
+    @property
+    def from_service_worker(self):
+        return False
+
+
+class PageError(Error):
+    """An uncaught error of the page, as page.page_errors() lists it (Playwright gives Error objects;
+    e["message"] and e["stack"] keep wright's dict reading working)."""
+
+    def __init__(self, record):
+        stack = record.get("stack") or ""
+        first = stack.split("\n", 1)[0]
+        name = first.split(":", 1)[0] if ":" in first and " " not in first.split(":", 1)[0] else "Error"
+        message = record.get("message") or ""
+        if message.startswith("Uncaught "):
+            message = message[len("Uncaught "):]
+        m = re.match(r"((?:[A-Za-z_$][\w$]*)?(?:Error|Exception)): ", message)
+        if m:
+            name, message = m.group(1), message[m.end():]
+        super().__init__(message, type=name)
+        self.stack = stack
+        self._record = dict(record)
+
+    def __getitem__(self, key):
+        return self._record[key]
+
+    def get(self, key, default=None):
+        return self._record.get(key, default)
+
+
+class WebError:
+    """context.on("weberror"): an uncaught error of one of the context's pages."""
+
+    def __init__(self, page, error, location=None):
+        self.page = page
+        self.error = error
+        self.location = location or {"url": "", "line": 0, "column": 0}
+
+
+class Route:
+    """A paused request that a route handler decides: fulfill(), abort(), continue_() or fallback()."""
+
+    def __init__(self, page, params, request):
+        self._page = page
+        self._id = params.get("route")
+        self.request = request
+        self._handled = False
+        self._fell_back = False
+        self._overrides = {}
+
+    def __repr__(self):
+        return "<Route request=%r>" % self.request
+
+    def _settle(self, _rpc, **params):
+        if self._handled:
+            raise Error("Route is already handled!", type="Error")
+        self._handled = True
+        body = {"page": self._page.id, "route": self._id}
+        body.update({k: v for k, v in params.items() if v is not None})
+        self._page._browser._call(_rpc, body)
+
+    def abort(self, error_code=None):
+        self._settle("route.abort", error_code=error_code or "failed")
+
+    def fulfill(self, status=None, headers=None, body=None, json=None, path=None, content_type=None,
+                response=None):
+        import json as _json
+        import mimetypes
+
+        if response is not None:
+            status = status if status is not None else response.status
+            headers = headers if headers is not None else response.headers
+            if body is None and json is None and path is None:
+                body = response.body()
+        hdrs = {k.lower(): str(v) for k, v in (headers or {}).items()}
+        if json is not None:
+            body = _json.dumps(json)
+            hdrs.setdefault("content-type", "application/json")
+        if path is not None:
+            with open(path, "rb") as f:
+                body = f.read()
+            guessed = mimetypes.guess_type(os.fspath(path))[0]
+            if guessed:
+                hdrs.setdefault("content-type", guessed)
+        if content_type:
+            hdrs["content-type"] = content_type
+        data = body.encode("utf-8") if isinstance(body, str) else (body or b"")
+        if isinstance(body, str):
+            hdrs.setdefault("content-type", "text/plain")
+        if data:
+            hdrs.setdefault("content-length", str(len(data)))
+        self._settle("route.fulfill", status=status or 200, headers=hdrs,
+                     body=base64.b64encode(data).decode("ascii"))
+
+    def _merged(self, url, method, headers, post_data):
+        ov = dict(self._overrides)
+        for k, v in (("url", url), ("method", method), ("headers", headers), ("post_data", post_data)):
+            if v is not None:
+                ov[k] = v
+        return ov
+
+    def continue_(self, url=None, method=None, headers=None, post_data=None):
+        ov = self._merged(url, method, headers, post_data)
+        self._apply_overrides(url, method, headers, post_data)
+        pd = ov.get("post_data")
+        if pd is not None:
+            if isinstance(pd, (dict, list)):
+                pd = json.dumps(pd)
+            pd = base64.b64encode(pd.encode("utf-8") if isinstance(pd, str) else pd).decode("ascii")
+        self._settle("route.continue", url=ov.get("url"), method=ov.get("method"),
+                     headers={k: str(v) for k, v in ov["headers"].items() if v is not None}
+                     if ov.get("headers") is not None else None,
+                     post_data=pd)
+
+    def fallback(self, url=None, method=None, headers=None, post_data=None):
+        if self._handled:
+            raise Error("Route is already handled!", type="Error")
+        self._overrides = self._merged(url, method, headers, post_data)
+        self._apply_overrides(url, method, headers, post_data)
+        self._fell_back = True
+
+    def _apply_overrides(self, url, method, headers, post_data):
+        """What a fallback or continue changes shows on route.request, for the next handlers and
+        listeners (Playwright's rule); a header given as None is removed."""
+        req = self.request
+        if url is not None:
+            req.url = url
+            req._url_overridden = True
+        if method is not None:
+            req.method = method
+        if headers is not None:
+            req._headers = {str(k).lower(): str(v) for k, v in headers.items() if v is not None}
+        if post_data is not None:
+            if isinstance(post_data, (dict, list)):
+                post_data = json.dumps(post_data)
+            if isinstance(post_data, (bytes, bytearray)):
+                post_data = bytes(post_data).decode("latin-1")
+            req.post_data = post_data
+
+    def fetch(self, url=None, method=None, headers=None, post_data=None, max_redirects=None, max_retries=None,
+              timeout=None):
+        """Make the request (with the overrides given and those of earlier fallbacks) and return the
+        response, so that fulfill(response=...) can answer with it, changed or not."""
+        ov = self._merged(url, method, headers, post_data)
+        req = self.request
+        hdrs = ov.get("headers") if ov.get("headers") is not None else req.headers
+        data = ov.get("post_data") if ov.get("post_data") is not None else req.post_data_buffer
+        if timeout is None:
+            timeout = self._page._default_timeout or self._page._browser._default_timeout
+        return _fetch(self._page, "Route.fetch", ov.get("url") or req.url, ov.get("method") or req.method, hdrs,
+                      data, timeout, max_redirects)
+
+
+class _RouteEntry:
+    def __init__(self, url, handler, times, base):
+        self.url = url
+        self.handler = handler
+        self.times = times
+        self.base = base
+        self.count = 0
+
+    def matches(self, url):
+        return _url_matches(self.url, url, self.base)
+
+    def run(self, route, request):
+        self.count += 1
+        try:
+            nargs = len(inspect.signature(self.handler).parameters)
+        except (TypeError, ValueError):
+            nargs = 2
+        if nargs == 1:
+            self.handler(route)
+        else:
+            self.handler(route, request)
+
+    def expired(self):
+        return self.times is not None and self.count >= self.times
+
+
+def _route_through(route, request, entries):
+    """Run the matching handlers, newest first, until one does not fall back; else continue."""
+    for owner, entry in entries:
+        if not entry.matches(request.url) or entry.expired():
+            continue
+        route._fell_back = False
+        entry.run(route, request)
+        if entry.expired():
+            owner._routes.remove(entry)
+            owner._routes_changed()
+        if not route._fell_back:
+            return
+    if not route._handled:
+        route.continue_()
+
+
+class Disposable:
+    """What page.route() and context.route() return: dispose() (or leaving a with-block) undoes it."""
+
+    def __init__(self, dispose):
+        self._dispose = dispose
+
+    def dispose(self):
+        if self._dispose is not None:
+            dispose, self._dispose = self._dispose, None
+            dispose()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.dispose()
+        return False
+
+
+class _Routing:
+    """page.route / context.route: shared by Page and BrowserContext, which set self._routes = []."""
+
+    def _base_url(self):
+        ctx = self if isinstance(self, BrowserContext) else self._context
+        return ctx._options.get("base_url") if ctx is not None else None
+
+    def route(self, url, handler, times=None):
+        """Route matching requests to handler; returns a Disposable (a context manager) that unroutes it."""
+        routes = self._routes
+        entry = _RouteEntry(url, handler, times, self._base_url())
+        routes.append(entry)
+        self._routes_changed()
+        return Disposable(lambda: self._drop_route(entry))
+
+    def _drop_route(self, entry):
+        routes = self._routes
+        if entry in routes:
+            routes.remove(entry)
+            self._routes_changed()
+
+    def unroute(self, url, handler=None):
+        routes = self._routes
+        routes[:] = [e for e in routes if not (e.url == url and (handler is None or e.handler == handler))]
+        self._routes_changed()
+
+    def unroute_all(self, behavior=None):
+        self._routes = []
+        self._routes_changed()
+
+    def route_from_har(self, *args, **kwargs):
+        raise Error("route_from_har is not supported by wright (HAR is out of its scope)")
+
+    def route_web_socket(self, *args, **kwargs):
+        raise Error("route_web_socket is not supported by wright")
+
+
+def _link():
+    """Bind the names this module uses only when called, from modules loaded after it."""
+    global BrowserContext
+    from ._browser_context import BrowserContext
