@@ -66,10 +66,11 @@ type Options struct {
 	// refuses it and surfaces as a BlockedURL error.
 	URLPolicy func(url string) error
 	// Secrets, if set, turns <secret>name</secret> placeholders in text
-	// that is filled or typed into the value, for the page's URL (it
-	// refuses a secret scoped to other domains). It runs in the driver's
-	// process, never the model's, and cannot be set by a client.
-	Secrets func(text, pageURL string) (string, error)
+	// that is filled or typed into the value, checking before every
+	// keystroke that the focused document is on the secret's domains
+	// (secretguard.go). It runs in the driver's process, never the
+	// model's, and cannot be set by a client.
+	Secrets SecretSource
 	// BrowserLog receives the browser process's stdout and stderr; nil
 	// discards them.
 	BrowserLog io.Writer

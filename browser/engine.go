@@ -36,6 +36,7 @@ type execCtx struct {
 	cs     *customState                // custom selector engines (selectors_custom.go)
 
 	compiler proto.RuntimeRemoteObjectID // the main world's function compiler (pageerror_pw.go)
+	frame    proto.PageFrameID           // the frame whose document this is (secretguard.go)
 }
 
 // worldName names wright's isolated world in every frame.
@@ -91,7 +92,7 @@ func (p *Page) isolatedCtx(o *op, frame proto.PageFrameID) (*execCtx, error) {
 	if inst.ExceptionDetails != nil {
 		return nil, newErr(ErrBrowser, "install the selector engine: %s", exceptionText(inst.ExceptionDetails))
 	}
-	ec = &execCtx{id: world.ExecutionContextID, iso: win, engine: inst.Result.ObjectID}
+	ec = &execCtx{id: world.ExecutionContextID, iso: win, engine: inst.Result.ObjectID, frame: frame}
 	p.mu.Lock()
 	p.contexts[key] = ec
 	p.mu.Unlock()

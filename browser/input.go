@@ -180,11 +180,11 @@ func (p *Page) Type(ctx context.Context, text string, delay time.Duration) error
 	if err := p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
-	text, err := p.reveal(text)
+	pieces, _, err := p.secretPieces(text)
 	if err != nil {
 		return o.fail(err, "")
 	}
-	if err := p.typeText(o, text, delay); err != nil {
+	if err := p.typePieces(o, pieces, delay); err != nil {
 		return o.fail(err, "typing")
 	}
 	return nil
@@ -297,18 +297,4 @@ func (p *Page) MouseWheel(ctx context.Context, dx, dy float64) error {
 		return o.fail(err, "scrolling")
 	}
 	return nil
-}
-
-// reveal puts secret values in for their placeholders, for this page's
-// URL (Options.Secrets). Without secrets configured the text is typed as
-// written.
-func (p *Page) reveal(text string) (string, error) {
-	if p.b.opts.Secrets == nil {
-		return text, nil
-	}
-	out, err := p.b.opts.Secrets(text, p.URL())
-	if err != nil {
-		return "", newErr(ErrInvalidParams, "%s", err.Error())
-	}
-	return out, nil
 }

@@ -467,8 +467,17 @@ func (l *Locator) Fill(ctx context.Context, value string, force bool, timeout ti
 	if err != nil {
 		return err
 	}
-	if value, err = l.p.reveal(value); err != nil {
+	pieces, secret, err := l.p.secretPieces(value)
+	if err != nil {
 		return o.fail(err, "")
+	}
+	if secret {
+		// The element's own document first: prepareFill sets some inputs'
+		// values itself.
+		if err := l.p.mayFill(o, h.ec.frame, pieces); err != nil {
+			return o.fail(err, "")
+		}
+		value = joinPieces(pieces)
 	}
 	if err := l.p.beforeInput(o); err != nil {
 		return o.fail(err, "")
@@ -478,6 +487,13 @@ func (l *Locator) Fill(ctx context.Context, value string, force bool, timeout ti
 		return o.fail(err, "")
 	}
 	if mode == "type" {
+		if secret {
+			// The text goes wherever the focus is now: prepareFill's focus
+			// may have run a page handler that moved it.
+			if err := l.p.mayFill(o, "", pieces); err != nil {
+				return o.fail(err, "")
+			}
+		}
 		if value == "" {
 			err = l.p.pressCombo(o, "Delete", 0)
 		} else {
@@ -544,11 +560,11 @@ func (l *Locator) PressSequentially(ctx context.Context, text string, delay, tim
 	if err := l.p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
-	text, err := l.p.reveal(text)
+	pieces, _, err := l.p.secretPieces(text)
 	if err != nil {
 		return o.fail(err, "")
 	}
-	if err := l.p.typeText(o, text, delay); err != nil {
+	if err := l.p.typePieces(o, pieces, delay); err != nil {
 		return o.fail(err, "typing into "+l.selector)
 	}
 	return nil

@@ -160,6 +160,11 @@ func (h *Harness) Run(ctx context.Context, task Task) (runs.Result, error) {
 		h.opts.AtEnd(ctx, a.Env)
 	}
 	r.close() // the environment ends before the caller reads the result
+	// Every writer redacts what it writes; this is the net under them all
+	// (a file one of them forgot, a page the model saved with a value in it).
+	if _, serr := h.secrets.RedactTree(run.Dir); serr != nil {
+		run.RuntimeError(0, "redact", serr)
+	}
 	return res, err
 }
 

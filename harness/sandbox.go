@@ -107,7 +107,7 @@ func (r *runner) scriptBrowsers(vars map[string]string, proxyURL string) error {
 		Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
 		Args:       []string{"--proxy-server=" + proxyURL, "--proxy-bypass-list=<-loopback>"},
 		URLPolicy:  pol.Check,
-		Secrets:    r.h.secrets.Reveal,
+		Secrets:    browserSecrets(r.h.secrets),
 		Env:        hiddenEnviron(cfg.KeyNames()),
 	})
 	if err != nil {
