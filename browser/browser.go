@@ -103,9 +103,9 @@ type Browser struct {
 	ws       *cdp.WebSocket
 	attached bool
 
-	// For a launched browser: the launcher (owns the process) and the
-	// process's end.
-	launcher *launcher.Launcher
+	// For a launched browser: its guarded process (guard.go), the guard's
+	// pid (the leader of the browser's process group) and the process's end.
+	proc     *browserProc
 	pid      int
 	exited   chan struct{} // closed when the process is reaped
 	cleaned  chan struct{} // closed when its helpers are swept and the profile removed
@@ -188,6 +188,7 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 		}
 	}
 	vp := opts.viewport()
+	// The launcher only formats the flags; startGuarded starts the process.
 	l := launcher.New().Context(ctx).Bin(exe).Leakless(false).Headless(!opts.Headed).UserDataDir(profile).
 		Set(flags.RemoteDebuggingPort, "0").
 		Set("no-sandbox").Set("disable-gpu").Set("no-first-run").Set("no-startup-window").
@@ -197,11 +198,7 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 		// reachable from the page's own CDP session.
 		Set("disable-features", "IsolateOrigins", "site-per-process", "Translate", "BackForwardCache").
 		Set("window-size", fmt.Sprintf("%d,%d", vp.Width, vp.Height)).
-		Delete("enable-automation").
-		Env(append(opts.environ(), "TMPDIR="+shortTempDir())...)
-	if opts.BrowserLog != nil {
-		l = l.Logger(opts.BrowserLog)
-	}
+		Delete("enable-automation")
 	for _, a := range opts.Args {
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 		if hasVal {
@@ -211,22 +208,21 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 		}
 	}
 	l = withRunProxy(l)
-	wsURL, err := l.Launch()
+	proc, wsURL, err := startGuarded(ctx, exe, l.FormatArgs(), append(opts.environ(), "TMPDIR="+shortTempDir()), opts.BrowserLog)
 	if err != nil {
 		if temp {
 			_ = os.RemoveAll(profile)
 		}
 		return nil, wrapErr(ErrBrowser, err, "launch %s: %v", exe, err)
 	}
-	// The profile is removed by us, after the process group is swept, not
-	// by the launcher's Cleanup (and never when the caller gave it).
-	l.Delete(flags.UserDataDir)
-	b := &Browser{opts: opts, launcher: l, pid: l.PID(), exited: make(chan struct{}), cleaned: make(chan struct{})}
+	// The profile is removed by us, after the process group is swept (and
+	// never when the caller gave it).
+	b := &Browser{opts: opts, proc: proc, pid: proc.cmd.Process.Pid, exited: make(chan struct{}), cleaned: make(chan struct{})}
 	b.started.Store(true) // a fresh browser has no tabs of its own
 	if temp {
 		b.profile = profile
 	}
-	go b.reap(l)
+	go b.reap(proc)
 	if err := b.connect(ctx, wsURL); err != nil {
 		b.kill()
 		<-b.cleaned
@@ -623,7 +619,7 @@ func (b *Browser) markGone(reason string) {
 	if b.ws != nil {
 		_ = b.ws.Close()
 	}
-	if b.launcher != nil {
+	if b.proc != nil {
 		// Whether the connection broke with the process alive or the
 		// process died (a crash leaves its helpers behind), end the whole
 		// process group so nothing is left.
@@ -667,9 +663,10 @@ func (b *Browser) opContext(ctx context.Context, timeout time.Duration) (context
 
 // reap waits for the browser process to end, however it ends, then sweeps
 // its helpers and removes the temporary profile.
-func (b *Browser) reap(l *launcher.Launcher) {
-	l.Cleanup() // returns once the process is reaped
+func (b *Browser) reap(proc *browserProc) {
+	<-proc.exit // the guard is reaped
 	close(b.exited)
+	proc.life.Close()
 	// At once, while the group id can only be theirs: once the last helper
 	// is gone the id may be reused, so this is never done later.
 	_ = syscall.Kill(-b.pid, syscall.SIGKILL)
