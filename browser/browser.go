@@ -105,12 +105,12 @@ type Browser struct {
 
 	// For a launched browser: its guarded process (guard.go), the guard's
 	// pid (the leader of the browser's process group) and the process's end.
-	proc     *browserProc
-	pid      int
-	exited   chan struct{} // closed when the process is reaped
-	cleaned  chan struct{} // closed when its helpers are swept and the profile removed
-	profile  string        // the temporary profile, removed when the process ends
-	wsURL    string
+	proc    *browserProc
+	pid     int
+	exited  chan struct{} // closed when the process is reaped
+	cleaned chan struct{} // closed when its helpers are swept and the profile removed
+	profile string        // the temporary profile, removed when the process ends
+	wsURL   string
 
 	ctx    context.Context // the connection's life; cancelled when the browser is gone
 	cancel context.CancelFunc
