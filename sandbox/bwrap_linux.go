@@ -126,17 +126,25 @@ func FirstHostPID(outer int) (int, error) {
 	return pid, nil
 }
 
-// children lists a process's children from /proc.
+// children lists a process's children from /proc, of every thread: a
+// child is listed under the thread that forked it, and the host guard is
+// a Go program whose forks come from any of its threads.
 func children(pid int) ([]int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	var out []int
-	for _, f := range strings.Fields(string(b)) {
-		var n int
-		if _, err := fmt.Sscan(f, &n); err == nil {
-			out = append(out, n)
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			var n int
+			if _, err := fmt.Sscan(f, &n); err == nil {
+				out = append(out, n)
+			}
 		}
 	}
 	return out, nil
