@@ -21,6 +21,8 @@ import (
 	"github.com/go-rod/rod/lib/launcher/flags"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/go-rod/rod/lib/utils"
+
+	"wright/scratch"
 )
 
 // Viewport is a page's size in CSS pixels.
@@ -182,7 +184,7 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 	profile := opts.UserDataDir
 	temp := profile == ""
 	if temp {
-		profile, err = os.MkdirTemp(shortTempDir(), "wright-profile-")
+		profile, err = scratch.MkdirTemp(shortTempDir(), "profile-")
 		if err != nil {
 			return nil, wrapErr(ErrBrowser, err, "create a temporary browser profile: %v", err)
 		}

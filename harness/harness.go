@@ -16,6 +16,7 @@ import (
 	"wright/model"
 	"wright/output"
 	"wright/runs"
+	"wright/scratch"
 	"wright/secrets"
 	"wright/templates"
 )
@@ -110,6 +111,9 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Folders a SIGKILLed wright left (profiles, sockets, the shell's
+	// private files) go now; a running wright's stay (scratch).
+	scratch.Sweep()
 	if _, err := privateRanges(cfg); err != nil {
 		return nil, err
 	}

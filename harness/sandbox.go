@@ -12,6 +12,7 @@ import (
 	"wright/judge/keyproxy"
 	"wright/output"
 	"wright/sandbox"
+	"wright/scratch"
 	"wright/verdict"
 )
 
@@ -78,7 +79,7 @@ func (r *runner) sandboxSocket() (string, error) {
 	if !r.sandboxed {
 		return "", nil
 	}
-	dir, err := os.MkdirTemp("", "wright-net-")
+	dir, err := scratch.MkdirTemp("", "net-")
 	if err != nil {
 		return "", fmt.Errorf("sandbox: %w", err)
 	}
