@@ -400,6 +400,9 @@ type ClickOptions struct {
 	Steps      int           // mouse moves to the point (default 1)
 	Timeout    time.Duration
 	NoScroll   bool // never scroll: wait until the point is in the viewport where the element already is
+	// NoWaitAfter returns as soon as the click is sent, without waiting for
+	// a navigation it starts to commit (navwait.go).
+	NoWaitAfter bool
 }
 
 // Click waits for the element to be actionable and clicks it.
@@ -431,8 +434,14 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.clickWith(o, pt, opts, mods); err != nil {
-		return o.fail(err, "clicking "+l.selector)
+	err = l.p.waitNavigationsOf(o, opts.NoWaitAfter, "the click", func() error {
+		if err := l.p.clickWith(o, pt, opts, mods); err != nil {
+			return o.fail(err, "clicking "+l.selector)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	l.p.settleURL(o, before)
 	return nil

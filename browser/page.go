@@ -58,6 +58,8 @@ type Page struct {
 
 	aria *aria.Registry
 
+	navs navWatches // actions waiting for the navigations they start (navwait.go)
+
 	groupSeq atomic.Int64 // object groups, one per operation
 
 	mu      sync.Mutex
@@ -217,6 +219,7 @@ func (p *Page) broadcastLocked() {
 func (p *Page) pump(events <-chan *rod.Message) {
 	for msg := range events {
 		p.observe(msg)
+		p.noteNavigation(msg)
 		switch msg.Method {
 		case "Page.lifecycleEvent":
 			var e proto.PageLifecycleEvent

@@ -36,7 +36,7 @@ func (cp *clickParams) options(to time.Duration) (browser.ClickOptions, error) {
 	}
 	return browser.ClickOptions{Button: browser.MouseButton(cp.Button), ClickCount: cp.ClickCount, Delay: d,
 		Force: cp.Force, Modifiers: cp.Modifiers, Position: cp.Position, Steps: cp.Steps, Timeout: to,
-		NoScroll: cp.Scroll == "none"}, nil
+		NoScroll: cp.Scroll == "none", NoWaitAfter: cp.NoWaitAfter}, nil
 }
 
 func locatorFill(ctx context.Context, l *browser.Locator, fp *struct {
