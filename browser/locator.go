@@ -535,8 +535,14 @@ func (l *Locator) focusOne(o *op) error {
 	return nil
 }
 
-// Press focuses the element and presses a key combination.
+// Press focuses the element and presses a key combination, waiting for a
+// navigation it starts (Enter in a form) to commit.
 func (l *Locator) Press(ctx context.Context, key string, timeout time.Duration) error {
+	return l.PressWith(ctx, key, timeout, false)
+}
+
+// PressWith is Press; noWaitAfter returns without waiting for a navigation.
+func (l *Locator) PressWith(ctx context.Context, key string, timeout time.Duration, noWaitAfter bool) error {
 	if _, _, err := parseKeyCombo(key); err != nil {
 		return err
 	}
@@ -549,8 +555,14 @@ func (l *Locator) Press(ctx context.Context, key string, timeout time.Duration) 
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.pressCombo(o, key, 0); err != nil {
-		return o.fail(err, "pressing "+key)
+	err := l.p.waitNavigationsOf(o, noWaitAfter, "the key press", func() error {
+		if err := l.p.pressCombo(o, key, 0); err != nil {
+			return o.fail(err, "pressing "+key)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	l.p.settleURL(o, before)
 	return nil

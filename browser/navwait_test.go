@@ -65,6 +65,17 @@ func TestClickWaitsForTheNavigationItStarts(t *testing.T) {
 		t.Errorf("clicks that start no navigation took %v", d)
 	}
 
+	// Enter in the form's field submits it: the press waits the same way.
+	if err := loc(t, p, "input").Press(ctx, "Enter", 0); err != nil {
+		t.Fatal(err)
+	}
+	if u := p.URL(); !strings.HasSuffix(u, "/submit") {
+		t.Errorf("after Enter the page is at %s, want the submission committed", u)
+	}
+	if _, err := p.Goto(ctx, srv.URL+"/form", Load, 0); err != nil {
+		t.Fatal(err)
+	}
+
 	// no_wait_after: the old behaviour.
 	n := submitted.Load()
 	if err := loc(t, p, "button").Click(ctx, ClickOptions{NoWaitAfter: true}); err != nil {

@@ -157,6 +157,14 @@ func (p *Page) mayTypeIn(o *op, frame proto.PageFrameID, name string, done, tota
 // mayTypeFocused is mayTypeIn for the frame that holds the focus now.
 func (p *Page) mayTypeFocused(o *op, name string, done, total int) error {
 	frame, err := p.focusedFrame(o)
+	// Mid-navigation the documents' worlds come and go: look again for a
+	// moment before giving up (and refusing) for want of an answer.
+	for try := 0; err != nil && errors.Is(err, errRetry) && try < 20; try++ {
+		if perr := pause.For(o.ctx, 50*time.Millisecond); perr != nil {
+			break
+		}
+		frame, err = p.focusedFrame(o)
+	}
 	if err != nil {
 		if e := p.closedErr(); e != nil {
 			return e

@@ -151,7 +151,9 @@ document.getElementById('move').addEventListener('keydown', () => { document.get
 	// 3. The page leaves for localhost at the first keystroke.
 	load()
 	err = loc(t, p, "#jump").PressSequentially(ctx, "<secret>pw</secret>", 30*time.Millisecond, 0)
-	refused("navigation mid-typing", err)
+	if err == nil || strings.Contains(err.Error(), value) || !strings.Contains(err.Error(), "nothing more was typed") {
+		t.Errorf("navigation mid-typing: %v, want a refusal without the value", err)
+	}
 	if _, err := p.WaitForURL(ctx, otherURL+"/catch", Load, 0); err != nil {
 		t.Fatalf("the page did not reach the catch page: %v", err)
 	}

@@ -52,9 +52,10 @@ func locatorFill(ctx context.Context, l *browser.Locator, fp *struct {
 
 func locatorPress(ctx context.Context, l *browser.Locator, kp *struct {
 	locatorParams
-	Key string `json:"key"`
+	Key         string `json:"key"`
+	NoWaitAfter bool   `json:"no_wait_after"`
 }, to time.Duration) (any, error) {
-	return nil, l.Press(ctx, kp.Key, to)
+	return nil, l.PressWith(ctx, kp.Key, to, kp.NoWaitAfter)
 }
 
 func locatorPressSequentially(ctx context.Context, l *browser.Locator, kp *struct {

@@ -4085,8 +4085,8 @@ class Locator(_LocatorExtras, _LocatorFiles, _Locating):
     def clear(self, force=None, timeout=None):
         self.fill("", force=force, timeout=timeout)
 
-    def press(self, key, timeout=None):
-        self._call("locator.press", timeout, key=key)
+    def press(self, key, timeout=None, no_wait_after=None):
+        self._call("locator.press", timeout, key=key, no_wait_after=no_wait_after or None)
 
     def press_sequentially(self, text, delay=None, timeout=None):
         self._call("locator.press_sequentially", timeout, text=text, delay=delay)
