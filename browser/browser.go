@@ -108,6 +108,7 @@ type Browser struct {
 	// For a launched browser: its guarded process (guard.go), the guard's
 	// pid (the leader of the browser's process group) and the process's end.
 	proc    *browserProc
+	proxy   string // the --proxy-server it was launched with (neterror.go)
 	pid     int
 	exited  chan struct{} // closed when the process is reaped
 	cleaned chan struct{} // closed when its helpers are swept and the profile removed
@@ -219,7 +220,7 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 	}
 	// The profile is removed by us, after the process group is swept (and
 	// never when the caller gave it).
-	b := &Browser{opts: opts, proc: proc, pid: proc.cmd.Process.Pid, exited: make(chan struct{}), cleaned: make(chan struct{})}
+	b := &Browser{opts: opts, proc: proc, proxy: l.Get("proxy-server"), pid: proc.cmd.Process.Pid, exited: make(chan struct{}), cleaned: make(chan struct{})}
 	b.started.Store(true) // a fresh browser has no tabs of its own
 	if temp {
 		b.profile = profile

@@ -35,10 +35,7 @@ func (p *Page) FrameTree(ctx context.Context) ([]FrameInfo, error) {
 	var out []FrameInfo
 	var walk func(t *proto.PageFrameTree)
 	walk = func(t *proto.PageFrameTree) {
-		url := t.Frame.URL + t.Frame.URLFragment
-		if t.Frame.UnreachableURL != "" {
-			url = t.Frame.UnreachableURL
-		}
+		url := t.Frame.URL + t.Frame.URLFragment // an error page's is chrome-error://chromewebdata/
 		out = append(out, FrameInfo{ID: string(t.Frame.ID), Parent: string(t.Frame.ParentID), Name: t.Frame.Name, URL: url})
 		for _, c := range t.ChildFrames {
 			walk(c)
@@ -150,6 +147,7 @@ func (p *Page) FrameGoto(ctx context.Context, frame, url, referer string, waitUn
 		return GotoResult{}, o.fail(p.jsErr(err), fmt.Sprintf("navigating frame to %s", url))
 	}
 	if res.ErrorText != "" && res.ErrorText != "net::ERR_HTTP_RESPONSE_CODE_FAILURE" {
+		res.ErrorText = p.tunnelError(o.ctx, url, res.ErrorText)
 		return GotoResult{}, newErr(ErrNavigation, "navigation to %s failed: %s", url, res.ErrorText)
 	}
 	if res.LoaderID == "" { // same-document navigation

@@ -19,12 +19,21 @@ import (
 // interceptPatterns are the Fetch patterns the page needs now.
 func (p *Page) interceptPatterns() []*proto.FetchRequestPattern {
 	if p.routing.Load() {
-		return []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}
+		pats := []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}
+		if p.b.proxy != "" {
+			pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageResponse})
+		}
+		return pats
 	}
+	var pats []*proto.FetchRequestPattern
 	if p.b.opts.URLPolicy != nil {
-		return []*proto.FetchRequestPattern{{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest}}
+		pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest})
 	}
-	return nil
+	if p.b.proxy != "" {
+		// The proxy's failure answers become net errors (neterror.go).
+		pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageResponse})
+	}
+	return pats
 }
 
 // SetRouting turns the client's routing of every request on or off.
@@ -48,6 +57,10 @@ func (p *Page) SetRouting(ctx context.Context, on bool) error {
 func (p *Page) decideRequest(e *proto.FetchRequestPaused) {
 	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 	defer cancel()
+	if e.ResponseStatusCode != nil || e.ResponseErrorReason != "" {
+		p.decideResponse(ctx, e)
+		return
+	}
 	r := p.rod.Context(ctx)
 	// Documents are always paused for the policy; with routing on every
 	// request is, and the policy decides before any route sees it (the
