@@ -101,20 +101,6 @@ func (p *Page) inViewport(o *op, pt Point) bool {
 	return pt.X >= 0 && pt.Y >= 0 && pt.X < vw && pt.Y < vh
 }
 
-// reveal puts secret values in for their placeholders, for this page's
-// URL (Options.Secrets). Without secrets configured the text is typed as
-// written.
-func (p *Page) reveal(text string) (string, error) {
-	if p.b.opts.Secrets == nil {
-		return text, nil
-	}
-	out, err := p.b.opts.Secrets(text, p.URL())
-	if err != nil {
-		return "", newErr(ErrInvalidParams, "%s", err.Error())
-	}
-	return out, nil
-}
-
 // backoff is how long to wait before each retry of a condition: quick at
 // first, then a steady poll.
 var backoff = []time.Duration{0, 20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond, 250 * time.Millisecond}

@@ -67,10 +67,11 @@ type Options struct {
 	// refuses it and surfaces as a BlockedURL error.
 	URLPolicy func(url string) error
 	// Secrets, if set, turns <secret>name</secret> placeholders in text
-	// that is filled or typed into the value, for the page's URL (it
-	// refuses a secret scoped to other domains). It runs in the driver's
-	// process, never the model's, and cannot be set by a client.
-	Secrets func(text, pageURL string) (string, error)
+	// that is filled or typed into the value, checking before every
+	// keystroke that the focused document is on the secret's domains
+	// (secretguard.go). It runs in the driver's process, never the
+	// model's, and cannot be set by a client.
+	Secrets SecretSource
 	// BrowserLog receives the browser process's stdout and stderr; nil
 	// discards them.
 	BrowserLog io.Writer
@@ -105,6 +106,7 @@ type Browser struct {
 
 	// For a launched browser: the process and its end.
 	proc    *launcher.Process
+	proxy   string // the --proxy-server it was launched with (neterror.go)
 	pid     int
 	exited  chan struct{} // closed when the process is reaped
 	cleaned chan struct{} // closed when its helpers are swept and the profile removed
@@ -166,7 +168,7 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 		return nil, wrapErr(ErrBrowser, err, "%s", err.Error())
 	}
 	wsURL := proc.URL
-	b := &Browser{opts: opts, proc: proc, pid: proc.PID(), profile: proc.Profile, exited: make(chan struct{}), cleaned: make(chan struct{})}
+	b := &Browser{opts: opts, proc: proc, proxy: proc.Proxy, pid: proc.PID(), profile: proc.Profile, exited: make(chan struct{}), cleaned: make(chan struct{})}
 	b.started.Store(true) // a fresh browser has no tabs of its own
 	go b.reap()
 	if err := b.connect(ctx, wsURL); err != nil {

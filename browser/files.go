@@ -13,6 +13,8 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
+
+	"wright/scratch"
 )
 
 // Downloads. A context that accepts downloads saves them, each under its
@@ -55,7 +57,7 @@ func (b *Browser) downloadDir() (string, error) {
 	if b.dl.dir != "" {
 		return b.dl.dir, nil
 	}
-	dir, err := os.MkdirTemp("", "wright-downloads-")
+	dir, err := scratch.MkdirTemp("", "downloads-")
 	if err != nil {
 		return "", wrapErr(ErrBrowser, err, "make a directory for downloads: %v", err)
 	}

@@ -105,10 +105,7 @@ func (p *Page) FrameTree(ctx context.Context) ([]FrameInfo, error) {
 	var out []FrameInfo
 	var walk func(t *proto.PageFrameTree)
 	walk = func(t *proto.PageFrameTree) {
-		url := t.Frame.URL + t.Frame.URLFragment
-		if t.Frame.UnreachableURL != "" {
-			url = t.Frame.UnreachableURL
-		}
+		url := t.Frame.URL + t.Frame.URLFragment // an error page's is chrome-error://chromewebdata/
 		out = append(out, FrameInfo{ID: string(t.Frame.ID), Parent: string(t.Frame.ParentID), Name: t.Frame.Name, URL: url})
 		for _, c := range t.ChildFrames {
 			walk(c)

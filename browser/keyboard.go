@@ -150,11 +150,11 @@ func (kb *Keyboard) Type(ctx context.Context, text string, delay time.Duration) 
 	if err := p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
-	text, err := p.reveal(text)
+	pieces, _, err := p.secretPieces(text)
 	if err != nil {
 		return o.fail(err, "")
 	}
-	if err := kb.typeText(o, text, delay); err != nil {
+	if err := p.typePieces(o, pieces, delay); err != nil {
 		return o.fail(err, "typing")
 	}
 	return nil

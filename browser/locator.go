@@ -87,6 +87,9 @@ type ClickOptions struct {
 	Steps      int           // mouse moves to the point (default 1)
 	Timeout    time.Duration
 	NoScroll   bool // never scroll: wait until the point is in the viewport where the element already is
+	// NoWaitAfter returns as soon as the click is sent, without waiting for
+	// a navigation it starts to commit (navwait.go).
+	NoWaitAfter bool
 }
 
 // Click waits for the element to be actionable and clicks it.
@@ -118,8 +121,14 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.mouse.clickWith(o, pt, opts, mods); err != nil {
-		return o.fail(err, "clicking "+l.selector)
+	err = l.p.waitNavigationsOf(o, opts.NoWaitAfter, "the click", func() error {
+		if err := l.p.mouse.clickWith(o, pt, opts, mods); err != nil {
+			return o.fail(err, "clicking "+l.selector)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	l.p.settleURL(o, before)
 	return nil
@@ -154,8 +163,17 @@ func (l *Locator) Fill(ctx context.Context, value string, force bool, timeout ti
 	if err != nil {
 		return err
 	}
-	if value, err = l.p.reveal(value); err != nil {
+	pieces, secret, err := l.p.secretPieces(value)
+	if err != nil {
 		return o.fail(err, "")
+	}
+	if secret {
+		// The element's own document first: prepareFill sets some inputs'
+		// values itself.
+		if err := l.p.mayFill(o, h.ec.frame, pieces); err != nil {
+			return o.fail(err, "")
+		}
+		value = joinPieces(pieces)
 	}
 	if err := l.p.beforeInput(o); err != nil {
 		return o.fail(err, "")
@@ -165,6 +183,13 @@ func (l *Locator) Fill(ctx context.Context, value string, force bool, timeout ti
 		return o.fail(err, "")
 	}
 	if mode == "type" {
+		if secret {
+			// The text goes wherever the focus is now: prepareFill's focus
+			// may have run a page handler that moved it.
+			if err := l.p.mayFill(o, "", pieces); err != nil {
+				return o.fail(err, "")
+			}
+		}
 		if value == "" {
 			err = l.p.keyboard.pressCombo(o, "Delete", 0)
 		} else {
@@ -197,8 +222,14 @@ func (l *Locator) focusOne(o *op) error {
 	return nil
 }
 
-// Press focuses the element and presses a key combination.
+// Press focuses the element and presses a key combination, waiting for a
+// navigation it starts (Enter in a form) to commit.
 func (l *Locator) Press(ctx context.Context, key string, timeout time.Duration) error {
+	return l.PressWith(ctx, key, timeout, false)
+}
+
+// PressWith is Press; noWaitAfter returns without waiting for a navigation.
+func (l *Locator) PressWith(ctx context.Context, key string, timeout time.Duration, noWaitAfter bool) error {
 	if _, _, err := parseKeyCombo(key); err != nil {
 		return err
 	}
@@ -211,8 +242,14 @@ func (l *Locator) Press(ctx context.Context, key string, timeout time.Duration) 
 		return o.fail(err, "")
 	}
 	before := l.p.documentURL(o)
-	if err := l.p.keyboard.pressCombo(o, key, 0); err != nil {
-		return o.fail(err, "pressing "+key)
+	err := l.p.waitNavigationsOf(o, noWaitAfter, "the key press", func() error {
+		if err := l.p.keyboard.pressCombo(o, key, 0); err != nil {
+			return o.fail(err, "pressing "+key)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	l.p.settleURL(o, before)
 	return nil
@@ -231,11 +268,11 @@ func (l *Locator) PressSequentially(ctx context.Context, text string, delay, tim
 	if err := l.p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
-	text, err := l.p.reveal(text)
+	pieces, _, err := l.p.secretPieces(text)
 	if err != nil {
 		return o.fail(err, "")
 	}
-	if err := l.p.keyboard.typeText(o, text, delay); err != nil {
+	if err := l.p.typePieces(o, pieces, delay); err != nil {
 		return o.fail(err, "typing into "+l.selector)
 	}
 	return nil

@@ -79,6 +79,7 @@ func (p *Page) FrameGoto(ctx context.Context, frame, url, referer string, waitUn
 		return GotoResult{}, o.fail(p.jsErr(err), fmt.Sprintf("navigating frame to %s", url))
 	}
 	if res.ErrorText != "" && res.ErrorText != "net::ERR_HTTP_RESPONSE_CODE_FAILURE" {
+		res.ErrorText = p.tunnelError(o.ctx, url, res.ErrorText)
 		return GotoResult{}, newErr(ErrNavigation, "navigation to %s failed: %s", url, res.ErrorText)
 	}
 	if res.LoaderID == "" { // same-document navigation
@@ -236,8 +237,13 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 		return GotoResult{}, o.fail(err, fmt.Sprintf("waiting for %s to respond", url))
 	}
 	if res.ErrorText != "" && res.ErrorText != "net::ERR_HTTP_RESPONSE_CODE_FAILURE" {
+		res.ErrorText = p.tunnelError(o.ctx, url, res.ErrorText)
+		p.awaitErrorPage(o)
 		if bl := p.blockedSince(started); bl != nil {
-			return GotoResult{}, wrapErr(ErrBlockedURL, bl.err, "navigation to %s was redirected to %s, which is blocked by the URL policy: %v", url, bl.url, bl.err)
+			if bl.url == url {
+				return GotoResult{}, wrapErr(ErrBlockedURL, bl.err, "%s at %s: blocked by the URL policy: %v", res.ErrorText, url, bl.err)
+			}
+			return GotoResult{}, wrapErr(ErrBlockedURL, bl.err, "%s at %s: redirected to %s, which is blocked by the URL policy: %v", res.ErrorText, url, bl.url, bl.err)
 		}
 		return GotoResult{}, newErr(ErrNavigation, "navigation to %s failed: %s", url, res.ErrorText)
 	}
@@ -557,10 +563,10 @@ func (p *Page) trackNavigation(msg *rod.Message) {
 		var e proto.PageFrameNavigated
 		if msg.Load(&e) && e.Frame.ParentID == "" {
 			p.mu.Lock()
-			p.url = e.Frame.URL + e.Frame.URLFragment // the URL comes without its #fragment
-			if e.Frame.UnreachableURL != "" {
-				p.url = e.Frame.UnreachableURL // an error page stands for the URL that failed
-			}
+			// The URL comes without its #fragment. A failed navigation
+			// leaves Chromium's error page, chrome-error://chromewebdata/,
+			// as Playwright reports it, never the URL that failed.
+			p.url = e.Frame.URL + e.Frame.URLFragment
 			p.loader = e.Frame.LoaderID
 			p.navSeq++
 			p.broadcastLocked()

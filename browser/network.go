@@ -203,12 +203,21 @@ func (p *Page) fetchErr(o *op, err error) error {
 func (rt *Router) patterns() []*proto.FetchRequestPattern {
 	p := rt.p
 	if rt.on.Load() {
-		return []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}
+		pats := []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}
+		if p.b.proxy != "" {
+			pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageResponse})
+		}
+		return pats
 	}
+	var pats []*proto.FetchRequestPattern
 	if p.b.opts.URLPolicy != nil {
-		return []*proto.FetchRequestPattern{{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest}}
+		pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest})
 	}
-	return nil
+	if p.b.proxy != "" {
+		// The proxy's failure answers become net errors (neterror.go).
+		pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageResponse})
+	}
+	return pats
 }
 
 // Enable turns the client's routing of every request on or off.
@@ -234,6 +243,10 @@ func (rt *Router) decide(e *proto.FetchRequestPaused) {
 	p := rt.p
 	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 	defer cancel()
+	if e.ResponseStatusCode != nil || e.ResponseErrorReason != "" {
+		p.decideResponse(ctx, e)
+		return
+	}
 	r := p.rod.Context(ctx)
 	// Documents are always paused for the policy; with routing on every
 	// request is, and the policy decides before any route sees it (the

@@ -93,6 +93,8 @@ type Page struct {
 
 	aria *aria.Registry
 
+	navs navWatches // actions waiting for the navigations they start (navwait.go)
+
 	groupSeq atomic.Int64 // object groups, one per operation
 
 	mu      sync.Mutex
@@ -243,6 +245,7 @@ func (p *Page) pump(events <-chan *rod.Message) {
 	for msg := range events {
 		p.observe(msg)
 		p.trackNavigation(msg)
+		p.noteNavigation(msg)
 		p.recordLog(msg)
 		switch msg.Method {
 		case "Runtime.executionContextsCleared", "Runtime.executionContextDestroyed":

@@ -38,6 +38,7 @@ type execCtx struct {
 	cs     *customState                // custom selector engines (below)
 
 	compiler proto.RuntimeRemoteObjectID // the main world's function compiler (events.go, evalCompiler)
+	frame    proto.PageFrameID           // the frame whose document this is (secretguard.go)
 }
 
 // worldName names wright's isolated world in every frame. It is the ARIA
@@ -99,7 +100,7 @@ func (p *Page) isolatedCtx(o *op, frame proto.PageFrameID) (*execCtx, error) {
 	if inst.ExceptionDetails != nil {
 		return nil, newErr(ErrBrowser, "install the selector engine: %s", exceptionText(inst.ExceptionDetails))
 	}
-	ec = &execCtx{id: world.ExecutionContextID, iso: win, engine: inst.Result.ObjectID}
+	ec = &execCtx{id: world.ExecutionContextID, iso: win, engine: inst.Result.ObjectID, frame: frame}
 	p.mu.Lock()
 	p.contexts[key] = ec
 	p.mu.Unlock()
@@ -799,7 +800,7 @@ func (p *Page) mainTwin(o *op, ec *execCtx) (*execCtx, error) {
 		return nil, err
 	}
 	inst, err := proto.RuntimeCallFunctionOn{
-		ObjectID:            mainDoc,
+		ObjectID: mainDoc,
 		// The page's world gets a role engine of its own, never a global.
 		FunctionDeclaration: "function () { return (" + engineJS + ")(" + aria.RolesFactory + "); }",
 		ObjectGroup:         engineGroup,

@@ -16,6 +16,7 @@ import (
 	"wright/model"
 	"wright/output"
 	"wright/runs"
+	"wright/scratch"
 	"wright/secrets"
 	"wright/templates"
 	"wright/tracing"
@@ -111,6 +112,9 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Folders a SIGKILLed wright left (profiles, sockets, the shell's
+	// private files) go now; a running wright's stay (scratch).
+	scratch.Sweep()
 	if _, err := privateRanges(cfg); err != nil {
 		return nil, err
 	}
@@ -165,6 +169,11 @@ func (h *Harness) Run(ctx context.Context, task Task) (runs.Result, error) {
 		h.opts.AtEnd(ctx, a.Env)
 	}
 	r.close() // the environment ends before the caller reads the result
+	// Every writer redacts what it writes; this is the net under them all
+	// (a file one of them forgot, a page the model saved with a value in it).
+	if _, serr := h.secrets.RedactTree(run.Dir); serr != nil {
+		run.RuntimeError(0, "redact", serr)
+	}
 	return res, err
 }
 

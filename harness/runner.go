@@ -19,6 +19,7 @@ import (
 	"wright/output"
 	"wright/runs"
 	"wright/sandbox"
+	"wright/scratch"
 	"wright/secrets"
 )
 
@@ -220,7 +221,7 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 	// Unix socket paths are limited to about 100 bytes, so the socket lives
 	// in a short temporary directory of its own rather than in the run
 	// directory.
-	dir, err := os.MkdirTemp("", "wright-judge-")
+	dir, err := scratch.MkdirTemp("", "judge-")
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"wright/judge/keyproxy"
 	"wright/output"
 	"wright/sandbox"
+	"wright/scratch"
 	"wright/verdict"
 )
 
@@ -78,7 +79,7 @@ func (r *runner) sandboxSocket() (string, error) {
 	if !r.sandboxed {
 		return "", nil
 	}
-	dir, err := os.MkdirTemp("", "wright-net-")
+	dir, err := scratch.MkdirTemp("", "net-")
 	if err != nil {
 		return "", fmt.Errorf("sandbox: %w", err)
 	}
@@ -107,7 +108,7 @@ func (r *runner) scriptBrowsers(vars map[string]string, proxyURL string) error {
 		Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
 		Args:       []string{"--proxy-server=" + proxyURL, "--proxy-bypass-list=<-loopback>"},
 		URLPolicy:  pol.Check,
-		Secrets:    r.h.secrets.Reveal,
+		Secrets:    browserSecrets(r.h.secrets),
 		Env:        hiddenEnviron(cfg.KeyNames()),
 	})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"wright/browser"
 	"wright/browser/driver"
+	"wright/scratch"
 )
 
 // DriverSpawnEnv names the socket at which a sandboxed workspace run's
@@ -52,7 +53,7 @@ func startScriptDrivers(ws string, opts browser.Options) (*scriptDrivers, error)
 	if err != nil {
 		return nil, fmt.Errorf("script drivers: %w", err)
 	}
-	dir, err := os.MkdirTemp("", "wright-drv-")
+	dir, err := scratch.MkdirTemp("", "drv-")
 	if err != nil {
 		return nil, fmt.Errorf("script drivers: %w", err)
 	}

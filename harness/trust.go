@@ -16,6 +16,7 @@ import (
 	"wright/model"
 	"wright/output"
 	"wright/runs"
+	"wright/scratch"
 	"wright/secrets"
 	"wright/verdict"
 )
@@ -85,7 +86,7 @@ func harnessJudge(ctx context.Context, cfg *config.Config, run *runs.Run, meter 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	dir, err := os.MkdirTemp("", "wright-harness-")
+	dir, err := scratch.MkdirTemp("", "harness-")
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -51,12 +51,13 @@ type Options struct {
 
 // Proxy is a running policy proxy.
 type Proxy struct {
-	opts Options
-	l    net.Listener
-	srv  *http.Server
-	rp   *httputil.ReverseProxy
-	done chan struct{}
-	once sync.Once
+	opts  Options
+	l     net.Listener
+	srv   *http.Server
+	rp    *httputil.ReverseProxy
+	done  chan struct{}
+	once  sync.Once
+	fails failures // why tunnels failed lately (neterror.go)
 	// extra are the Serve loops of ServeUnix.
 	extra sync.WaitGroup
 }
@@ -91,11 +92,7 @@ func Start(opts Options) (*Proxy, error) {
 			ResponseHeaderTimeout: 60 * time.Second,
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			code := http.StatusBadGateway
-			if errors.Is(err, ErrRefused) {
-				code = http.StatusForbidden
-			}
-			http.Error(w, "wright policy proxy: "+err.Error(), code)
+			fail(w, err)
 		},
 	}
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
@@ -125,6 +122,10 @@ type pinKey struct{}
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodConnect {
 		p.connect(w, r)
+		return
+	}
+	if !r.URL.IsAbs() && r.Method == http.MethodGet && r.URL.Path == NetErrorPath {
+		p.serveNetError(w, r)
 		return
 	}
 	if !r.URL.IsAbs() {
@@ -158,7 +159,8 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request) {
 	}
 	up, err := p.opts.Dialer.DialContext(r.Context(), "tcp", addr.String())
 	if err != nil {
-		http.Error(w, "wright policy proxy: "+err.Error(), http.StatusBadGateway)
+		p.remember(r.Host, err)
+		fail(w, err)
 		return
 	}
 	hj, ok := w.(http.Hijacker)
@@ -190,14 +192,11 @@ func splice(client, up net.Conn, pending io.Reader) {
 // refuse answers 403 for a policy refusal (and tells OnBlock), 502 for a
 // host that could not be resolved.
 func (p *Proxy) refuse(w http.ResponseWriter, target string, err error) {
-	if !errors.Is(err, ErrRefused) {
-		http.Error(w, "wright policy proxy: "+err.Error(), http.StatusBadGateway)
-		return
-	}
-	if p.opts.OnBlock != nil {
+	p.remember(hostOfTarget(target), err)
+	if errors.Is(err, ErrRefused) && p.opts.OnBlock != nil {
 		p.opts.OnBlock(target, err)
 	}
-	http.Error(w, "wright policy proxy: "+err.Error(), http.StatusForbidden)
+	fail(w, err)
 }
 
 // dialPinned connects to the address ServeHTTP checked, never to a fresh

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
 	"wright/suite/results"
 )
 
@@ -73,7 +74,7 @@ type Group struct {
 // IsBenchDir reports whether dir holds a bench's results.
 func IsBenchDir(dir string) bool {
 	for _, f := range []string{"results.jsonl", "summary.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+		if _, err := Stat(dir, f); err == nil {
 			return true
 		}
 	}
@@ -86,10 +87,10 @@ func LoadBench(dir string) (*Bench, error) {
 		return nil, fmt.Errorf("review: %s is not a bench directory (no results.jsonl or summary.json)", dir)
 	}
 	b := &Bench{Dir: dir}
-	if _, err := os.Stat(filepath.Join(dir, "results.jsonl")); err != nil {
+	if _, err := Stat(dir, "results.jsonl"); err != nil {
 		b.Missing = append(b.Missing, "results.jsonl: missing (the bench has not finished a task yet)")
 	}
-	readJSONL(filepath.Join(dir, "results.jsonl"), func(line []byte) {
+	readJSONL(dir, "results.jsonl", func(line []byte) {
 		var a Attempt
 		if err := json.Unmarshal(line, &a); err != nil {
 			b.Missing = append(b.Missing, fmt.Sprintf("results.jsonl: a line does not read (%v)", err))
@@ -97,7 +98,7 @@ func LoadBench(dir string) (*Bench, error) {
 		}
 		b.Attempts = append(b.Attempts, a)
 	})
-	if raw, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil {
+	if raw, err := ReadFile(dir, "summary.json"); err == nil {
 		if err := json.Unmarshal(raw, &b.Summary); err != nil {
 			b.Missing = append(b.Missing, fmt.Sprintf("summary.json: unreadable (%v)", err))
 		}
@@ -120,10 +121,9 @@ func (b *Bench) findPending() {
 		known[a.Found] = true
 	}
 	for _, pattern := range []string{"*/trajectory.json", "*/*/trajectory.json", "*/raw_responses.jsonl", "*/*/raw_responses.jsonl"} {
-		hits, _ := filepath.Glob(filepath.Join(b.Dir, pattern))
-		for _, h := range hits {
-			rel, err := filepath.Rel(b.Dir, filepath.Dir(h))
-			if rel = filepath.ToSlash(rel); err == nil && !known[rel] {
+		for _, h := range globBelow(b.Dir, pattern) {
+			rel := path.Dir(h)
+			if !known[rel] {
 				known[rel] = true
 				b.Pending = append(b.Pending, rel)
 			}
@@ -152,7 +152,7 @@ func (b *Bench) findRun(runDir string) string {
 		cands = append(cands, filepath.Join(parts[len(parts)-n:]...))
 	}
 	for _, c := range cands {
-		if IsRunDir(filepath.Join(b.Dir, c)) {
+		if sub, err := Resolve(b.Dir, c); err == nil && IsRunDir(sub) {
 			return filepath.ToSlash(filepath.Clean(c))
 		}
 	}
@@ -183,7 +183,7 @@ func (b *Bench) reason(a Attempt) string {
 		var res struct {
 			Message string `json:"message"`
 		}
-		if raw, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil && json.Unmarshal(raw, &res) == nil && res.Message != "" {
+		if raw, err := ReadFile(dir, "result.json"); err == nil && json.Unmarshal(raw, &res) == nil && res.Message != "" {
 			return firstLine(res.Message, 160)
 		}
 		if exc := lastException(dir); exc != "" {
@@ -200,7 +200,7 @@ func (b *Bench) reason(a Attempt) string {
 // last exception a browser-mode step raised.
 func lastException(dir string) string {
 	var last string
-	readJSONL(filepath.Join(dir, "runtime_errors.jsonl"), func(line []byte) {
+	readJSONL(dir, "runtime_errors.jsonl", func(line []byte) {
 		var e RuntimeError
 		if json.Unmarshal(line, &e) == nil && e.Error != "" {
 			last = firstLine(e.Error, 160)
@@ -209,13 +209,13 @@ func lastException(dir string) string {
 	if last != "" {
 		return last
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "debug", "steps", "step_*.json"))
+	files := Glob(dir, "debug/steps/step_*.json")
 	sort.Strings(files)
 	for i := len(files) - 1; i >= 0; i-- {
 		var s struct {
 			Observation map[string]any `json:"observation"`
 		}
-		if raw, err := os.ReadFile(files[i]); err == nil && json.Unmarshal(raw, &s) == nil {
+		if raw, err := ReadFile(dir, files[i]); err == nil && json.Unmarshal(raw, &s) == nil {
 			if exc := lastLine(text(s.Observation["exception"])); exc != "" {
 				return firstLine(exc, 160)
 			}

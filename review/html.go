@@ -112,7 +112,7 @@ type finalView struct {
 func WriteRunHTML(w io.Writer, r *Run, o HTMLOptions) error {
 	css, _ := assets.ReadFile("assets/style.css")
 	js, _ := assets.ReadFile("assets/review.js")
-	th := &thumbs{}
+	th := &thumbs{root: r.Dir}
 	th.prefetch(r.screenshots())
 	p := runPage{Title: "wright review · " + orDash(r.Header.TaskID), H: r.Header, Missing: r.Missing, Errors: r.Errors,
 		Compactions: r.Compactions, Plan: r.Plan, FinalScript: r.FinalScript, CSS: template.CSS(css), CodeCSS: codeCSS(),

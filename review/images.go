@@ -8,7 +8,7 @@ import (
 	"image"
 	"image/jpeg"
 	_ "image/png" // screenshots are PNG
-	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -22,6 +22,9 @@ const thumbWidth = 640
 
 // thumbs encodes each screenshot once per page, however often it is shown.
 type thumbs struct {
+	// root is the run directory: a screenshot is opened through Open, so a
+	// link in the workspace shows nothing.
+	root  string
 	mu    sync.Mutex
 	cache map[string]template.URL
 	// Bytes is what the images add to the page.
@@ -37,7 +40,7 @@ func (t *thumbs) dataURL(path string) template.URL {
 	if ok {
 		return u
 	}
-	u, err := thumbnail(path, thumbWidth)
+	u, err := thumbnail(t.root, path, thumbWidth)
 	if err != nil {
 		u = ""
 	}
@@ -73,8 +76,12 @@ func (t *thumbs) prefetch(paths []string) {
 	wg.Wait()
 }
 
-func thumbnail(path string, width int) (template.URL, error) {
-	f, err := os.Open(path)
+func thumbnail(root, path string, width int) (template.URL, error) {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return "", err
+	}
+	f, err := Open(root, rel)
 	if err != nil {
 		return "", err
 	}

@@ -211,7 +211,7 @@ func TestCompactedRun(t *testing.T) {
 	text, d, page := renderAll(t, r)
 	checkAgainstFiles(t, "compacted", text, d, page)
 	var want []Compaction
-	readJSONL(filepath.Join(fixture("compacted"), "compactions.jsonl"), func(b []byte) {
+	readJSONL(fixture("compacted"), "compactions.jsonl", func(b []byte) {
 		var c Compaction
 		_ = json.Unmarshal(b, &c)
 		want = append(want, c)

@@ -177,7 +177,7 @@ func (v *Verdict) Record(shot string) *ImageRecord {
 // IsRunDir reports whether dir looks like a run directory.
 func IsRunDir(dir string) bool {
 	for _, f := range []string{"trajectory.json", "result.json", "debug", "workspace"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+		if _, err := Stat(dir, f); err == nil {
 			return true
 		}
 	}
@@ -210,7 +210,7 @@ func LoadRun(dir string) (*Run, error) {
 func (r *Run) path(rel string) string { return filepath.Join(r.Dir, filepath.FromSlash(rel)) }
 
 func (r *Run) readText(rel string) string {
-	b, err := os.ReadFile(r.path(rel))
+	b, err := ReadFile(r.Dir, rel)
 	if err != nil {
 		return ""
 	}
@@ -219,7 +219,7 @@ func (r *Run) readText(rel string) string {
 
 // readJSON reads a JSON file; a missing or damaged one is noted.
 func (r *Run) readJSON(rel string, v any, why string) bool {
-	b, err := os.ReadFile(r.path(rel))
+	b, err := ReadFile(r.Dir, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		r.Missing = append(r.Missing, rel+": missing"+why)
 		return false

@@ -7,12 +7,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -127,10 +125,14 @@ func loopbackHost(hostport string) bool {
 // sub resolves a path below the served directory; nothing outside it.
 func (h *Handler) sub(rel string) (string, bool) {
 	clean := path.Clean("/" + rel)
-	if clean == "/" || !fs.ValidPath(strings.TrimPrefix(clean, "/")) {
+	if clean == "/" {
 		return "", false
 	}
-	return filepath.Join(h.Dir, filepath.FromSlash(strings.TrimPrefix(clean, "/"))), true
+	p, err := Resolve(h.Dir, strings.TrimPrefix(clean, "/"))
+	if err != nil {
+		return "", false
+	}
+	return p, true
 }
 
 func (h *Handler) index(w http.ResponseWriter, base string) {
@@ -174,14 +176,8 @@ func (h *Handler) send(w http.ResponseWriter, page []byte, err error) {
 // file serves one file below the directory, through os.Root so that no
 // path or symlink leads outside it.
 func (h *Handler) file(w http.ResponseWriter, req *http.Request, rel string) {
-	root, err := os.OpenRoot(h.Dir)
-	if err != nil {
-		http.Error(w, "cannot open the directory", http.StatusInternalServerError)
-		return
-	}
-	defer root.Close()
 	clean := strings.TrimPrefix(path.Clean("/"+rel), "/")
-	f, err := root.Open(filepath.FromSlash(clean))
+	f, err := Open(h.Dir, clean)
 	if err != nil {
 		http.NotFound(w, req)
 		return
@@ -213,7 +209,7 @@ func fingerprint(dir string) string {
 	top, _ := os.ReadDir(dir) // a bench's new attempt folders
 	fmt.Fprintf(&b, "top:%d;", len(top))
 	stat := func(rel string) {
-		if fi, err := os.Stat(filepath.Join(dir, rel)); err == nil {
+		if fi, err := Stat(dir, rel); err == nil {
 			fmt.Fprintf(&b, "%s:%d:%d;", rel, fi.Size(), fi.ModTime().UnixNano())
 		}
 	}
@@ -222,13 +218,13 @@ func fingerprint(dir string) string {
 		stat(f)
 	}
 	for _, d := range []string{"debug/steps", "workspace/final_runs"} {
-		entries, _ := os.ReadDir(filepath.Join(dir, d))
+		entries, _ := ReadDir(dir, d)
 		fmt.Fprintf(&b, "%s:%d;", d, len(entries))
 		for _, e := range entries {
 			if e.IsDir() {
-				sub, _ := os.ReadDir(filepath.Join(dir, d, e.Name()))
+				sub, _ := ReadDir(dir, d+"/"+e.Name())
 				fmt.Fprintf(&b, "%s:%d;", e.Name(), len(sub))
-				stat(filepath.Join(d, e.Name(), "self_reflect_result.json"))
+				stat(d + "/" + e.Name() + "/self_reflect_result.json")
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -19,8 +18,7 @@ import (
 // crash, or a step still running).
 func (r *Run) readSteps(traj *trajectory) {
 	byN := map[int]*Step{}
-	files, _ := filepath.Glob(r.path("debug/steps/step_*.json"))
-	for _, f := range files {
+	for _, f := range Glob(r.Dir, "debug/steps/step_*.json") {
 		var s stepFile
 		rel := "debug/steps/" + filepath.Base(f)
 		if !r.readJSON(rel, &s, "") {
@@ -89,7 +87,7 @@ func (r *Run) mergeTrajectory(traj *trajectory, byN map[int]*Step) {
 // trajectory is saved after a step, so a run killed in the middle of one
 // has its reply there and nowhere else.
 func (r *Run) mergeRawResponses(byN map[int]*Step) {
-	readJSONL(r.path("raw_responses.jsonl"), func(b []byte) {
+	readJSONL(r.Dir, "raw_responses.jsonl", func(b []byte) {
 		var line struct {
 			Step    int    `json:"step"`
 			Content string `json:"content"`
@@ -170,7 +168,7 @@ func (r *Run) relPath(p string) string {
 		cands = append(cands, p[i+1:])
 	}
 	for _, c := range cands {
-		if _, err := os.Stat(r.path(c)); err == nil {
+		if _, err := Stat(r.Dir, c); err == nil {
 			return c
 		}
 	}
@@ -178,7 +176,7 @@ func (r *Run) relPath(p string) string {
 }
 
 func (r *Run) readCompactions() {
-	readJSONL(r.path("compactions.jsonl"), func(b []byte) {
+	readJSONL(r.Dir, "compactions.jsonl", func(b []byte) {
 		var c Compaction
 		if json.Unmarshal(b, &c) == nil {
 			r.Compactions = append(r.Compactions, c)
@@ -194,7 +192,7 @@ func (r *Run) readCompactions() {
 }
 
 func (r *Run) readErrors() {
-	readJSONL(r.path("runtime_errors.jsonl"), func(b []byte) {
+	readJSONL(r.Dir, "runtime_errors.jsonl", func(b []byte) {
 		var e RuntimeError
 		if json.Unmarshal(b, &e) == nil {
 			r.Errors = append(r.Errors, e)
@@ -203,8 +201,8 @@ func (r *Run) readErrors() {
 }
 
 // readJSONL calls fn for each line; a half-written last line is skipped.
-func readJSONL(path string, fn func([]byte)) {
-	f, err := os.Open(path)
+func readJSONL(dir, rel string, fn func([]byte)) {
+	f, err := Open(dir, rel)
 	if err != nil {
 		return
 	}
@@ -221,7 +219,7 @@ func readJSONL(path string, fn func([]byte)) {
 var runNumber = regexp.MustCompile(`^run_(\d+)$`)
 
 func (r *Run) readFinalRuns() {
-	dirs, _ := os.ReadDir(r.path("workspace/final_runs"))
+	dirs, _ := ReadDir(r.Dir, "workspace/final_runs")
 	for _, d := range dirs {
 		m := runNumber.FindStringSubmatch(d.Name())
 		if !d.IsDir() || m == nil {
@@ -230,7 +228,7 @@ func (r *Run) readFinalRuns() {
 		n, _ := strconv.Atoi(m[1])
 		rel := "workspace/final_runs/" + d.Name()
 		fr := FinalRun{N: n, Dir: rel, Log: r.readText(rel + "/final_script_log.txt"), Script: r.readText(rel + "/final_script.py")}
-		shots, _ := os.ReadDir(r.path(rel + "/screenshots"))
+		shots, _ := ReadDir(r.Dir, rel+"/screenshots")
 		for _, s := range shots {
 			if ext := strings.ToLower(filepath.Ext(s.Name())); !s.IsDir() && (ext == ".png" || ext == ".jpg" || ext == ".jpeg") {
 				fr.Screenshots = append(fr.Screenshots, rel+"/screenshots/"+s.Name())
@@ -238,7 +236,7 @@ func (r *Run) readFinalRuns() {
 		}
 		sort.Slice(fr.Screenshots, func(i, j int) bool { return naturalLess(fr.Screenshots[i], fr.Screenshots[j]) })
 		var v Verdict
-		if _, err := os.Stat(r.path(rel + "/self_reflect_result.json")); err == nil && r.readJSON(rel+"/self_reflect_result.json", &v, "") {
+		if _, err := Stat(r.Dir, rel+"/self_reflect_result.json"); err == nil && r.readJSON(rel+"/self_reflect_result.json", &v, "") {
 			fr.Verdict = &v
 		}
 		r.FinalRuns = append(r.FinalRuns, fr)

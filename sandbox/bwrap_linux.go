@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -81,17 +82,27 @@ func (s *Spec) Wrap(cmd *exec.Cmd) error {
 		return err
 	}
 	init := []string{s.Wright, InitCommand}
+	fd, err := attachLifeline(cmd)
+	if err != nil {
+		return err
+	}
+	init = append(init, "--lifeline-fd", strconv.Itoa(fd))
 	if s.ProxySocket != "" {
 		init = append(init, "--proxy-socket", s.ProxySocket, "--listen", ProxyAddr)
 	}
 	init = append(init, "--exec", cmd.Path, "--")
 	init = append(init, cmd.Args...)
-	cmd.Path = bw
-	cmd.Args = append(append([]string{"bwrap"}, args...), init...)
+	// bubblewrap under the host guard (hostguard.go), which keeps the
+	// descriptors' numbers, so the lifeline is fd there too.
+	cmd.Path = s.Wright
+	guard := []string{s.Wright, InitCommand, "--host-guard", "--lifeline-fd", strconv.Itoa(fd), "--exec", bw, "--", "bwrap"}
+	cmd.Args = append(append(guard, args...), init...)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	// The guard ends on the lifeline, not on a parent-death signal: it
+	// must outlive wright long enough to end the sandbox.
+	cmd.SysProcAttr.Pdeathsig = 0
 	return nil
 }
 
@@ -101,8 +112,8 @@ func (s *Spec) Wrap(cmd *exec.Cmd) error {
 // since bubblewrap does not pass them on.
 func FirstHostPID(outer int) (int, error) {
 	pid := outer
-	// bubblewrap, its init inside the namespace, the command.
-	for range 2 {
+	// The host guard, bubblewrap, its init inside the namespace, the command.
+	for range 3 {
 		kids, err := children(pid)
 		if err != nil {
 			return 0, err
@@ -115,17 +126,25 @@ func FirstHostPID(outer int) (int, error) {
 	return pid, nil
 }
 
-// children lists a process's children from /proc.
+// children lists a process's children from /proc, of every thread: a
+// child is listed under the thread that forked it, and the host guard is
+// a Go program whose forks come from any of its threads.
 func children(pid int) ([]int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	var out []int
-	for _, f := range strings.Fields(string(b)) {
-		var n int
-		if _, err := fmt.Sscan(f, &n); err == nil {
-			out = append(out, n)
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			var n int
+			if _, err := fmt.Sscan(f, &n); err == nil {
+				out = append(out, n)
+			}
 		}
 	}
 	return out, nil

@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(126)
 	}
+	if ws := os.Getenv("SANDBOX_TEST_PARENT_WS"); ws != "" {
+		sandboxParent(ws, os.Getenv("SANDBOX_TEST_PARENT_MARKER"))
+	}
 	os.Exit(m.Run())
 }
 

@@ -9,13 +9,14 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 )
 
 // Init is InitCommand: the first process bubblewrap starts in a sandbox.
 // Its arguments are
 //
-//	[--proxy-socket SOCKET --listen ADDR] --exec PATH -- ARGV...
+//	[--lifeline-fd N] [--proxy-socket SOCKET --listen ADDR] --exec PATH -- ARGV...
 //
 // It listens on ADDR inside the sandbox's network namespace (before the
 // command starts, so the proxy is there for its first request), hands the
@@ -25,12 +26,36 @@ import (
 func Init(args []string) error {
 	var sock, listen, path string
 	serve := false
+	lifeFD, watchPID := -1, 0
+	guard := false
 	for len(args) > 0 {
 		a := args[0]
 		args = args[1:]
 		switch a {
 		case "--serve-fd":
 			serve = true
+		case "--host-guard":
+			guard = true
+		case "--lifeline-fd", "--watch-pid":
+			if len(args) == 0 {
+				return fmt.Errorf("%s %s: missing value", InitCommand, a)
+			}
+			n, err := strconv.Atoi(args[0])
+			args = args[1:]
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", InitCommand, a, err)
+			}
+			if a == "--lifeline-fd" {
+				lifeFD = n
+			} else {
+				watchPID = n
+			}
+		case "--watch-fd":
+			if len(args) == 0 {
+				return fmt.Errorf("%s %s: missing value", InitCommand, a)
+			}
+			// Always 3, where startWatcher puts it; --watch-pid comes first.
+			return watch(watchPID)
 		case "--proxy-socket", "--listen", "--exec":
 			if len(args) == 0 {
 				return fmt.Errorf("%s %s: missing value", InitCommand, a)
@@ -46,6 +71,14 @@ func Init(args []string) error {
 				path = v
 			}
 		case "--":
+			if guard {
+				return hostGuard(lifeFD, path, args)
+			}
+			if lifeFD >= 0 {
+				if err := startWatcher(lifeFD); err != nil {
+					return err
+				}
+			}
 			return start(sock, listen, path, args)
 		default:
 			return fmt.Errorf("%s: unknown argument %q", InitCommand, a)

@@ -37,13 +37,17 @@ type Spec struct {
 	// TOTP makes the value an RFC 6238 seed (base32): the placeholder
 	// types the current six-digit code.
 	TOTP bool `mapstructure:"totp"`
+	// WriteOnly (default true) makes reads of the page that would show the
+	// value (input_value, inner_text, evaluate, ...) answer the placeholder.
+	WriteOnly *bool `mapstructure:"write_only"`
 }
 
 type secret struct {
-	name    string
-	value   string
-	domains []string
-	totp    bool
+	name      string
+	value     string
+	domains   []string
+	totp      bool
+	writeOnly bool
 }
 
 // Set is a run's loaded secrets. The zero Set (and nil) holds none.
@@ -122,7 +126,8 @@ func load(name string, sp Spec) (secret, error) {
 			domains = append(domains, d)
 		}
 	}
-	return secret{name: name, value: value, domains: domains, totp: sp.TOTP}, nil
+	writeOnly := sp.WriteOnly == nil || *sp.WriteOnly
+	return secret{name: name, value: value, domains: domains, totp: sp.TOTP, writeOnly: writeOnly}, nil
 }
 
 // Placeholder is what the model writes and sees for a secret.
@@ -271,6 +276,17 @@ func (s *Set) RedactBytes(b []byte) []byte {
 // differently inside trajectory.json).
 func replaceForms(text, value, with string) string {
 	text = strings.ReplaceAll(text, value, with)
+	// A value in a URL (a GET form's query, a path) is percent-encoded;
+	// query encoding writes a space as +, path encoding as %20, and either
+	// may use lower-case hex digits.
+	for _, esc := range []string{url.QueryEscape(value), url.PathEscape(value)} {
+		if esc != value {
+			text = strings.ReplaceAll(text, esc, with)
+			if low := lowerHex(esc); low != esc {
+				text = strings.ReplaceAll(text, low, with)
+			}
+		}
+	}
 	enc, _ := json.Marshal(value)
 	if esc := string(enc[1 : len(enc)-1]); esc != value {
 		text = strings.ReplaceAll(text, esc, with)
@@ -286,4 +302,19 @@ func replaceForms(text, value, with string) string {
 		}
 	}
 	return text
+}
+
+// lowerHex writes the hex digits of percent escapes in lower case.
+func lowerHex(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			for k := i + 1; k <= i+2; k++ {
+				if b[k] >= 'A' && b[k] <= 'F' {
+					b[k] += 'a' - 'A'
+				}
+			}
+		}
+	}
+	return string(b)
 }

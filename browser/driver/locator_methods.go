@@ -36,7 +36,7 @@ func (cp *clickParams) options(to time.Duration) (browser.ClickOptions, error) {
 	}
 	return browser.ClickOptions{Button: browser.MouseButton(cp.Button), ClickCount: cp.ClickCount, Delay: d,
 		Force: cp.Force, Modifiers: cp.Modifiers, Position: cp.Position, Steps: cp.Steps, Timeout: to,
-		NoScroll: cp.Scroll == "none"}, nil
+		NoScroll: cp.Scroll == "none", NoWaitAfter: cp.NoWaitAfter}, nil
 }
 
 func locatorFill(ctx context.Context, l *browser.Locator, fp *struct {
@@ -52,9 +52,10 @@ func locatorFill(ctx context.Context, l *browser.Locator, fp *struct {
 
 func locatorPress(ctx context.Context, l *browser.Locator, kp *struct {
 	locatorParams
-	Key string `json:"key"`
+	Key         string `json:"key"`
+	NoWaitAfter bool   `json:"no_wait_after"`
 }, to time.Duration) (any, error) {
-	return nil, l.Press(ctx, kp.Key, to)
+	return nil, l.PressWith(ctx, kp.Key, to, kp.NoWaitAfter)
 }
 
 func locatorPressSequentially(ctx context.Context, l *browser.Locator, kp *struct {

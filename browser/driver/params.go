@@ -98,6 +98,8 @@ type clickParams struct {
 	Position   *browser.Point `json:"position"`
 	Steps      int            `json:"steps"`
 	Scroll     string         `json:"scroll"` // "none": act only where the element already is in view
+	// NoWaitAfter: return without waiting for a navigation the click starts.
+	NoWaitAfter bool `json:"no_wait_after"`
 }
 
 // These methods are promoted into every params struct that embeds the

@@ -72,9 +72,16 @@ func (c *conn) write(resp rpcResponse) {
 			Code: codeServer, Message: "driver: cannot encode the result: " + err.Error(), Data: map[string]any{"type": string(browser.ErrBrowser)},
 		}})
 	}
+	out := buf.Bytes()
+	if src := c.s.opts.Browser.Secrets; src != nil {
+		// Whatever a client reads of a page (input_value, inner_text,
+		// evaluate, console text) shows a write-only secret as its
+		// placeholder: the client may be the model's own process.
+		out = []byte(src.RedactReads(string(out)))
+	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_, _ = c.w.Write(buf.Bytes())
+	_, _ = c.w.Write(out)
 }
 
 func (s *Server) serve(ctx context.Context, r io.Reader, w io.Writer, closeEnds bool) error {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/launcher/flags"
+
+	"wright/scratch"
 )
 
 // ProxyEnv names the run's policy proxy (package netpolicy). A browser a
@@ -33,13 +35,15 @@ type Config struct {
 }
 
 // Process is a started Chromium: its DevTools URL, and the process group
-// Reap sweeps.
+// Reap sweeps. It runs under a guard (guard.go) that ends the whole group
+// when this process dies, however it dies.
 type Process struct {
 	URL     string // the DevTools WebSocket
 	Exe     string
 	Profile string // the temporary profile Reap removes; "" when the caller gave one
+	Proxy   string // the --proxy-server it was launched with, if any
 
-	l *launcher.Launcher
+	g *guarded
 }
 
 // TempDir is a short temporary directory: Chromium's socket names under a
@@ -66,7 +70,7 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	profile := cfg.UserDataDir
 	temp := profile == ""
 	if temp {
-		profile, err = os.MkdirTemp(TempDir(), "wright-profile-")
+		profile, err = scratch.MkdirTemp(TempDir(), "profile-")
 		if err != nil {
 			return nil, fmt.Errorf("create a temporary browser profile: %w", err)
 		}
@@ -80,11 +84,7 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 		// reachable from the page's own CDP session.
 		Set("disable-features", "IsolateOrigins", "site-per-process", "Translate", "BackForwardCache").
 		Set("window-size", fmt.Sprintf("%d,%d", cfg.Width, cfg.Height)).
-		Delete("enable-automation").
-		Env(append(slices.Clip(cfg.Env), "TMPDIR="+TempDir())...)
-	if cfg.Log != nil {
-		l = l.Logger(cfg.Log)
-	}
+		Delete("enable-automation")
 	for _, a := range cfg.Args {
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 		if hasVal {
@@ -94,17 +94,17 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 		}
 	}
 	l = withRunProxy(l)
-	wsURL, err := l.Launch()
+	// rod's launcher only formats the flags; the guard starts the process.
+	g, wsURL, err := startGuarded(ctx, exe, l.FormatArgs(), append(slices.Clip(cfg.Env), "TMPDIR="+TempDir()), cfg.Log)
 	if err != nil {
 		if temp {
 			_ = os.RemoveAll(profile)
 		}
 		return nil, fmt.Errorf("launch %s: %w", exe, err)
 	}
-	// The profile is removed by Reap, after the process group is swept,
-	// not by the launcher's Cleanup (and never when the caller gave it).
-	l.Delete(flags.UserDataDir)
-	p := &Process{URL: wsURL, Exe: exe, l: l}
+	// The profile is removed by Reap, after the process group is swept
+	// (and never when the caller gave it).
+	p := &Process{URL: wsURL, Exe: exe, Proxy: l.Get("proxy-server"), g: g}
 	if temp {
 		p.Profile = profile
 	}
@@ -119,16 +119,17 @@ func withRunProxy(l *launcher.Launcher) *launcher.Launcher {
 	return l.Set("proxy-server", p).Set("proxy-bypass-list", "<-loopback>")
 }
 
-// PID is the browser process's id, which is also its process group's.
-func (p *Process) PID() int { return p.l.PID() }
+// PID is the guard's id, which is also the browser's process group's.
+func (p *Process) PID() int { return p.g.cmd.Process.Pid }
 
 // Reap waits for the browser process to end; then, at once, while the
 // group id can only be its helpers', kills and reaps the group and removes
 // the temporary profile. exited is called as soon as the process itself
 // is reaped.
 func (p *Process) Reap(exited func()) {
-	p.l.Cleanup() // returns once the process is reaped
+	<-p.g.exit // the guard is reaped
 	exited()
+	p.g.life.Close()
 	pid := p.PID()
 	// Once the last helper is gone the id may be reused, so this is never
 	// done later.
@@ -149,12 +150,7 @@ func (p *Process) Reap(exited func()) {
 // a group of its own, so this reaches its helpers (renderers, GPU,
 // zygotes) too.
 func (p *Process) Kill() {
-	pid := p.PID()
-	if pid <= 0 {
-		return
-	}
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
-	_ = syscall.Kill(pid, syscall.SIGKILL)
+	p.g.kill()
 }
 
 func reapGroup(pgid int) {

@@ -38,6 +38,7 @@ import (
 	"wright/env/proctab"
 	"wright/netpolicy"
 	"wright/sandbox"
+	"wright/scratch"
 )
 
 // Options configure a live browser environment. Zero values take the
@@ -258,7 +259,7 @@ func (e *Env) start(ctx context.Context) error {
 	}
 	// Unix socket paths must stay under about 100 bytes: a short private
 	// directory in the system's temp dir, not the run directory.
-	dir, err := os.MkdirTemp("", "wl")
+	dir, err := scratch.MkdirTemp("", "l")
 	if err != nil {
 		return fmt.Errorf("socket dir: %w", err)
 	}

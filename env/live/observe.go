@@ -488,7 +488,7 @@ func (e *Env) recordStep(step int, file, code string) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(e.redact(text)), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", filepath.Base(file), err)
 	}
 	f, err := os.OpenFile(e.scriptPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -502,7 +502,7 @@ func (e *Env) recordStep(step int, file, code string) error {
 		b.WriteString("# wright bound `page`, `browser`, `task` and `run_command`; steps/ holds each step on its own.\n")
 	}
 	fmt.Fprintf(&b, "\n# ---- step %d · %s · on %s ----\n%s", step, time.Now().Format("2006-01-02 15:04:05"), e.lastURL, text)
-	if _, err := f.WriteString(b.String()); err != nil {
+	if _, err := f.WriteString(e.redact(b.String())); err != nil {
 		return fmt.Errorf("append to script.py: %w", err)
 	}
 	return nil
@@ -524,7 +524,16 @@ func (e *Env) appendOutcome(obs env.Observation) {
 		return
 	}
 	defer f.Close()
-	_, _ = fmt.Fprintf(f, "# -> %s\n", outcome)
+	_, _ = f.WriteString(e.redact(fmt.Sprintf("# -> %s\n", outcome)))
+}
+
+// redact applies Options.Redact to text bound for a run file: the step
+// header carries the page's URL, which a GET form fills with what was typed.
+func (e *Env) redact(text string) string {
+	if e.opts.Redact == nil {
+		return text
+	}
+	return e.opts.Redact(text)
 }
 
 // ARIAPlaceholder replaces an old ARIA snapshot when the context is pruned:

@@ -42,6 +42,7 @@ import (
 	"wright/env"
 	"wright/env/proctab"
 	"wright/sandbox"
+	"wright/scratch"
 )
 
 // Options configures a Shell. Zero values take the defaults noted.
@@ -182,7 +183,7 @@ func New(ctx context.Context, opts Options) (*Shell, error) {
 // open creates what outlives any one bash: the FIFO, the rc file and the pty,
 // and starts their readers.
 func (s *Shell) open() error {
-	priv, err := os.MkdirTemp("", "wright-shell-")
+	priv, err := scratch.MkdirTemp("", "shell-")
 	if err != nil {
 		return err
 	}

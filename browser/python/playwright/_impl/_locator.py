@@ -240,12 +240,14 @@ class Locator(_Locating):
               timeout=None, no_wait_after=None, steps=None, scroll=None):
         """scroll="none": do not scroll; wait until the element is in the viewport where it is."""
         self._call("locator.click", timeout, button=button, click_count=click_count, delay=delay,
-                   force=force or None, modifiers=modifiers, position=_point(position), steps=steps, scroll=scroll)
+                   force=force or None, modifiers=modifiers, position=_point(position), steps=steps, scroll=scroll,
+                   no_wait_after=no_wait_after or None)
 
     def dblclick(self, button=None, delay=None, force=None, modifiers=None, position=None, timeout=None,
                  no_wait_after=None, steps=None, scroll=None):
         self._call("locator.dblclick", timeout, button=button, delay=delay, force=force or None,
-                   modifiers=modifiers, position=_point(position), steps=steps, scroll=scroll)
+                   modifiers=modifiers, position=_point(position), steps=steps, scroll=scroll,
+                   no_wait_after=no_wait_after or None)
 
     def fill(self, value, force=None, timeout=None):
         if not isinstance(value, str):
@@ -256,8 +258,8 @@ class Locator(_Locating):
     def clear(self, force=None, timeout=None):
         self.fill("", force=force, timeout=timeout)
 
-    def press(self, key, timeout=None):
-        self._call("locator.press", timeout, key=key)
+    def press(self, key, timeout=None, no_wait_after=None):
+        self._call("locator.press", timeout, key=key, no_wait_after=no_wait_after or None)
 
     def press_sequentially(self, text, delay=None, timeout=None):
         self._call("locator.press_sequentially", timeout, text=text, delay=delay)
