@@ -128,7 +128,7 @@ document.getElementById('move').addEventListener('keydown', () => { document.get
 	if err := inner.Focus(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
-	refused("keyboard.type in the iframe", p.Type(ctx, "<secret>pw</secret>", 0))
+	refused("keyboard.type in the iframe", p.Keyboard().Type(ctx, "<secret>pw</secret>", 0))
 	if v := innerValue(); v != "" {
 		t.Errorf("the localhost iframe received %q", v)
 	}
@@ -158,7 +158,7 @@ document.getElementById('move').addEventListener('keydown', () => { document.get
 		t.Fatalf("the page did not reach the catch page: %v", err)
 	}
 	// Typing goes on until the navigation commits; then nothing more.
-	if err := p.Type(ctx, "<secret>pw</secret>", 0); err == nil {
+	if err := p.Keyboard().Type(ctx, "<secret>pw</secret>", 0); err == nil {
 		t.Errorf("typing on the catch page was allowed")
 	}
 	if v, err := loc(t, p, "#catch").InputValue(ctx, 0); err != nil || v != "" {
