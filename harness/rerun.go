@@ -111,17 +111,27 @@ func (h *Harness) RunScript(ctx context.Context, s ScriptRun) (ScriptResult, err
 	if (verify == VerifyBoth || verify == VerifySchema) && s.Schema == nil {
 		return ScriptResult{}, fmt.Errorf("--verify %s: the script has no output schema", verify)
 	}
+	// The judge's client first: a judge that cannot be configured (no
+	// key) fails before anything is made or run.
+	meter := &judgeMeter{}
+	var j gate.Judge = passJudge{}
+	counter := &countingClient{}
+	if verify == VerifyBoth || verify == VerifyJudge {
+		client, jm, err := meteredJudge(h.cfg, meter)
+		if err != nil {
+			return ScriptResult{}, &ConfigError{Err: err}
+		}
+		meter.price = jm.Price
+		counter.Client = client
+		j = &judge.RunJudge{Client: counter, Options: judge.ReflectOptions{Model: jm.Name, Endpoint: endpoint(jm)}}
+	}
 	run, err := runs.Create(s.Dir)
 	if err != nil {
 		return ScriptResult{}, &RunDirError{Err: err}
 	}
-	r := &runner{h: h, task: Task{ID: s.TaskID, Text: s.Task, StartURL: s.StartURL}, run: run}
+	r := &runner{h: h, task: Task{ID: s.TaskID, Text: s.Task, StartURL: s.StartURL}, run: run, meter: meter}
 	defer r.close()
 	run.Redact = h.secrets.RedactBytes
-	r.meter = &judgeMeter{}
-	if jm, err := h.cfg.JudgeModel(); err == nil {
-		r.meter.price = jm.Price
-	}
 	res := ScriptResult{RunDir: run.Dir, Workspace: run.Workspace, Verify: verify}
 	if err := run.WriteJSON(filepath.Join("workspace", "task.json"), map[string]any{
 		"task_id": s.TaskID, "task": s.Task, "start_url": s.StartURL,
@@ -161,16 +171,6 @@ func (h *Harness) RunScript(ctx context.Context, s ScriptRun) (ScriptResult, err
 	for k, v := range shellVars {
 		env = append(env, k+"="+v)
 	}
-	var j gate.Judge = passJudge{}
-	counter := &countingClient{}
-	if verify == VerifyBoth || verify == VerifyJudge {
-		client, jm, err := meteredJudge(h.cfg, r.meter)
-		if err != nil {
-			return res, err
-		}
-		counter.Client = client
-		j = &judge.RunJudge{Client: counter, Options: judge.ReflectOptions{Model: jm.Name, Endpoint: endpoint(jm)}}
-	}
 	var schema *output.Schema
 	if verify == VerifyBoth || verify == VerifySchema {
 		schema = s.Schema
@@ -194,6 +194,13 @@ func (h *Harness) RunScript(ctx context.Context, s ScriptRun) (ScriptResult, err
 	res.Seconds = time.Since(start).Seconds()
 	return res, err
 }
+
+// ConfigError is a configuration that cannot run a script (a judge with
+// no key): the caller's to fix, reported before anything ran.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // passJudge stands in for the judge when a rerun is not to be judged
 // (--verify schema|none): every run it is shown passes, with no call.

@@ -191,7 +191,7 @@ func (p *Prepared) Inputs() map[string]any { return p.values }
 func (p *Prepared) Run(ctx context.Context) (Report, error) {
 	o, saved := p.o, p.saved
 	start := time.Now()
-	h, err := harness.Build(p.cfg, harness.Options{Warn: o.Warn})
+	h, err := harness.Build(p.cfg, harness.Options{Warn: o.Warn, ScriptsOnly: true})
 	if err != nil {
 		return Report{}, &library.UsageError{Msg: err.Error()}
 	}
@@ -218,7 +218,8 @@ func (p *Prepared) Run(ctx context.Context) (Report, error) {
 	}
 	if err != nil {
 		var dirErr *harness.RunDirError
-		if errors.As(err, &dirErr) {
+		var cfgErr *harness.ConfigError
+		if errors.As(err, &dirErr) || errors.As(err, &cfgErr) {
 			return rep, &library.UsageError{Msg: err.Error()}
 		}
 		rep.Reason = "the rerun could not be carried out: " + err.Error()

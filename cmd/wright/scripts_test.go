@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -377,6 +378,37 @@ func TestRerunCatchesWrongValues(t *testing.T) {
 	r = e.rerun("ignores-input", "--param", "item=Desk lamp", "--verify", "schema")
 	if rep := decodeReport(t, r); r.code != 0 || e.judge.Calls() != before {
 		t.Errorf("--verify schema: exit %d %v", r.code, rep)
+	}
+	// No API key anywhere: the agent's model is not needed for a rerun
+	// (a keyless local judge is enough), and a judge that needs a key it
+	// lacks is a usage error before anything runs.
+	noKey := func(args ...string) *cliRun {
+		cmd := exec.Command(wrightBin, args...)
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "OPENAI_API_KEY=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		r := &cliRun{}
+		cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+		if err := cmd.Run(); err != nil {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				t.Fatal(err)
+			}
+			r.code = ee.ExitCode()
+		}
+		return r
+	}
+	if r := noKey(append([]string{"rerun", "as-text", "--library", e.lib, "--verify", "judge"}, e.common()...)...); r.code != 0 || strings.Contains(r.stderr.String(), "API key") {
+		t.Errorf("a keyless rerun with a local judge: exit %d\n%s", r.code, r.stderr.String())
+	}
+	reruns, _ := os.ReadDir(filepath.Join(lib.ScriptDir("as-text"), library.RerunsDir))
+	if r := noKey("rerun", "as-text", "--library", e.lib, "-c", "gate.model={name: judge, base_url: \"https://judge.invalid/v1\"}"); r.code != 2 || !strings.Contains(r.stderr.String(), "API key") {
+		t.Errorf("a judge without its key: exit %d\n%s", r.code, r.stderr.String())
+	}
+	if after, _ := os.ReadDir(filepath.Join(lib.ScriptDir("as-text"), library.RerunsDir)); len(after) != len(reruns) {
+		t.Errorf("a judge without its key left a rerun folder")
 	}
 	// Export and import under another name.
 	file := filepath.Join(t.TempDir(), "as-text.tar.gz")
