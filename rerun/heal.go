@@ -115,6 +115,9 @@ func (p *Prepared) heal(ctx context.Context, rep *Report, startURL string) error
 	}
 	again, err := Prepare(Options{Library: o.Library, Name: o.Name, Params: o.Params, Verify: o.Verify,
 		OutputDir: o.OutputDir, StartURL: o.StartURL, Config: o.Config, Warn: o.Warn})
+	if o.RunDir != "" {
+		again.o.RunDir = o.RunDir + "_healed"
+	}
 	if err != nil {
 		return fmt.Errorf("heal: rerun v%d: %w", newV.Version.Version, err)
 	}

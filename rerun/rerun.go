@@ -35,6 +35,8 @@ type Options struct {
 	// OutputDir, when set, is where the rerun folder is made instead of
 	// the script's reruns/ folder.
 	OutputDir string
+	// RunDir, when set, is the exact rerun folder (a bench's attempt).
+	RunDir string
 	// StartURL, when set, replaces the saved start URL (the site moved).
 	StartURL string
 	// Config is the run configuration: the judge's model, the sandbox,
@@ -198,6 +200,9 @@ func (p *Prepared) Run(ctx context.Context) (Report, error) {
 	dir := o.Library.RerunDir(o.Name, saved.Version.Version, start)
 	if o.OutputDir != "" {
 		dir = filepath.Join(o.OutputDir, filepath.Base(o.Name+"_"+filepath.Base(dir)))
+	}
+	if o.RunDir != "" {
+		dir = o.RunDir
 	}
 	startURL := saved.StartURL
 	if o.StartURL != "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -10,6 +11,7 @@ import (
 	"wright/library"
 	"wright/rerun"
 	"wright/runs"
+	"wright/suite"
 )
 
 // saveRun is --save-as: a run that ended Submitted with the judge's label
@@ -56,4 +58,19 @@ func paramList(ps []library.Param) string {
 		s += ")"
 	}
 	return s
+}
+
+// viaLine is bench's one line on the paths that served its attempts.
+func viaLine(sum suite.Summary) string {
+	var parts []string
+	for _, k := range []string{suite.ViaRerun, suite.ViaHeal, suite.ViaAgent} {
+		if r, ok := sum.ByVia[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s %d (%s passed)", k, r.Attempts, rateText(r.SuccessRate)))
+		}
+	}
+	line := "served by " + strings.Join(parts, ", ")
+	if sum.CostSaved != nil {
+		line += fmt.Sprintf("; cost saved $%.4f", *sum.CostSaved)
+	}
+	return line
 }

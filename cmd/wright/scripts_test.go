@@ -17,6 +17,7 @@ import (
 	"wright/library"
 	"wright/model"
 	"wright/model/modeltest"
+	"wright/suite"
 )
 
 // The scripts tests run a shop in two versions: v2 renames the search
@@ -429,5 +430,93 @@ func TestRerunCatchesWrongValues(t *testing.T) {
 	}
 	if r := wright(t, "scripts", "show", "copy", "--library", e.lib); r.code != 2 {
 		t.Errorf("show after rm: exit %d", r.code)
+	}
+}
+
+// TestBenchReusesScripts: a bench fills the library (--save-scripts), and a
+// second bench over script tasks is served by a verified rerun, by a heal
+// and by an agent run, each recorded with its via, in the summary and in
+// review.
+func TestBenchReusesScripts(t *testing.T) {
+	e := newShopEnv(t)
+	script := shopScript(v1Steps, goodPrice, "--item")
+	// One agent for every run: it writes the v1 tool (a heal's repair too)
+	// and says done.
+	agent := modeltest.New(t, modeltest.Func(func(r modeltest.Request) modeltest.Response {
+		if len(r.Chat().Messages) <= 2 {
+			return modeltest.Bash("write the tool", "cat > final_script.py <<'EOF'\n"+script+"EOF\necho ok").WithUsage(1000, 100)
+		}
+		return modeltest.Done(model.FieldBash, "the gate reruns it", "the price").WithUsage(1000, 100)
+	}).Forever())
+	suiteFile := filepath.Join(t.TempDir(), "suite.jsonl")
+	task := func(id, script, item string) string {
+		b, _ := json.Marshal(map[string]any{"task_id": id, "task": `On the Acme shop, find the price of "` + item + `" and report it.`,
+			"start_url": e.site, "script": script, "params": map[string]any{"item": item},
+			"eval": map[string]any{"answer": map[string]any{"must_include": []string{shopPrices[item]}}}})
+		return string(b)
+	}
+	write := func(lines ...string) {
+		if err := os.WriteFile(suiteFile, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := func(out string, extra ...string) []string {
+		return append(append([]string{"bench", suiteFile, "-o", out, "--library", e.lib, "--base-url", agent.URL + "/v1", "--model", "scripted",
+			"-c", "crafted_cli", "-c", "model.price_per_mtok={input: 10, output: 10}", "-c", "agent.step_limit=6", "--retries", "0"}, e.common()...), extra...)
+	}
+
+	// 1. Fill the library: the script task has no script yet, so an agent
+	// run does it and is saved under the script's name.
+	write(`{"task_id": "made", "task": "On the Acme shop, find the price of \"Office chair\" and report it.", "start_url": "` + e.site + `", "script": "price"}`)
+	first := filepath.Join(t.TempDir(), "first")
+	if r := wright(t, args(first, "--save-scripts")...); r.code != 0 {
+		t.Fatalf("first bench: exit %d\n%s\n%s", r.code, r.stdout.String(), r.stderr.String())
+	}
+	if rec := readResults(t, first)["made"]; rec.Via != suite.ViaAgent {
+		t.Fatalf("first bench: via %q", rec.Via)
+	}
+	lib, _ := library.Open(e.lib)
+	made, err := lib.Latest("price")
+	if err != nil {
+		t.Fatalf("--save-scripts saved nothing: %v", err)
+	}
+	// A script that no longer fits the site: the v2 tool, on v1.
+	spec := library.SaveSpec{Version: made.Version, Script: []byte(shopScript(v2Steps, goodPrice, "--item"))}
+	spec.Name = "stale"
+	if _, err := lib.Save(spec); err != nil {
+		t.Fatal(err)
+	}
+
+	// 2. Reuse: a rerun, a heal, and an agent run for a task whose script
+	// is not in the library.
+	write(task("reused", "price", "Desk lamp"), task("healed", "stale", "Monitor arm"), task("fresh", "unknown", "Office chair"))
+	second := filepath.Join(t.TempDir(), "second")
+	r := wright(t, args(second, "--heal")...)
+	if r.code != 0 {
+		t.Fatalf("second bench: exit %d\n%s\n%s", r.code, r.stdout.String(), r.stderr.String())
+	}
+	recs := readResults(t, second)
+	for id, via := range map[string]string{"reused": suite.ViaRerun, "healed": suite.ViaHeal, "fresh": suite.ViaAgent} {
+		rec := recs[id]
+		if rec.Via != via {
+			t.Errorf("%s: via %q, want %q (%+v)", id, rec.Via, via, rec)
+		}
+		if id != "fresh" && (rec.Passed == nil || !*rec.Passed) {
+			t.Errorf("%s: not passed: %+v", id, rec)
+		}
+	}
+	if rec := recs["reused"]; rec.AgentCost == nil || *rec.AgentCost <= rec.Cost || rec.Steps != 0 {
+		t.Errorf("reused: agent cost %v against its own %v, steps %d", rec.AgentCost, rec.Cost, rec.Steps)
+	}
+	if !strings.Contains(r.stdout.String(), "served by rerun 1") || !strings.Contains(r.stdout.String(), "heal 1") || !strings.Contains(r.stdout.String(), "cost saved $") {
+		t.Errorf("bench's line on the paths:\n%s", r.stdout.String())
+	}
+	md, _ := os.ReadFile(filepath.Join(second, "summary.md"))
+	if !strings.Contains(string(md), "## By path (script library)") || !strings.Contains(string(md), "| rerun | 1 |") || !strings.Contains(string(md), "Cost saved") {
+		t.Errorf("summary.md:\n%s", md)
+	}
+	rv := wright(t, "review", second, "--plain")
+	if !strings.Contains(rv.stdout.String(), "| rerun | 1 | 1 | 0 | 100% |") || !strings.Contains(rv.stdout.String(), "| heal | 1 |") {
+		t.Errorf("review of the bench:\n%s\n%s", rv.stdout.String(), rv.stderr.String())
 	}
 }
