@@ -92,6 +92,25 @@ Exit codes: 0 verified (at once or after the repair), 1 not verified, 2 usage.`,
 	rootCmd.AddCommand(heal)
 }
 
+// rerunSetup is what rerun, heal and check start from: the config, the
+// library, a warning printer, and the config's keys out of the process's
+// environment block.
+func rerunSetup(cmd *cobra.Command, f rerunFlags) (*config.Config, *library.Library, func(string), error) {
+	cfg, err := rerunConfig(f)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	lib, err := library.Open(f.library)
+	if err != nil {
+		return nil, nil, nil, usageError("%v", err)
+	}
+	warn := func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "wright: warning:", msg) }
+	if err := keyring.Drop(cfg.KeyNames()); err != nil {
+		warn(err.Error())
+	}
+	return cfg, lib, warn, nil
+}
+
 // rerunConfig loads the config of a rerun: -c layers and the model flags.
 func rerunConfig(f rerunFlags) (*config.Config, error) {
 	overrides := map[string]any{}
@@ -109,17 +128,9 @@ func rerunConfig(f rerunFlags) (*config.Config, error) {
 }
 
 func runRerun(cmd *cobra.Command, name string, f rerunFlags) error {
-	cfg, err := rerunConfig(f)
+	cfg, lib, warn, err := rerunSetup(cmd, f)
 	if err != nil {
 		return err
-	}
-	lib, err := library.Open(f.library)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	warn := func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "wright: warning:", msg) }
-	if err := keyring.Drop(cfg.KeyNames()); err != nil {
-		warn(err.Error())
 	}
 	opts := rerun.Options{
 		Library: lib, Name: name, Params: f.params, Verify: f.verify, OutputDir: f.outputDir,

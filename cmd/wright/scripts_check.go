@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"wright/keyring"
 	"wright/library"
 	"wright/rerun"
 )
@@ -55,13 +54,9 @@ Exit codes: 0 every script works (or was healed), 1 any is broken, 2 usage.`,
 }
 
 func runCheck(cmd *cobra.Command, names []string, f rerunFlags) error {
-	cfg, err := rerunConfig(f)
+	cfg, lib, warn, err := rerunSetup(cmd, f)
 	if err != nil {
 		return err
-	}
-	lib, err := library.Open(f.library)
-	if err != nil {
-		return usageError("%v", err)
 	}
 	if len(names) == 0 {
 		if names, err = lib.Names(); err != nil {
@@ -72,10 +67,6 @@ func runCheck(cmd *cobra.Command, names []string, f rerunFlags) error {
 		if _, err := lib.Versions(n); err != nil {
 			return libError(err)
 		}
-	}
-	warn := func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "wright: warning:", msg) }
-	if err := keyring.Drop(cfg.KeyNames()); err != nil {
-		warn(err.Error())
 	}
 	interactive := isTerminal(os.Stdout) && !f.json
 	rows := []checkRow{}

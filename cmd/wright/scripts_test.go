@@ -83,7 +83,7 @@ def run(item: str = "Office chair") -> dict:
     with sync_playwright() as p:
         browser = p.chromium.launch()
         page = browser.new_page()
-        page.set_default_timeout(3000)
+        page.set_default_timeout(5000)
         page.goto(start)
 ` + steps + `        page.locator("#price").wait_for()
         page.screenshot(path=os.path.join(run_dir, "screenshots", "final_execution_1_price.png"))
@@ -195,6 +195,7 @@ func decodeReport(t *testing.T, r *cliRun) map[string]any {
 }
 
 func TestScriptLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newShopEnv(t)
 	task := `On the Acme shop, find the price of "Office chair" and report it.`
 
@@ -264,20 +265,14 @@ func TestScriptLifecycle(t *testing.T) {
 		}
 	}
 
-	// 4. v2: the rerun fails and says so.
+	// 4. v2: the rerun fails and says so, and (5) a heal that changes the
+	// interface is refused; nothing is saved.
 	e.version.Store(2)
-	r = e.rerun("price", "--param", "item=Desk lamp")
-	rep := decodeReport(t, r)
-	if r.code != 1 || rep["verified"] != false || !strings.Contains(rep["reason"].(string), "exited with code") {
-		t.Fatalf("rerun on v2: exit %d %v", r.code, rep)
-	}
-
-	// 5. A heal that changes the interface is refused; nothing is saved.
 	renamer := agentWriting(t, shopScript(v2Steps, goodPrice, "--product"), `{"item": "Office chair", "price": 120.5}`)
 	r = e.rerun("price", "--heal", "--base-url", renamer.URL+"/v1", "--model", "scripted")
-	rep = decodeReport(t, r)
-	if r.code != 1 || !strings.Contains(fmt.Sprint(rep["heal"]), "interface") {
-		t.Fatalf("interface-changing heal: exit %d %v\n%s", r.code, rep, r.stderr.String())
+	rep := decodeReport(t, r)
+	if r.code != 1 || rep["verified"] != false || !strings.Contains(rep["reason"].(string), "exited with code") || !strings.Contains(fmt.Sprint(rep["heal"]), "interface") {
+		t.Fatalf("rerun on v2 with an interface-changing heal: exit %d %v\n%s", r.code, rep, r.stderr.String())
 	}
 	if vs, _ := lib.Versions("price"); len(vs) != 1 {
 		t.Fatalf("a refused heal saved a version: %d versions", len(vs))
@@ -315,12 +310,12 @@ func TestScriptLifecycle(t *testing.T) {
 	// 8. History: one line per version, one per rerun.
 	h := wright(t, "scripts", "history", "price", "--library", e.lib)
 	out := h.stdout.String()
-	if h.code != 0 || !strings.Contains(out, "v2  healed from v1") || !strings.Contains(out, "item=Desk lamp") || strings.Count(out, "rerun") != 7 {
+	if h.code != 0 || !strings.Contains(out, "v2  healed from v1") || !strings.Contains(out, "item=Desk lamp") || strings.Count(out, "rerun") != 6 {
 		t.Errorf("history:\n%s", out)
 	}
 	hj := wright(t, "scripts", "history", "price", "--library", e.lib, "--json")
 	var events []library.Event
-	if err := json.Unmarshal(hj.stdout.Bytes(), &events); err != nil || len(events) != 9 {
+	if err := json.Unmarshal(hj.stdout.Bytes(), &events); err != nil || len(events) != 8 {
 		t.Errorf("history --json: %v, %d events", err, len(events))
 	}
 	l := wright(t, "scripts", "list", "--library", e.lib)
@@ -328,23 +323,50 @@ func TestScriptLifecycle(t *testing.T) {
 		t.Errorf("list:\n%s", l.stdout.String())
 	}
 
-	// 9. drift check: works on v2, exit 0; JSON rows.
-	c := wright(t, append([]string{"scripts", "check", "--library", e.lib, "--json"}, e.common()...)...)
-	var rows []checkRow
-	if err := json.Unmarshal(c.stdout.Bytes(), &rows); c.code != 0 || err != nil || len(rows) != 1 || rows[0].State != "works" {
-		t.Errorf("check: exit %d %v %s\n%s", c.code, err, c.stdout.String(), c.stderr.String())
-	}
-	e.version.Store(1)
-	c = wright(t, append([]string{"scripts", "check", "--library", e.lib}, e.common()...)...)
-	if c.code != 1 || !strings.Contains(c.stdout.String(), "broken") {
-		t.Errorf("check on v1 with the v2 script: exit %d\n%s", c.code, c.stdout.String())
-	}
+}
+
+// drawnTool is a crafted tool that draws its screenshot itself (no
+// browser) and returns answer, a Python expression over item.
+func drawnTool(answer string) string {
+	return `"""Look up a product's price. Returns item and price."""
+import argparse, json, os, struct, zlib
+PRICES = {"Office chair": 120.5, "Desk lamp": 35.0, "Monitor arm": 89.0}
+
+
+def png(path):
+    raw = b"".join(b"\x00" + bytes([90, 80, 160]) * 4 for _ in range(3))
+    def chunk(kind, data):
+        c = struct.pack(">I", len(data)) + kind + data
+        return c + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 3, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def run(item: str = "Office chair") -> dict:
+    run_dir = os.environ["WRIGHT_RUN_DIR"]
+    os.makedirs(os.path.join(run_dir, "screenshots"), exist_ok=True)
+    png(os.path.join(run_dir, "screenshots", "final_execution_1_price.png"))
+    result = ` + answer + `
+    with open(os.path.join(run_dir, "final_script_log.txt"), "a") as f:
+        f.write("step 1 action: looked up %s: %s\n" % (item, json.dumps(result)))
+    return result
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--item", default="Office chair", help="the product to look up")
+    result = run(ap.parse_args().item)
+    with open(os.path.join(os.environ["WRIGHT_RUN_DIR"], "result.json"), "w") as f:
+        json.dump(result, f)
+`
 }
 
 // TestRerunCatchesWrongValues: a script that exits 0 with a wrong answer is
 // not verified: by the schema (a price as text), by the judge (another
 // product than asked).
 func TestRerunCatchesWrongValues(t *testing.T) {
+	t.Parallel()
 	e := newShopEnv(t)
 	lib, err := library.Open(e.lib)
 	if err != nil {
@@ -359,8 +381,10 @@ func TestRerunCatchesWrongValues(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	save("as-text", shopScript(v1Steps, `page.locator("#price").inner_text()`, "--item"))
-	save("ignores-input", strings.Replace(shopScript(v1Steps, goodPrice, "--item"), `fill(item)`, `fill("Office chair")`, 1))
+	// These tools draw their own screenshot instead of opening the shop:
+	// what they are checked on is their answer.
+	save("as-text", drawnTool(`{"item": item, "price": str(PRICES[item])}`))
+	save("ignores-input", drawnTool(`{"item": "Office chair", "price": PRICES["Office chair"]}`))
 
 	before := e.judge.Calls()
 	r := e.rerun("as-text", "--param", "item=Desk lamp")
@@ -380,9 +404,9 @@ func TestRerunCatchesWrongValues(t *testing.T) {
 	if rep := decodeReport(t, r); r.code != 0 || e.judge.Calls() != before {
 		t.Errorf("--verify schema: exit %d %v", r.code, rep)
 	}
-	// No API key anywhere: the agent's model is not needed for a rerun
-	// (a keyless local judge is enough), and a judge that needs a key it
-	// lacks is a usage error before anything runs.
+	// No API key anywhere: the agent's model is not needed for a rerun,
+	// and a judge that needs a key it lacks is a usage error before
+	// anything runs.
 	noKey := func(args ...string) *cliRun {
 		cmd := exec.Command(wrightBin, args...)
 		for _, kv := range os.Environ() {
@@ -401,15 +425,24 @@ func TestRerunCatchesWrongValues(t *testing.T) {
 		}
 		return r
 	}
-	if r := noKey(append([]string{"rerun", "as-text", "--library", e.lib, "--verify", "judge"}, e.common()...)...); r.code != 0 || strings.Contains(r.stderr.String(), "API key") {
-		t.Errorf("a keyless rerun with a local judge: exit %d\n%s", r.code, r.stderr.String())
-	}
 	reruns, _ := os.ReadDir(filepath.Join(lib.ScriptDir("as-text"), library.RerunsDir))
-	if r := noKey("rerun", "as-text", "--library", e.lib, "-c", "gate.model={name: judge, base_url: \"https://judge.invalid/v1\"}"); r.code != 2 || !strings.Contains(r.stderr.String(), "API key") {
-		t.Errorf("a judge without its key: exit %d\n%s", r.code, r.stderr.String())
+	if r := noKey("rerun", "as-text", "--library", e.lib, "-c", "gate.model={name: judge, base_url: \"https://judge.invalid/v1\", api_key_env: WRIGHT_TEST_JUDGE_KEY}"); r.code != 2 || !strings.Contains(r.stderr.String(), "WRIGHT_TEST_JUDGE_KEY") {
+		t.Errorf("a judge without its key (and no agent key, which a rerun does not need): exit %d\n%s", r.code, r.stderr.String())
 	}
 	if after, _ := os.ReadDir(filepath.Join(lib.ScriptDir("as-text"), library.RerunsDir)); len(after) != len(reruns) {
 		t.Errorf("a judge without its key left a rerun folder")
+	}
+	// The drift check: a working tool and a broken one; exit 1, one row each.
+	save("works", drawnTool(`{"item": item, "price": PRICES[item]}`))
+	save("broken", drawnTool(`{"item": item, "price": PRICES[item]}`+"\n    raise SystemExit(3)"))
+	c := wright(t, append([]string{"scripts", "check", "works", "broken", "--library", e.lib, "--json"}, e.common()...)...)
+	var rows []checkRow
+	if err := json.Unmarshal(c.stdout.Bytes(), &rows); c.code != 1 || err != nil || len(rows) != 2 || rows[0].State != "works" || rows[1].State != "broken" || !strings.Contains(rows[1].Reason, "exited with code 3") {
+		t.Errorf("check: exit %d %v %s\n%s", c.code, err, c.stdout.String(), c.stderr.String())
+	}
+	c = wright(t, append([]string{"scripts", "check", "works", "--library", e.lib}, e.common()...)...)
+	if c.code != 0 || !strings.Contains(c.stdout.String(), "works") || strings.Contains(c.stderr.String(), "checking") {
+		t.Errorf("check of a working script: exit %d\n%s\n%s", c.code, c.stdout.String(), c.stderr.String())
 	}
 	// Export and import under another name.
 	file := filepath.Join(t.TempDir(), "as-text.tar.gz")
@@ -438,6 +471,7 @@ func TestRerunCatchesWrongValues(t *testing.T) {
 // and by an agent run, each recorded with its via, in the summary and in
 // review.
 func TestBenchReusesScripts(t *testing.T) {
+	t.Parallel()
 	e := newShopEnv(t)
 	script := shopScript(v1Steps, goodPrice, "--item")
 	// One agent for every run: it writes the v1 tool (a heal's repair too)
@@ -489,7 +523,7 @@ func TestBenchReusesScripts(t *testing.T) {
 
 	// 2. Reuse: a rerun, a heal, and an agent run for a task whose script
 	// is not in the library.
-	write(task("reused", "price", "Desk lamp"), task("healed", "stale", "Monitor arm"), task("fresh", "unknown", "Office chair"))
+	write(task("reused", "price", "Desk lamp"), task("healed", "stale", "Office chair"), task("fresh", "unknown", "Office chair"))
 	second := filepath.Join(t.TempDir(), "second")
 	r := wright(t, args(second, "--heal")...)
 	if r.code != 0 {
