@@ -1,6 +1,12 @@
-package main
+package rerun_test
+
+// These tests drive the wright binary end to end (run --save-as, rerun,
+// heal, scripts, bench --library) against a shop served in two versions.
+// They live here, not in cmd/wright, so that package's tests keep their
+// own time budget.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -18,7 +24,69 @@ import (
 	"wright/model"
 	"wright/model/modeltest"
 	"wright/suite"
+	"wright/suite/results"
 )
+
+// wrightBin is the binary under test, built once for the package.
+var wrightBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "wright-bin-")
+	if err != nil {
+		panic(err)
+	}
+	wrightBin = filepath.Join(dir, "wright")
+	out, err := exec.Command("go", "build", "-o", wrightBin, "wright/cmd/wright").CombinedOutput()
+	if err != nil {
+		os.RemoveAll(dir)
+		panic("build wright: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type cliRun struct {
+	stdout, stderr bytes.Buffer
+	code           int
+}
+
+// wright runs the binary with a test key in its environment (the stand-in
+// models on 127.0.0.1 need none; a real endpoint would get this one).
+func wright(t *testing.T, args ...string) *cliRun {
+	t.Helper()
+	cmd := exec.Command(wrightBin, args...)
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-wright-test-0123456789abcdef")
+	cmd.Dir = t.TempDir()
+	r := &cliRun{}
+	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func readResults(t *testing.T, dir string) map[string]suite.Record {
+	t.Helper()
+	recs, skipped, err := results.Read(filepath.Join(dir, suite.ResultsFile))
+	if err != nil || skipped > 0 {
+		t.Fatalf("results: %v (%d unreadable)", err, skipped)
+	}
+	out := map[string]suite.Record{}
+	for _, r := range results.Latest(recs) {
+		out[r.TaskID] = r
+	}
+	return out
+}
+
+// checkRow is what a row of `wright scripts check --json` says.
+type checkRow struct {
+	State  string `json:"state"`
+	Reason string `json:"reason"`
+}
 
 // The scripts tests run a shop in two versions: v2 renames the search
 // button, moves the field into a dialog, puts a cookie banner over the page
