@@ -78,6 +78,10 @@ type Task struct {
 	// OutputSchema, when set, is this task's own result contract (a bench
 	// task's output_schema); it wins over Agent.OutputSchema.
 	OutputSchema *output.Schema
+	// Files are put into the workspace before the first step, by path
+	// relative to it: a heal's current script and the failing rerun's
+	// files (`wright heal`).
+	Files map[string][]byte
 }
 
 // Agent runs one task. Create it with its parts, call Execute once.

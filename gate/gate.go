@@ -17,6 +17,10 @@ type Verdict struct {
 	Label *int
 	// Run is the number N of the final_runs/run_<N> folder Label is about.
 	Run int
+	// Reason is, on a refusal of the rerun gate, a short account for a
+	// person (what failed, without the advice to the model): `wright
+	// rerun` prints it.
+	Reason string
 }
 
 // Gate is asked each time the model says done.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -48,6 +49,9 @@ type RerunOptions struct {
 	// shell ran it (sandbox.Spec; Workspace must be among its Writable
 	// paths).
 	Sandbox *sandbox.Spec
+	// Args follow the script on its command line: a saved crafted tool's
+	// options when it is rerun with other inputs (`wright rerun`).
+	Args []string
 }
 
 // RerunGate is gate.mode: rerun. On each done it runs the workspace's
@@ -122,14 +126,14 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 			return deref(refusal), err
 		}
 	}
-	args := []string{runScript}
+	args := append([]string{runScript}, o.Args...)
 	var returned *returnFile
 	if o.Crafted && o.Schema != nil {
 		if returned, err = newReturnFile(); err != nil {
 			return Verdict{}, err
 		}
 		defer returned.close()
-		args, env = returned.args(runScript), append(env, returned.env())
+		args, env = append(returned.args(runScript), o.Args...), append(env, returned.env())
 	}
 
 	logPath := filepath.Join(runDir, FinalLogName)
@@ -137,7 +141,16 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, fmt.Errorf("rerun gate: create %s: %w", FinalLogName, err)
 	}
-	res, err := g.runPython(ctx, o.Timeout, env, logFile, args...)
+	runner := g
+	if returned != nil && o.Sandbox != nil {
+		// The capture writes outside the workspace, which a sandbox
+		// otherwise keeps read-only or hidden.
+		box := *o.Sandbox
+		box.Writable = append(slices.Clone(box.Writable), returned.dir)
+		runner = &RerunGate{opts: o}
+		runner.opts.Sandbox = &box
+	}
+	res, err := runner.runPython(ctx, o.Timeout, env, logFile, args...)
 	if cerr := logFile.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("rerun gate: write %s: %w", FinalLogName, cerr)
 	}
@@ -146,13 +159,17 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	}
 	if !res.ok() {
 		logText, _ := os.ReadFile(logPath)
-		return refuse(fmt.Sprintf("The gate ran %s from scratch into %s and it %s. The end of its output (%s/%s):\n%s\nFix %s so it runs cleanly from a fresh start, then say done again; the gate reruns it into run_%d.",
-			FinalScriptName, rel, res.describe(o.Timeout), rel, FinalLogName, indent(tail(string(logText), o.TailChars)), FinalScriptName, n+1)), nil
+		v := refuse(fmt.Sprintf("The gate ran %s from scratch into %s and it %s. The end of its output (%s/%s):\n%s\nFix %s so it runs cleanly from a fresh start, then say done again; the gate reruns it into run_%d.",
+			FinalScriptName, rel, res.describe(o.Timeout), rel, FinalLogName, indent(tail(string(logText), o.TailChars)), FinalScriptName, n+1))
+		v.Reason = "the script " + res.describe(o.Timeout)
+		return v, nil
 	}
 
 	if msg := resultProblem(o.Schema, returned, runDir, rel); msg != "" {
-		return refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0), but its result does not hold. %sFix %s and say done again; the gate reruns it into run_%d.",
-			FinalScriptName, rel, msg, FinalScriptName, n+1)), nil
+		v := refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0), but its result does not hold. %sFix %s and say done again; the gate reruns it into run_%d.",
+			FinalScriptName, rel, msg, FinalScriptName, n+1))
+		v.Reason = "the result breaks the output schema: " + strings.TrimSpace(msg)
+		return v, nil
 	}
 	return g.judge(ctx, runDir, rel, n)
 }
@@ -170,11 +187,13 @@ func (g *RerunGate) checkHelp(ctx context.Context, env []string, runScript strin
 	if !res.ok() {
 		v := refuse(fmt.Sprintf("The gate ran `python3 %s --help` and it %s, and a crafted script must answer --help with its usage and exit 0 (use argparse). Its output ended with:\n%s\nFix %s and say done again; the gate reruns it into run_%d.",
 			FinalScriptName, res.describe(o.HelpTimeout), indent(tail(out.String(), o.TailChars)), FinalScriptName, n+1))
+		v.Reason = "--help " + res.describe(o.HelpTimeout)
 		return &v, nil
 	}
 	if missing := helpMissesFields(o.Schema, out.String()); len(missing) > 0 {
 		v := refuse(fmt.Sprintf("`python3 %s --help` does not say what run() returns: it never names the result's field(s) %s. Describe the returned value, field by field, in the parser's description or epilog, and say done again; the gate reruns it into run_%d.",
 			FinalScriptName, strings.Join(missing, ", "), n+1))
+		v.Reason = "--help does not name the result's field(s) " + strings.Join(missing, ", ")
 		return &v, nil
 	}
 	return nil, nil
@@ -194,11 +213,17 @@ func (g *RerunGate) judge(ctx context.Context, runDir, rel string, n int) (Verdi
 	var promptErr *PromptError
 	switch {
 	case errors.Is(err, ErrNothingToJudge):
-		return refuse(fmt.Sprintf("The script ran cleanly into %s, but there is nothing for the judge to look at: %v.\nMake %s save screenshots of the key moments (above all the final state) into $RUN_DIR/%s/ as final_execution_<n>_<what>.png, then say done again.", rel, err, FinalScriptName, ScreenshotsDir)), nil
+		v := refuse(fmt.Sprintf("The script ran cleanly into %s, but there is nothing for the judge to look at: %v.\nMake %s save screenshots of the key moments (above all the final state) into $RUN_DIR/%s/ as final_execution_<n>_<what>.png, then say done again.", rel, err, FinalScriptName, ScreenshotsDir))
+		v.Reason = fmt.Sprintf("nothing for the judge to look at: %v", err)
+		return v, nil
 	case errors.As(err, &promptErr) && promptErr.Path != "":
-		return refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v. Fix %s and say done again.", rel, err, promptErr.Path)), nil
+		v := refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v. Fix %s and say done again.", rel, err, promptErr.Path))
+		v.Reason = fmt.Sprintf("the judge cannot start: %v", err)
+		return v, nil
 	case errors.As(err, &promptErr):
-		return refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v.", rel, err)), nil
+		v := refuse(fmt.Sprintf("The script ran cleanly into %s, but the judge cannot start: %v.", rel, err))
+		v.Reason = fmt.Sprintf("the judge cannot start: %v", err)
+		return v, nil
 	case err != nil:
 		return Verdict{}, fmt.Errorf("rerun gate: %w", err)
 	}
@@ -212,6 +237,7 @@ func (g *RerunGate) judge(ctx context.Context, runDir, rel string, n int) (Verdi
 	v := refuse(fmt.Sprintf("The gate ran %s from scratch into %s (exit 0) and the judge's verdict is %s. Its reasoning:\n%s\n\nLook at the screenshots in %s/%s/ and at %s/%s, fix %s, and say done again; the gate reruns it into run_%d.",
 		FinalScriptName, rel, what, indent(clip.Thirds(strings.TrimSpace(verdict.Reasoning), 6000)), rel, ScreenshotsDir, rel, FinalLogName, FinalScriptName, n+1))
 	v.Label, v.Run = verdict.Label, n
+	v.Reason = "the judge's verdict is " + what + ": " + clip.Thirds(strings.TrimSpace(verdict.Reasoning), 600)
 	return v, nil
 }
 

@@ -79,19 +79,19 @@ finally:
 `
 
 // returnFile is where returnCapture writes; it lives outside the
-// workspace, so nothing the model or the judge sees changes.
-type returnFile struct{ path string }
+// workspace, so nothing the model or the judge sees changes, in a private
+// directory of its own that a sandboxed script is given writable.
+type returnFile struct{ dir, path string }
 
 func newReturnFile() (*returnFile, error) {
-	f, err := os.CreateTemp("", "wright-run-return-*.json")
+	dir, err := os.MkdirTemp("", "wright-run-return-")
 	if err != nil {
 		return nil, fmt.Errorf("rerun gate: %w", err)
 	}
-	f.Close()
-	return &returnFile{path: f.Name()}, nil
+	return &returnFile{dir: dir, path: filepath.Join(dir, "return.json")}, nil
 }
 
-func (r *returnFile) close() { os.Remove(r.path) }
+func (r *returnFile) close() { os.RemoveAll(r.dir) }
 
 // args runs script through the capture; env names the file.
 func (r *returnFile) args(script string) []string { return []string{"-c", returnCapture, script} }

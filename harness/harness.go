@@ -54,6 +54,9 @@ type Options struct {
 	// Executable is the wright binary the model's code calls as `wright`
 	// (`wright reflect`, `wright driver`). Default: this process's own.
 	Executable string
+	// ScriptsOnly: the harness only runs saved scripts (RunScript), so
+	// the agent's model is not checked (a rerun needs the judge's only).
+	ScriptsOnly bool
 }
 
 // Harness starts runs of one configuration. It holds nothing a run
@@ -100,8 +103,10 @@ func Build(cfg *config.Config, opts Options) (*Harness, error) {
 	default:
 		return nil, fmt.Errorf("config: model.action_field is %q, but agent.mode %s acts with %q: leave it empty", mc.ActionField, cfg.Agent.Mode, e.kind.Field)
 	}
-	if _, err := model.New(mc, opts.Warn); err != nil {
-		return nil, err
+	if !opts.ScriptsOnly {
+		if _, err := model.New(mc, opts.Warn); err != nil {
+			return nil, err
+		}
 	}
 	if requiresGate(cfg) && cfg.Gate.Mode != "file" {
 		if _, err := judgeClient(cfg); err != nil {

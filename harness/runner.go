@@ -68,6 +68,9 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	}); err != nil {
 		return nil, err
 	}
+	if err := r.seed(); err != nil {
+		return nil, err
+	}
 	sandboxed, err := useSandbox(cfg)
 	if err != nil {
 		return nil, err

@@ -53,3 +53,34 @@ except OSError:
 		t.Errorf("log: %q", log)
 	}
 }
+
+// A crafted tool with an output schema under the sandbox: the capture of
+// what run() returned lives outside the workspace and must still be
+// writable there, and the gate's Args reach the tool's command line.
+func TestRerunGateCraftedSchemaUnderSandbox(t *testing.T) {
+	needPython(t)
+	if ok, why := sandbox.BwrapAvailable(); !ok {
+		t.Skip("bubblewrap cannot run here: " + why)
+	}
+	bin := wrightBinary(t)
+	ws := t.TempDir()
+	writeToolScript(t, ws, `float(args.price)`)
+	b, _ := os.ReadFile(filepath.Join(ws, gate.FinalScriptName))
+	writeFile(t, filepath.Join(ws, gate.FinalScriptName), []byte(strings.Replace(string(b), "args = parser.parse_args()", `parser.add_argument("--price", default="1")
+    args = parser.parse_args()`, 1)))
+	srv := modeltest.New(t, modeltest.Reply("Score: 5\nReasoning: the book page"), modeltest.Reply("Status: success"))
+	box := &sandbox.Spec{Writable: []string{ws}, ReadOnly: []string{bin}, Wright: bin}
+	g := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Sandbox: box, Schema: schemaFor(t), Crafted: true, Args: []string{"--price", "12.5"},
+		Judge: &RunJudge{Client: judgeClient(t, srv.URL), Options: ReflectOptions{Concurrency: 1}}})
+	v, err := g.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Pass {
+		t.Fatalf("refused (%s): %s", v.Reason, v.Message)
+	}
+	data, _ := os.ReadFile(filepath.Join(ws, gate.FinalRunsDir, "run_1", "result.json"))
+	if !strings.Contains(string(data), "12.5") {
+		t.Errorf("the gate's Args did not reach the script: %s", data)
+	}
+}

@@ -293,7 +293,7 @@ func (b *Bench) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(map[string]any{"bench_dir": b.Dir, "counts": b.Counts(), "summary": b.Summary, "pending": b.Pending,
+	return enc.Encode(map[string]any{"bench_dir": b.Dir, "counts": b.Counts(), "by_via": b.ByVia(), "summary": b.Summary, "pending": b.Pending,
 		"failures_by_status": b.ByStatus, "failures_by_reason": b.ByReason, "attempts": b.Attempts, "missing": b.Missing})
 }
 
@@ -307,6 +307,7 @@ func (b *Bench) Markdown() string {
 	for _, m := range b.Missing {
 		fmt.Fprintf(&s, "> **Missing:** %s\n\n", m)
 	}
+	s.WriteString(b.viaMarkdown())
 	if len(b.ByStatus) > 0 {
 		s.WriteString("## Failures by exit status\n\n")
 		for _, g := range b.ByStatus {

@@ -31,6 +31,8 @@ type HarnessExecutor struct {
 	Warn       func(string)
 	// RerunTimeout bounds the rerun of a final script for page evaluators.
 	RerunTimeout time.Duration
+	// Reuse, when set, serves script tasks from the script library.
+	Reuse *Reuse
 
 	// turn picks the next of browser.cdp_urls.
 	turn atomic.Int64
@@ -45,6 +47,14 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		return Record{}, &FatalError{Err: err}
 	}
 	x.shareBrowsers(cfg)
+	var spent Record // a failed rerun's cost, counted into the agent run
+	if x.Reuse != nil && x.Reuse.Library != nil && a.Task.Script != "" {
+		rec, done, failed := x.reuseScript(ctx, cfg, a)
+		if done {
+			return rec, nil
+		}
+		spent = failed
+	}
 	var probe *PageProbe
 	var probeErr string
 	live := cfg.Agent.Mode == "browser"
@@ -82,8 +92,16 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		Steps:         res.Steps,
 		Tokens:        res.Usage.TotalTokens,
 		Cost:          res.Usage.Cost,
-		Seconds:       res.Seconds,
+		Seconds:       res.Seconds + spent.Seconds,
 		FinalResponse: res.FinalResponse,
+	}
+	if x.Reuse != nil && x.Reuse.Library != nil {
+		rec.Via = ViaAgent
+		rec.Cost += spent.Cost
+		rec.Tokens += spent.Tokens
+		if x.Reuse.Save {
+			x.saveScript(ctx, cfg, a, res)
+		}
 	}
 	if errors.Is(context.Cause(ctx), ErrTaskTimeout) {
 		rec.ExitStatus = TimeLimitExceeded

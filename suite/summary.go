@@ -57,19 +57,25 @@ type Summary struct {
 	Total int `json:"total"` // attempts recorded (tasks, without --repeat)
 	Tasks int `json:"tasks"`
 	Rate
-	PassAt1      *float64        `json:"pass_at_1,omitempty"`
-	PassAtK      map[int]float64 `json:"pass_at_k,omitempty"`
-	ByLevel      map[string]Rate `json:"by_level,omitempty"`
-	BySite       map[string]Rate `json:"by_site,omitempty"`
-	ByStatus     map[string]int  `json:"by_status"`
-	Steps        Spread          `json:"steps"`
-	Tokens       Spread          `json:"tokens"`
-	Cost         Spread          `json:"cost"`
-	Seconds      Spread          `json:"seconds"`
-	TotalCost    float64         `json:"total_cost"`
-	UnscoredList []Listed        `json:"unscored_attempts,omitempty"`
-	ErrorList    []Listed        `json:"error_attempts,omitempty"`
-	Repro        *Repro          `json:"repro,omitempty"`
+	PassAt1   *float64        `json:"pass_at_1,omitempty"`
+	PassAtK   map[int]float64 `json:"pass_at_k,omitempty"`
+	ByLevel   map[string]Rate `json:"by_level,omitempty"`
+	BySite    map[string]Rate `json:"by_site,omitempty"`
+	ByStatus  map[string]int  `json:"by_status"`
+	Steps     Spread          `json:"steps"`
+	Tokens    Spread          `json:"tokens"`
+	Cost      Spread          `json:"cost"`
+	Seconds   Spread          `json:"seconds"`
+	TotalCost float64         `json:"total_cost"`
+	// ByVia counts, with a script library, the attempts each path served
+	// (rerun, heal, agent), their pass rates and cost; CostSaved is what
+	// the reruns and heals saved against the agent runs that made their
+	// scripts.
+	ByVia        map[string]ViaRate `json:"by_via,omitempty"`
+	CostSaved    *float64           `json:"cost_saved,omitempty"`
+	UnscoredList []Listed           `json:"unscored_attempts,omitempty"`
+	ErrorList    []Listed           `json:"error_attempts,omitempty"`
+	Repro        *Repro             `json:"repro,omitempty"`
 }
 
 // Summarize counts the latest record of each attempt. Counts are over
@@ -132,6 +138,7 @@ func Summarize(recs []Record, repro *Repro) Summary {
 	s.ByLevel = finishGroups(byLevel)
 	s.BySite = finishGroups(bySite)
 	s.Steps, s.Tokens, s.Cost, s.Seconds = spread(steps), spread(tokens), spread(cost), spread(secs)
+	s.ByVia, s.CostSaved = byVia(recs)
 
 	// pass@k over the tasks that have at least k scored attempts.
 	maxN := 0
@@ -255,6 +262,7 @@ func (s Summary) Markdown() string {
 			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d |\n", k, pct(r.SuccessRate), r.Passed, r.Failed, r.Unscored, r.Errors)
 		}
 	}
+	viaMarkdown(&b, s)
 	for _, l := range []struct {
 		title string
 		items []Listed

@@ -29,6 +29,10 @@ type Task struct {
 	Config          map[string]any  `json:"config,omitempty"`
 	Eval            *Eval           `json:"eval,omitempty"`
 	OutputSchema    json.RawMessage `json:"output_schema,omitempty"`
+	// Script names a library script that does this task, and Params its
+	// inputs: with --library the task runs as a verified rerun first.
+	Script string         `json:"script,omitempty"`
+	Params map[string]any `json:"params,omitempty"`
 	// Schema is OutputSchema compiled: the run's result contract.
 	Schema *output.Schema `json:"-"`
 	// Source says where the task came from ("file.jsonl:12"), for messages.
@@ -258,6 +262,9 @@ func decodeTask(raw []byte, opts Options) (Task, error) {
 			return Task{}, fmt.Errorf("output_schema: %v", err)
 		}
 		t.OutputSchema, t.Schema = v, schema
+	}
+	if err := decodeScript(m, &t); err != nil {
+		return Task{}, err
 	}
 	if v, ok := m["eval"]; ok && string(v) != "null" {
 		ev, err := decodeEval(v, opts)

@@ -17,6 +17,7 @@ import (
 	"wright/browser"
 	"wright/config"
 	"wright/demo"
+	"wright/library"
 	"wright/model"
 	"wright/suite"
 )
@@ -40,6 +41,8 @@ type benchFlags struct {
 	costLimit      float64
 	retries        int
 	sites          []string
+	library        string
+	heal, save     bool
 }
 
 var benchCmd = &cobra.Command{
@@ -81,6 +84,9 @@ func init() {
 	fl.Float64Var(&f.costLimit, "cost-limit", 0, "stop starting tasks once the bench has spent this many USD")
 	fl.IntVar(&f.retries, "retries", 2, "retries of an attempt that failed for infrastructure reasons")
 	fl.StringArrayVar(&f.sites, "sites", nil, "NAME=URL for WebArena's __NAME__ placeholders (repeatable)")
+	fl.StringVar(&f.library, "library", "", "a script library: a task naming a script runs as a verified rerun first (docs/scripts.md)")
+	fl.BoolVar(&f.heal, "heal", false, "with --library: heal a script whose rerun fails before falling back to an agent run")
+	fl.BoolVar(&f.save, "save-scripts", false, "save each task's script that passes the gate in the library (--library, else the default library)")
 	rootCmd.AddCommand(benchCmd)
 }
 
@@ -174,6 +180,15 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 			}
 		},
 	}
+	if f.library != "" || f.save {
+		lib, err := library.Open(f.library)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		exec.Reuse = &suite.Reuse{Library: lib, Heal: f.heal, Save: f.save}
+	} else if f.heal {
+		return usageError("--heal needs --library DIR: the scripts it heals")
+	}
 	outcome, err := suite.Run(cmd.Context(), suite.Config{
 		Dir: out, Parallel: f.parallel, Repeat: f.repeat, Redo: f.redo, Retries: f.retries,
 		TaskTimeout: f.taskTimeout, CostLimit: f.costLimit, Repro: repro, OnEvent: display.Event,
@@ -185,6 +200,9 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	sum := outcome.Summary
 	fmt.Fprintf(cmd.OutOrStdout(), "%d passed, %d failed, %d unscored, %d errors; success %s; results in %s\n",
 		sum.Passed, sum.Failed, sum.Rate.Unscored, sum.Errors, rateText(sum.SuccessRate), filepath.Join(f.out, "summary.md"))
+	if len(sum.ByVia) > 0 {
+		fmt.Fprintln(cmd.OutOrStdout(), viaLine(sum))
+	}
 	if outcome.Skipped > 0 {
 		fmt.Fprintf(stderr, "wright: %d attempt(s) were already final in %s and were skipped (--redo runs them again)\n", outcome.Skipped, f.out)
 	}

@@ -80,6 +80,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		"unknown flag":        {"run", "-t", "x", "--frobnicate"},
 		"step_limit":          {"run", "-t", "x", "--step-limit", "-3"},
 		"use workspace or br": {"run", "-t", "x", "--mode", "sideways"},
+		"script name":         {"run", "-t", "x", "--save-as", "../elsewhere"},
+		"not in the library":  {"scripts", "diff", "nosuch", "--library", os.TempDir()},
 	}
 	for want, args := range cases {
 		r := wright(t, args...)

@@ -13,6 +13,8 @@ import (
 	"wright/config"
 	"wright/harness"
 	"wright/keyring"
+	"wright/library"
+	"wright/runs"
 )
 
 type runFlags struct {
@@ -24,6 +26,7 @@ type runFlags struct {
 	mode                   string
 	json, verbose          bool
 	outputSchema           string
+	saveAs, library        string
 }
 
 func init() {
@@ -55,6 +58,8 @@ Exit codes: 0 Submitted, 1 any other exit status, 2 a usage or config error,
 	fl.BoolVar(&f.json, "json", false, "print result.json to stdout at the end (with output: the parsed result, when there is an output schema)")
 	fl.StringVar(&f.outputSchema, "output-schema", "", "a JSON Schema file (draft 2020-12) the result must satisfy: final_response must be JSON valid against it (agent.output_schema)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "show each step even when stderr is not a terminal")
+	fl.StringVar(&f.saveAs, "save-as", "", "when the run ends Submitted with the judge's label 1, save its script in the library under this name (see wright scripts)")
+	fl.StringVar(&f.library, "library", "", "the script library (default $"+library.EnvDir+", else the user's data directory)")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -100,13 +105,31 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	}
 	opts := harness.Options{OutputDir: f.outputDir, RunDir: f.runDir}
 	task := harness.Task{ID: f.taskID, Text: f.task, StartURL: f.startURL}
-	return runHarness(cmd, cfg, opts, task, f.verbose, f.json)
+	var after func(runs.Result) error
+	if f.saveAs != "" {
+		// Both are checked before the run, so a bad name loses no run.
+		if err := library.CheckName(f.saveAs); err != nil {
+			return usageError("--save-as: %v", err)
+		}
+		lib, err := library.Open(f.library)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		after = func(res runs.Result) error { return saveRun(cmd, lib, f.saveAs, cfg, task, res) }
+	}
+	return runHarnessThen(cmd, cfg, opts, task, f.verbose, f.json, after)
 }
 
 // runHarness runs one task through the harness and maps its exit status to
 // the process's exit code: 0 Submitted, 130 Interrupted, 1 the others, 2 a
 // config or run-directory problem.
 func runHarness(cmd *cobra.Command, cfg *config.Config, opts harness.Options, task harness.Task, verbose, asJSON bool) error {
+	return runHarnessThen(cmd, cfg, opts, task, verbose, asJSON, nil)
+}
+
+// runHarnessThen is runHarness with after called on the result of a run
+// that ran (--save-as); its error becomes the command's.
+func runHarnessThen(cmd *cobra.Command, cfg *config.Config, opts harness.Options, task harness.Task, verbose, asJSON bool, after func(runs.Result) error) error {
 	opts.Warn = func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "wright: warning:", msg) }
 	// Keys and secret variables named by the config leave this process's
 	// environment block too (a re-exec that does not return when there is
@@ -134,6 +157,11 @@ func runHarness(cmd *cobra.Command, cfg *config.Config, opts harness.Options, ta
 	if asJSON {
 		b, _ := json.MarshalIndent(res, "", "  ")
 		fmt.Fprintln(cmd.OutOrStdout(), string(b))
+	}
+	if after != nil {
+		if err := after(res); err != nil {
+			return err
+		}
 	}
 	switch res.ExitStatus {
 	case agent.Submitted:

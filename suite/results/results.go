@@ -33,6 +33,13 @@ type Record struct {
 	Site          string  `json:"site,omitempty"`
 	ModelSeconds  float64 `json:"model_seconds,omitempty"`
 	Retries       int     `json:"retries,omitempty"`
+	// Via says how a bench with a script library served the attempt:
+	// rerun, heal or agent. ScriptVersion is the library version a rerun
+	// or heal ended on; AgentCost what the agent run that made that
+	// version cost, the cost a reuse saves against.
+	Via           string   `json:"via,omitempty"`
+	ScriptVersion int      `json:"script_version,omitempty"`
+	AgentCost     *float64 `json:"agent_cost,omitempty"`
 }
 
 // Eval is one evaluator's verdict on one attempt. Passed is nil when
