@@ -71,7 +71,8 @@ func (c *anthropicClient) Complete(ctx context.Context, messages []Message) (Rep
 	}, func(e *APIError) bool {
 		switch {
 		case c.refuses(e, "model.temperature", "temperature"):
-		case c.schema != nil && c.refuses(e, "model.response_format", "output_config.format"):
+		case c.schema != nil && c.refusesThen(e, "model.response_format", "output_config.format",
+			"the reply's schema goes as a forced tool from now on (model.response_format: none asks for neither)"):
 			// A model without structured output: the forced tool carries
 			// the schema instead.
 		default:

@@ -62,10 +62,15 @@ func (c *transport) dropped(param string) bool {
 // dropped for the rest of the client's life, said once, and the caller
 // repeats the call.
 func (c *transport) refuses(e *APIError, setting, param string) bool {
+	return c.refusesThen(e, setting, param, fmt.Sprintf("sent without it from now on; remove %s from the config", setting))
+}
+
+// refusesThen is refuses with what happens instead said in the warning.
+func (c *transport) refusesThen(e *APIError, setting, param, instead string) bool {
 	if e.Setting != setting || c.dropped(param) {
 		return false
 	}
-	c.warnOnce("drop:"+param, fmt.Sprintf("model %s refuses %s (%s): sent without it from now on; remove %s from the config", c.cfg.Name, param, e.Message, setting))
+	c.warnOnce("drop:"+param, fmt.Sprintf("model %s refuses %s (%s): %s", c.cfg.Name, param, e.Message, instead))
 	return true
 }
 
