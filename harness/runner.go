@@ -204,9 +204,12 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 		return vars, nil
 	}
 	vars[keyproxy.ModelEnv] = jm.Name
+	if jm.API != "" {
+		vars[keyproxy.APIEnv] = jm.API
+	}
 	keyEnv := jm.APIKeyEnv
 	if keyEnv == "" {
-		keyEnv = model.DefaultAPIKeyEnv
+		keyEnv = model.DefaultKeyEnv(jm.API)
 	}
 	base := endpoint(jm)
 	key := keyring.Getenv(keyEnv)
@@ -223,7 +226,11 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	proxy, err := keyproxy.StartMetered(ctx, base, key, filepath.Join(dir, "model.sock"), r.meter.addTokens)
+	api := jm.API
+	if api == "" {
+		api = model.APIChat
+	}
+	proxy, err := keyproxy.StartFor(ctx, keyproxy.Upstream{API: api, BaseURL: base, Key: key}, filepath.Join(dir, "model.sock"), r.meter.addProxied)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
