@@ -46,7 +46,13 @@ func TestRunSpeaksEachAPI(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := filepath.Join(t.TempDir(), "run")
-			h, err := harness.Build(cfg, harness.Options{RunDir: dir, Executable: wrightBin})
+			var ended []agent.Event // one run, so no lock: events come from its goroutine
+			h, err := harness.Build(cfg, harness.Options{RunDir: dir, Executable: wrightBin,
+				Observer: agent.ObserverFunc(func(e agent.Event) {
+					if e.Kind == agent.StepEnded {
+						ended = append(ended, e)
+					}
+				})})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,6 +105,10 @@ func TestRunSpeaksEachAPI(t *testing.T) {
 			}
 			if !strings.Contains(string(b), `"cached_tokens": 900`) {
 				t.Errorf("result.json usage lacks the run's cached tokens:\n%s", b)
+			}
+			// The step's own usage reaches the terminal line.
+			if len(ended) != 1 || ended[0].Step != 1 || ended[0].StepUsage.PromptTokens != 1000 || ended[0].StepUsage.CompletionTokens != 50 {
+				t.Errorf("StepEnded events %+v: want step 1 with its own usage", ended)
 			}
 			steps, _ := os.ReadFile(filepath.Join(dir, "debug", "steps.md"))
 			if !strings.Contains(string(steps), "900 cached") || !strings.Contains(string(steps), "500 uncached") {
