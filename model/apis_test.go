@@ -425,3 +425,14 @@ func TestResolveBaseURL(t *testing.T) {
 		}
 	}
 }
+
+func TestChatSendsReasoningEffort(t *testing.T) {
+	srv := modeltest.New(t, modeltest.Reply("x"))
+	c, _ := newClient(t, srv, func(cfg *model.Config) { cfg.ReasoningEffort = "low" })
+	if _, err := c.Complete(context.Background(), conversation()); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Last().JSON()["reasoning_effort"]; got != "low" {
+		t.Errorf("reasoning_effort = %v, want low", got)
+	}
+}

@@ -89,7 +89,7 @@ func ActionSchema(field string) string {
 }
 
 func (c *openAIClient) baseRequest() openai.ChatCompletionRequest {
-	req := openai.ChatCompletionRequest{Model: c.cfg.Name, ResponseFormat: c.format}
+	req := openai.ChatCompletionRequest{Model: c.cfg.Name, ResponseFormat: c.format, ReasoningEffort: c.cfg.ReasoningEffort}
 	if c.useMaxCompletionTokens {
 		req.MaxCompletionTokens = c.cfg.MaxTokens
 	} else {
