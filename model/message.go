@@ -1,6 +1,7 @@
 // Package model talks to the language model: the chat message types shared by
-// the whole program, the OpenAI-compatible client, the replay client, and the
-// parser that turns a reply into one validated action.
+// the whole program, the clients of the three wire APIs (OpenAI-compatible
+// chat, OpenAI's Responses, Anthropic's Messages), the replay client, and
+// the parser that turns a reply into one validated action.
 package model
 
 import "context"
