@@ -59,7 +59,11 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if jm, err := cfg.JudgeModel(); err == nil {
 		r.meter.price = jm.Price
 	}
-	if redacted, err := cfg.Redacted(append(r.h.secrets.Values(), keyring.Getenv(cfg.Model.APIKeyEnv))...); err == nil {
+	keyEnv := cfg.Model.APIKeyEnv
+	if keyEnv == "" {
+		keyEnv = model.DefaultKeyEnv(cfg.Model.API)
+	}
+	if redacted, err := cfg.Redacted(append(r.h.secrets.Values(), keyring.Getenv(keyEnv))...); err == nil {
 		_ = run.WriteFile("config.yaml", redacted)
 	}
 	if err := run.WriteJSON(filepath.Join("workspace", "task.json"), map[string]any{
