@@ -436,3 +436,19 @@ func TestChatSendsReasoningEffort(t *testing.T) {
 		t.Errorf("reasoning_effort = %v, want low", got)
 	}
 }
+
+func TestResponsesFallsBackWithoutStructuredOutput(t *testing.T) {
+	srv := modeltest.New(t, modeltest.Error(400, "Invalid parameter: 'text.format' of type 'json_schema' is not supported with this model."),
+		modeltest.Reply(`{"a":1}`))
+	c, w := apiClient(t, srv, model.APIResponses, nil)
+	reply, err := c.Complete(context.Background(), conversation())
+	if err != nil || reply.Content != `{"a":1}` {
+		t.Fatalf("reply %q, err %v", reply.Content, err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 2 || get(reqs[0].JSON(), "text", "format", "type") != "json_schema" || reqs[1].JSON()["text"] != nil {
+		t.Errorf("want the schema first, then no text.format: %s / %s", reqs[0].Body, reqs[1].Body)
+	}
+	if len(w.all()) == 0 || !strings.Contains(strings.Join(w.all(), "\n"), "text.format") {
+		t.Errorf("warnings %v", w.all())
+	}
+}

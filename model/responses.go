@@ -99,7 +99,12 @@ func (c *responsesClient) Complete(ctx context.Context, messages []Message) (Rep
 	reply, err := c.retry(ctx, func(ctx context.Context) (Reply, error) {
 		return c.attempt(ctx, params)
 	}, func(e *APIError) bool {
-		if !c.refuses(e, "model.temperature", "temperature") && !c.refuses(e, "model.api", "prompt_cache_key") {
+		switch {
+		case c.refuses(e, "model.temperature", "temperature"):
+		case c.refuses(e, "model.api", "prompt_cache_key"):
+		case c.format.OfJSONSchema != nil && c.refusesThen(e, "model.response_format", "text.format",
+			"the reply's shape is asked for in the prompt alone from now on (set model.response_format: none to say so)"):
+		default:
 			return false
 		}
 		build()
@@ -114,7 +119,9 @@ func (c *responsesClient) buildParams(ctx context.Context, messages []Message) (
 		// Nothing is kept server-side: each request carries the whole
 		// history, as with chat, and the prompt cache does the rest.
 		Store: param.NewOpt(false),
-		Text:  responses.ResponseTextConfigParam{Format: c.format},
+	}
+	if !c.dropped("text.format") {
+		p.Text = responses.ResponseTextConfigParam{Format: c.format}
 	}
 	if c.cfg.MaxTokens > 0 {
 		p.MaxOutputTokens = param.NewOpt(int64(c.cfg.MaxTokens))
