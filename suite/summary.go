@@ -57,23 +57,23 @@ type Summary struct {
 	Total int `json:"total"` // attempts recorded (tasks, without --repeat)
 	Tasks int `json:"tasks"`
 	Rate
-	PassAt1   *float64        `json:"pass_at_1,omitempty"`
-	PassAtK   map[int]float64 `json:"pass_at_k,omitempty"`
-	ByLevel   map[string]Rate `json:"by_level,omitempty"`
-	BySite    map[string]Rate `json:"by_site,omitempty"`
-	ByStatus  map[string]int  `json:"by_status"`
-	Steps     Spread          `json:"steps"`
-	Tokens    Spread          `json:"tokens"`
-	Cost      Spread          `json:"cost"`
-	Seconds   Spread          `json:"seconds"`
-	TotalCost float64         `json:"total_cost"`
+	PassAt1      *float64        `json:"pass_at_1,omitempty"`
+	PassAtK      map[int]float64 `json:"pass_at_k,omitempty"`
+	ByLevel      map[string]Rate `json:"by_level,omitempty"`
+	BySite       map[string]Rate `json:"by_site,omitempty"`
+	ByStatus     map[string]int  `json:"by_status"`
+	Steps        Spread          `json:"steps"`
+	Tokens       Spread          `json:"tokens"`
+	Cost         Spread          `json:"cost"`
+	Seconds      Spread          `json:"seconds"`
+	TotalCost    float64         `json:"total_cost"`
+	UnscoredList []Listed        `json:"unscored_attempts,omitempty"`
+	ErrorList    []Listed        `json:"error_attempts,omitempty"`
+	Repro        *Repro          `json:"repro,omitempty"`
 	// PromptTokens and CachedTokens are the bench's totals: how much of
 	// every prompt sent the providers' caches served.
-	PromptTokens int      `json:"prompt_tokens"`
-	CachedTokens int      `json:"cached_tokens"`
-	UnscoredList []Listed `json:"unscored_attempts,omitempty"`
-	ErrorList    []Listed `json:"error_attempts,omitempty"`
-	Repro        *Repro   `json:"repro,omitempty"`
+	PromptTokens int `json:"prompt_tokens"`
+	CachedTokens int `json:"cached_tokens"`
 }
 
 // Summarize counts the latest record of each attempt. Counts are over

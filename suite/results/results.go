@@ -13,21 +13,17 @@ import (
 
 // Record is one finished attempt: one line of results.jsonl.
 type Record struct {
-	TaskID     string `json:"task_id"`
-	Attempt    int    `json:"attempt"`
-	ExitStatus string `json:"exit_status"`
-	GateLabel  *int   `json:"gate_label"`
-	Passed     *bool  `json:"passed"`
-	Evals      []Eval `json:"evals"`
-	Steps      int    `json:"steps"`
-	Tokens     int    `json:"tokens"`
-	// PromptTokens and CachedTokens are the prompt side of Tokens and the
-	// part of it the provider's prompt cache served.
-	PromptTokens int     `json:"prompt_tokens"`
-	CachedTokens int     `json:"cached_tokens"`
-	Cost         float64 `json:"cost"`
-	Seconds      float64 `json:"seconds"`
-	RunDir       string  `json:"run_dir"`
+	TaskID     string  `json:"task_id"`
+	Attempt    int     `json:"attempt"`
+	ExitStatus string  `json:"exit_status"`
+	GateLabel  *int    `json:"gate_label"`
+	Passed     *bool   `json:"passed"`
+	Evals      []Eval  `json:"evals"`
+	Steps      int     `json:"steps"`
+	Tokens     int     `json:"tokens"`
+	Cost       float64 `json:"cost"`
+	Seconds    float64 `json:"seconds"`
+	RunDir     string  `json:"run_dir"`
 	// Error is set for an infrastructure failure (endpoint unreachable, the
 	// browser would not start): the attempt says nothing about the agent.
 	Error         string  `json:"error,omitempty"`
@@ -37,6 +33,10 @@ type Record struct {
 	Site          string  `json:"site,omitempty"`
 	ModelSeconds  float64 `json:"model_seconds,omitempty"`
 	Retries       int     `json:"retries,omitempty"`
+	// PromptTokens and CachedTokens are the prompt side of Tokens and the
+	// part of it the provider's prompt cache served.
+	PromptTokens int `json:"prompt_tokens"`
+	CachedTokens int `json:"cached_tokens"`
 }
 
 // Eval is one evaluator's verdict on one attempt. Passed is nil when
