@@ -22,7 +22,7 @@ const toolName = "answer"
 // so that each call reads the previous call's prompt from the cache.
 type anthropicClient struct {
 	*transport
-	api    anthropic.Client
+	api    anthropic.MessageService
 	schema map[string]any
 }
 
@@ -52,7 +52,9 @@ func newAnthropic(cfg Config, key string, warn func(string)) (*anthropicClient, 
 	if key != "" {
 		opts = append(opts, option.WithHeader("x-api-key", key))
 	}
-	c.api = anthropic.NewClient(opts...)
+	// The Messages service alone, not the SDK's whole client, whose every
+	// service (files, skills, organisations, ...) would stay in the binary.
+	c.api = anthropic.NewMessageService(opts...)
 	return c, nil
 }
 
@@ -276,7 +278,7 @@ func (c *anthropicClient) attempt(ctx context.Context, params anthropic.MessageN
 		// temperature from models that accept it.
 		opts = append(opts, option.WithJSONSet("temperature", *t))
 	}
-	resp, err := c.api.Messages.New(context.WithValue(actx, exchangeKey{}, ex), params, opts...)
+	resp, err := c.api.New(context.WithValue(actx, exchangeKey{}, ex), params, opts...)
 	if err != nil {
 		return Reply{}, c.classifyHTTP(ctx, actx, err, ex)
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	openaisdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
@@ -20,7 +19,7 @@ import (
 // retries (the SDK's own are off), the raw bodies and the headers.
 type responsesClient struct {
 	*transport
-	api    openaisdk.Client
+	api    responses.ResponseService
 	format responses.ResponseFormatTextConfigUnionParam
 	// cacheKey is the prompt_cache_key when the run's context carries
 	// none: one per client, so calls of one client share a cache shard.
@@ -42,7 +41,12 @@ func newResponses(cfg Config, key string, warn func(string)) (*responsesClient, 
 	case FormatJSONObject:
 		c.format.OfJSONObject = &shared.ResponseFormatJSONObjectParam{}
 	}
-	c.api = openaisdk.NewClient(
+	// The Responses service alone, not the SDK's whole client: the
+	// client would read OPENAI_* variables (organisation, project, extra
+	// headers) behind the config's back, and holding every service of the
+	// API triples the binary's size (templates' reflection keeps the
+	// methods of every type that is reachable).
+	c.api = responses.NewResponseService(
 		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/")+"/"),
 		option.WithAPIKey(key),
 		option.WithHTTPClient(&capturingDoer{t: c.transport}),
@@ -186,7 +190,7 @@ func (c *responsesClient) attempt(ctx context.Context, params responses.Response
 	actx, cancel := context.WithTimeout(ctx, seconds(c.cfg.TimeoutSeconds))
 	defer cancel()
 	ex := &exchange{}
-	resp, err := c.api.Responses.New(context.WithValue(actx, exchangeKey{}, ex), params)
+	resp, err := c.api.New(context.WithValue(actx, exchangeKey{}, ex), params)
 	if err != nil {
 		return Reply{}, c.classifyHTTP(ctx, actx, err, ex)
 	}
