@@ -390,6 +390,12 @@ func (c *Config) JudgeModel() (model.Config, error) {
 	if len(c.Gate.Model) == 0 {
 		return jm, nil
 	}
+	if api, ok := c.Gate.Model["api"].(string); ok && api != c.Model.API {
+		// Another API is another provider: the agent's endpoint, key
+		// variable and Anthropic-only thinking do not carry over unless
+		// gate.model says so itself.
+		jm.BaseURL, jm.APIKeyEnv, jm.Thinking = "", "", ""
+	}
 	if err := mapstructure.WeakDecode(c.Gate.Model, &jm); err != nil {
 		return jm, fmt.Errorf("config gate.model: %w", err)
 	}

@@ -194,4 +194,21 @@ func TestModelAPIIsChecked(t *testing.T) {
 	if jm, _ := c.JudgeModel(); jm.API != "responses" || jm.Name != "judge" {
 		t.Errorf("judge %+v", jm)
 	}
+	// Another API does not inherit the agent's endpoint, key or thinking;
+	// the same API does.
+	c, err = Load([]string{"model.api=anthropic", "model.base_url=https://api.anthropic.com", "model.thinking=adaptive",
+		"model.api_key_env=MY_ANTHROPIC", "gate.model={api: chat, name: judge}"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jm, _ := c.JudgeModel(); jm.BaseURL != "" || jm.APIKeyEnv != "" || jm.Thinking != "" {
+		t.Errorf("a chat judge inherited the Anthropic settings: %+v", jm)
+	}
+	c, err = Load([]string{"model.api=anthropic", "model.base_url=https://api.anthropic.com", "gate.model={api: anthropic, name: judge}"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jm, _ := c.JudgeModel(); jm.BaseURL != "https://api.anthropic.com" {
+		t.Errorf("a judge of the same API lost the base URL: %+v", jm)
+	}
 }

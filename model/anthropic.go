@@ -72,7 +72,7 @@ func (c *anthropicClient) Complete(ctx context.Context, messages []Message) (Rep
 		return c.attempt(ctx, params)
 	}, func(e *APIError) bool {
 		switch {
-		case c.refuses(e, "model.temperature", "temperature"):
+		case c.cfg.Temperature != nil && c.refuses(e, "model.temperature", "temperature"):
 		case c.schema != nil && c.refusesThen(e, "model.response_format", "output_config.format",
 			"the reply's schema goes as a forced tool from now on (model.response_format: none asks for neither)"):
 			// A model without structured output: the forced tool carries

@@ -452,3 +452,16 @@ func TestResponsesFallsBackWithoutStructuredOutput(t *testing.T) {
 		t.Errorf("warnings %v", w.all())
 	}
 }
+
+// A refusal that names a parameter wright did not send is not "fixed" by
+// leaving it out: one call, and the error names the setting.
+func TestRefusalOfAnUnsentParameterIsFinal(t *testing.T) {
+	for _, api := range []string{model.APIChat, model.APIResponses, model.APIAnthropic} {
+		srv := modeltest.New(t, modeltest.Error(400, "temperature: this model requires temperature 1"))
+		c, _ := apiClient(t, srv, api, nil)
+		_, err := c.Complete(context.Background(), conversation())
+		if err == nil || !strings.Contains(err.Error(), "model.temperature") || srv.Calls() != 1 {
+			t.Errorf("%s: %d calls, err %v", api, srv.Calls(), err)
+		}
+	}
+}

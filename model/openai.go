@@ -111,7 +111,7 @@ func (c *openAIClient) Complete(ctx context.Context, messages []Message) (Reply,
 	reply, err := c.retry(ctx, func(ctx context.Context) (Reply, error) {
 		return c.attempt(ctx, req, patch)
 	}, func(e *APIError) bool {
-		if !c.refuses(e, "model.temperature", "temperature") {
+		if c.cfg.Temperature == nil || !c.refuses(e, "model.temperature", "temperature") {
 			return false
 		}
 		req, patch, err = c.buildRequest(messages)

@@ -104,7 +104,7 @@ func (c *responsesClient) Complete(ctx context.Context, messages []Message) (Rep
 		return c.attempt(ctx, params)
 	}, func(e *APIError) bool {
 		switch {
-		case c.refuses(e, "model.temperature", "temperature"):
+		case c.cfg.Temperature != nil && c.refuses(e, "model.temperature", "temperature"):
 		case c.refuses(e, "model.api", "prompt_cache_key"):
 		case c.format.OfJSONSchema != nil && c.refusesThen(e, "model.response_format", "text.format",
 			"the reply's shape is asked for in the prompt alone from now on (set model.response_format: none to say so)"):
