@@ -532,6 +532,11 @@ func (a *Agent) emit(e Event) {
 		return
 	}
 	e.TaskID, e.Step, e.Usage = a.task.ID, a.calls, a.usage
+	if e.Kind == StepStarted || e.Kind == StepEnded {
+		if m := a.lastAssistant(); m != nil && m.Meta != nil && m.Meta.Usage != nil {
+			e.StepUsage = *m.Meta.Usage
+		}
+	}
 	if a.Dir != nil {
 		e.RunDir = a.Dir.Dir
 	}

@@ -35,6 +35,9 @@ type Event struct {
 	TokensBefore, TokensAfter int
 	// Usage is the run's total so far.
 	Usage model.Usage
+	// StepUsage is what the step's model call cost (its prompt, cached and
+	// not, and its completion), on StepStarted and StepEnded.
+	StepUsage model.Usage
 }
 
 // Observer hears a run's progress. Observe is called from the run's own

@@ -261,6 +261,16 @@ func (c *Config) validate() error {
 	var problems []string
 	// agent.mode and model.action_field are the harness's to check: the
 	// environments decide which modes and action fields exist.
+	switch c.Model.API {
+	case "", model.APIChat, model.APIResponses, model.APIAnthropic:
+	default:
+		problems = append(problems, fmt.Sprintf("model.api is %q: use chat, responses or anthropic", c.Model.API))
+	}
+	switch c.Model.Thinking {
+	case "", model.ThinkingOff, model.ThinkingAdaptive:
+	default:
+		problems = append(problems, fmt.Sprintf("model.thinking is %q: use off or adaptive", c.Model.Thinking))
+	}
 	switch c.Model.ResponseFormat {
 	case "json_schema", "json_object", "none":
 	default:
@@ -363,7 +373,7 @@ func redactValue(key, val string, secrets []string) string {
 // must never reach the model's shell (nor stay in wright's own environment
 // block).
 func (c *Config) KeyNames() []string {
-	names := map[string]bool{"OPENAI_API_KEY": true}
+	names := map[string]bool{model.DefaultAPIKeyEnv: true, model.DefaultAnthropicAPIKeyEnv: true}
 	if c.Model.APIKeyEnv != "" {
 		names[c.Model.APIKeyEnv] = true
 	}
@@ -391,6 +401,12 @@ func (c *Config) JudgeModel() (model.Config, error) {
 	jm := c.Model
 	if len(c.Gate.Model) == 0 {
 		return jm, nil
+	}
+	if api, ok := c.Gate.Model["api"].(string); ok && api != c.Model.API {
+		// Another API is another provider: the agent's endpoint, key
+		// variable and Anthropic-only thinking do not carry over unless
+		// gate.model says so itself.
+		jm.BaseURL, jm.APIKeyEnv, jm.Thinking = "", "", ""
 	}
 	if err := mapstructure.WeakDecode(c.Gate.Model, &jm); err != nil {
 		return jm, fmt.Errorf("config gate.model: %w", err)

@@ -80,7 +80,7 @@ func TestErrorsAreClear(t *testing.T) {
 }
 
 func TestRedacted(t *testing.T) {
-	c, err := Load([]string{"model.headers={Authorization: Bearer sk-abc123, X-Title: wright}", "env.env={TOKEN: t0k3n, NOTE: uses sk-abc123}"}, nil)
+	c, err := Load([]string{"model.headers={Authorization: Bearer sk-abc123, X-Title: wright}", "env.env={TOKEN: t0k3n, NOTE: uses sk-abc123}", "model.api_key_env=OPENAI_API_KEY"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestKeyNamesAndJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(c.KeyNames(), ",")
-	if got != "AWS_SECRET,JUDGE_KEY,MY_KEY,OPENAI_API_KEY" {
+	if got != "ANTHROPIC_API_KEY,AWS_SECRET,JUDGE_KEY,MY_KEY,OPENAI_API_KEY" {
 		t.Errorf("KeyNames = %s", got)
 	}
 	jm, err := c.JudgeModel()
@@ -173,5 +173,47 @@ func TestOutputSchemaKeepsItsCase(t *testing.T) {
 	c, err = Load([]string{file, "agent.output_schema=other.json"}, nil)
 	if err != nil || c.Agent.OutputSchema != "other.json" {
 		t.Fatalf("inline path: %#v %v", c.Agent.OutputSchema, err)
+	}
+}
+
+func TestModelAPIIsChecked(t *testing.T) {
+	_, err := Load([]string{"model.api=gemini"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "model.api") || !strings.Contains(err.Error(), "chat, responses or anthropic") {
+		t.Errorf("unknown model.api: %v", err)
+	}
+	c, err := Load([]string{"model.api=anthropic", "model.reasoning_effort=high", "model.thinking=adaptive", "model.price_per_mtok.cached_input=0.5", "model.price_per_mtok.cache_write=6.25"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Model.API != "anthropic" || c.Model.ReasoningEffort != "high" || c.Model.Thinking != "adaptive" || c.Model.Price.CachedInput != 0.5 || c.Model.Price.CacheWrite != 6.25 {
+		t.Errorf("model section %+v", c.Model)
+	}
+	if c.Model.APIKeyEnv != "" {
+		t.Errorf("api_key_env defaults to %q, want empty (each API's own)", c.Model.APIKeyEnv)
+	}
+	// The judge inherits the API unless gate.model names its own.
+	c, err = Load([]string{"model.api=anthropic", "gate.model={api: responses, name: judge}"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jm, _ := c.JudgeModel(); jm.API != "responses" || jm.Name != "judge" {
+		t.Errorf("judge %+v", jm)
+	}
+	// Another API does not inherit the agent's endpoint, key or thinking;
+	// the same API does.
+	c, err = Load([]string{"model.api=anthropic", "model.base_url=https://api.anthropic.com", "model.thinking=adaptive",
+		"model.api_key_env=MY_ANTHROPIC", "gate.model={api: chat, name: judge}"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jm, _ := c.JudgeModel(); jm.BaseURL != "" || jm.APIKeyEnv != "" || jm.Thinking != "" {
+		t.Errorf("a chat judge inherited the Anthropic settings: %+v", jm)
+	}
+	c, err = Load([]string{"model.api=anthropic", "model.base_url=https://api.anthropic.com", "gate.model={api: anthropic, name: judge}"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jm, _ := c.JudgeModel(); jm.BaseURL != "https://api.anthropic.com" {
+		t.Errorf("a judge of the same API lost the base URL: %+v", jm)
 	}
 }

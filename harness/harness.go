@@ -2,6 +2,8 @@ package harness
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -168,7 +170,7 @@ func (h *Harness) Run(ctx context.Context, task Task) (runs.Result, error) {
 		tracing.Fail(span, err)
 		return runs.Result{TaskID: task.ID, RunDir: run.Dir}, err
 	}
-	res, err := a.Execute(ctx, task)
+	res, err := a.Execute(model.WithCacheKey(ctx, cacheKey(run.Dir)), task)
 	endRunSpan(span, res, err)
 	if h.opts.AtEnd != nil {
 		h.opts.AtEnd(ctx, a.Env)
@@ -207,14 +209,17 @@ func requiresGate(cfg *config.Config) bool {
 	return cfg.Agent.RequireSelfReflectionSuccess && cfg.Gate.Mode != "off"
 }
 
+// cacheKey is the run's prompt cache key (OpenAI's prompt_cache_key): one
+// per run, since a run's calls share their prefix; a hash, so that the
+// task's words in the directory name do not leave the machine.
+func cacheKey(runDir string) string {
+	sum := sha256.Sum256([]byte(runDir))
+	return "wright-run-" + hex.EncodeToString(sum[:8])
+}
+
 // endpoint is the base URL a model config reaches.
 func endpoint(mc model.Config) string {
-	for _, u := range []string{mc.BaseURL, os.Getenv("OPENAI_BASE_URL")} {
-		if u != "" {
-			return u
-		}
-	}
-	return model.DefaultBaseURL
+	return model.ResolveBaseURL(mc.API, mc.BaseURL)
 }
 
 func joinPath(first, rest string) string {

@@ -60,7 +60,11 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if jm, err := cfg.JudgeModel(); err == nil {
 		r.meter.price = jm.Price
 	}
-	if redacted, err := cfg.Redacted(append(r.h.secrets.Values(), keyring.Getenv(cfg.Model.APIKeyEnv))...); err == nil {
+	keyEnv := cfg.Model.APIKeyEnv
+	if keyEnv == "" {
+		keyEnv = model.DefaultKeyEnv(cfg.Model.API)
+	}
+	if redacted, err := cfg.Redacted(append(r.h.secrets.Values(), keyring.Getenv(keyEnv))...); err == nil {
 		_ = run.WriteFile("config.yaml", redacted)
 	}
 	if err := run.WriteJSON(filepath.Join("workspace", "task.json"), map[string]any{
@@ -209,9 +213,12 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 		return vars, nil
 	}
 	vars[keyproxy.ModelEnv] = jm.Name
+	if jm.API != "" {
+		vars[keyproxy.APIEnv] = jm.API
+	}
 	keyEnv := jm.APIKeyEnv
 	if keyEnv == "" {
-		keyEnv = model.DefaultAPIKeyEnv
+		keyEnv = model.DefaultKeyEnv(jm.API)
 	}
 	base := endpoint(jm)
 	key := keyring.Getenv(keyEnv)
@@ -228,7 +235,11 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	proxy, err := keyproxy.StartMetered(ctx, base, key, filepath.Join(dir, "model.sock"), r.meter.addTokens)
+	api := jm.API
+	if api == "" {
+		api = model.APIChat
+	}
+	proxy, err := keyproxy.StartFor(ctx, keyproxy.Upstream{API: api, BaseURL: base, Key: key}, filepath.Join(dir, "model.sock"), r.meter.addProxied)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err

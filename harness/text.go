@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"wright/agent"
+	"wright/model"
 )
 
 // TextObserver writes a run's progress for a person: one short block per
@@ -38,10 +39,16 @@ func (t *textObserver) Observe(e agent.Event) {
 	case agent.DoneRefused:
 		p("  done refused: %s\n", e.Message)
 	case agent.StepEnded:
-		p("  → %s · %d tokens · $%.4f\n", e.Status, e.Usage.TotalTokens, e.Usage.Cost)
+		p("  → %s · %s · run %d tokens · $%.4f\n", e.Status, StepTokens(e.StepUsage), e.Usage.TotalTokens, e.Usage.Cost)
 	case agent.Compacted:
 		p("  history compacted at step %d (%d -> %d tokens)\n", e.Step, e.TokensBefore, e.TokensAfter)
 	case agent.RunEnded:
-		p("wright: %s after %d steps, %d tokens, $%.4f — %s\n", e.Status, e.Step, e.Usage.TotalTokens, e.Usage.Cost, e.RunDir)
+		p("wright: %s after %d steps, %d tokens (%d prompt, %d cached), $%.4f — %s\n", e.Status, e.Step, e.Usage.TotalTokens, e.Usage.PromptTokens, e.Usage.CachedTokens, e.Usage.Cost, e.RunDir)
 	}
+}
+
+// StepTokens is one call's tokens for a person: the prompt split into what
+// the provider's cache served and what it did not, then the completion.
+func StepTokens(u model.Usage) string {
+	return fmt.Sprintf("prompt %d (%d cached, %d uncached) + %d out", u.PromptTokens, u.CachedTokens, u.Uncached(), u.CompletionTokens)
 }

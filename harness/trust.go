@@ -13,6 +13,7 @@ import (
 	"wright/netpolicy"
 
 	"wright/config"
+	"wright/judge/keyproxy"
 	"wright/model"
 	"wright/output"
 	"wright/runs"
@@ -36,10 +37,12 @@ func (m *judgeMeter) add(u model.Usage) {
 	m.u = m.u.Add(u)
 }
 
-// addTokens prices an answer that came through the key proxy.
-func (m *judgeMeter) addTokens(prompt, completion int) {
-	cost := (float64(prompt)*m.price.Input + float64(completion)*m.price.Output) / 1e6
-	m.add(model.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion, Cost: cost})
+// addProxied prices an answer that came through the key proxy.
+func (m *judgeMeter) addProxied(p keyproxy.Usage) {
+	u := model.Usage{PromptTokens: p.Prompt, CompletionTokens: p.Completion, TotalTokens: p.Prompt + p.Completion,
+		CachedTokens: p.Cached, CacheWriteTokens: p.CacheWrite}
+	u.Cost = m.price.Cost(u)
+	m.add(u)
 }
 
 func (m *judgeMeter) total() model.Usage {

@@ -15,8 +15,9 @@ import (
 // can fill it the same way.
 type JudgeModel struct {
 	Name           string  // --model; else $WRIGHT_MODEL, $WRIGHT_MODEL_NAME
-	BaseURL        string  // --base-url; else $WRIGHT_MODEL_BASE_URL, $OPENAI_BASE_URL
-	APIKeyEnv      string  // --api-key-env; else $WRIGHT_MODEL_API_KEY_ENV, OPENAI_API_KEY
+	API            string  // --api; else $WRIGHT_MODEL_API; else chat
+	BaseURL        string  // --base-url; else $WRIGHT_MODEL_BASE_URL, the API's provider variable and default
+	APIKeyEnv      string  // --api-key-env; else $WRIGHT_MODEL_API_KEY_ENV, the API's default (ANTHROPIC_API_KEY, OPENAI_API_KEY)
 	TimeoutSeconds float64 // --timeout-seconds: per request; 0 is the client's default
 	MaxAttempts    int     // --max-attempts: per request, transient failures; 0 is the client's default
 }
@@ -37,9 +38,11 @@ func (j JudgeModel) Resolve(getenv func(string) string) (model.Config, string, e
 		}
 		return ""
 	}
+	api := first(j.API, getenv(keyproxy.APIEnv), model.APIChat)
 	cfg := model.Config{
 		Name:           first(j.Name, getenv(keyproxy.ModelEnv), getenv("WRIGHT_MODEL_NAME")),
-		APIKeyEnv:      first(j.APIKeyEnv, getenv("WRIGHT_MODEL_API_KEY_ENV"), model.DefaultAPIKeyEnv),
+		API:            api,
+		APIKeyEnv:      first(j.APIKeyEnv, getenv("WRIGHT_MODEL_API_KEY_ENV"), model.DefaultKeyEnv(api)),
 		TimeoutSeconds: j.TimeoutSeconds,
 		ResponseFormat: model.FormatNone, // the judge answers in prose with labelled lines
 	}
@@ -59,6 +62,10 @@ func (j JudgeModel) Resolve(getenv func(string) string) (model.Config, string, e
 		cfg.HTTPClient = keyproxy.HTTPClient(socket)
 		return cfg, "unix:" + socket + " (wright key proxy)", nil
 	}
-	cfg.BaseURL = first(j.BaseURL, getenv("WRIGHT_MODEL_BASE_URL"), getenv("OPENAI_BASE_URL"), model.DefaultBaseURL)
+	providerVar := "OPENAI_BASE_URL"
+	if api == model.APIAnthropic {
+		providerVar = "ANTHROPIC_BASE_URL"
+	}
+	cfg.BaseURL = model.ResolveBaseURL(api, first(j.BaseURL, getenv("WRIGHT_MODEL_BASE_URL"), getenv(providerVar)))
 	return cfg, cfg.BaseURL, nil
 }

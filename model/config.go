@@ -27,10 +27,27 @@ const (
 	FormatNone       = "none"        // no response_format at all, for endpoints without it
 )
 
+// Wire APIs a Config can speak (model.api).
+const (
+	APIChat      = "chat"      // OpenAI-compatible Chat Completions (default)
+	APIResponses = "responses" // OpenAI's Responses API
+	APIAnthropic = "anthropic" // Anthropic's Messages API
+)
+
+// Thinking settings for the Anthropic API (model.thinking).
+const (
+	ThinkingOff      = "off"      // no thinking block asked for (default)
+	ThinkingAdaptive = "adaptive" // the model decides how much to think
+)
+
 // Defaults used when the config leaves a value at zero.
 const (
-	DefaultBaseURL             = "https://api.openai.com/v1"
-	DefaultAPIKeyEnv           = "OPENAI_API_KEY"
+	DefaultBaseURL            = "https://api.openai.com/v1"
+	DefaultAnthropicBaseURL   = "https://api.anthropic.com/v1"
+	DefaultAPIKeyEnv          = "OPENAI_API_KEY"
+	DefaultAnthropicAPIKeyEnv = "ANTHROPIC_API_KEY"
+	// DefaultAnthropicMaxTokens: the Messages API requires max_tokens.
+	DefaultAnthropicMaxTokens  = 8192
 	DefaultTimeoutSeconds      = 300
 	DefaultAttempts            = 5
 	DefaultInitialDelaySeconds = 1
@@ -42,17 +59,20 @@ const ReplayPrefix = "replay:"
 
 // Config is the `model` section of the configuration.
 type Config struct {
-	Name           string            `mapstructure:"name"`            // model name sent to the endpoint, or replay:<file.jsonl>
-	BaseURL        string            `mapstructure:"base_url"`        // default: $OPENAI_BASE_URL, else OpenAI's
-	APIKeyEnv      string            `mapstructure:"api_key_env"`     // variable holding the key; default OPENAI_API_KEY
-	ActionField    string            `mapstructure:"action_field"`    // bash_command | python_code
-	ResponseFormat string            `mapstructure:"response_format"` // json_schema (default) | json_object | none
-	Temperature    *float64          `mapstructure:"temperature"`     // nil: the endpoint's default
-	MaxTokens      int               `mapstructure:"max_tokens"`      // 0: the endpoint's default
-	TimeoutSeconds float64           `mapstructure:"timeout_seconds"` // per request (one attempt)
-	Price          Price             `mapstructure:"price_per_mtok"`
-	Retry          Retry             `mapstructure:"retry"`
-	Headers        map[string]string `mapstructure:"headers"` // extra HTTP headers (OpenRouter wants some)
+	Name            string            `mapstructure:"name"`             // model name sent to the endpoint, or replay:<file.jsonl>
+	API             string            `mapstructure:"api"`              // chat (default) | responses | anthropic
+	BaseURL         string            `mapstructure:"base_url"`         // with or without /v1; default: $OPENAI_BASE_URL (or $ANTHROPIC_BASE_URL), else the provider's
+	APIKeyEnv       string            `mapstructure:"api_key_env"`      // variable holding the key; default ANTHROPIC_API_KEY for anthropic, else OPENAI_API_KEY
+	ReasoningEffort string            `mapstructure:"reasoning_effort"` // "" (the model's default) | none | minimal | low | medium | high | xhigh | max
+	Thinking        string            `mapstructure:"thinking"`         // anthropic: off (default) | adaptive
+	ActionField     string            `mapstructure:"action_field"`     // bash_command | python_code
+	ResponseFormat  string            `mapstructure:"response_format"`  // json_schema (default) | json_object | none
+	Temperature     *float64          `mapstructure:"temperature"`      // nil: the endpoint's default
+	MaxTokens       int               `mapstructure:"max_tokens"`       // 0: the endpoint's default
+	TimeoutSeconds  float64           `mapstructure:"timeout_seconds"`  // per request (one attempt)
+	Price           Price             `mapstructure:"price_per_mtok"`
+	Retry           Retry             `mapstructure:"retry"`
+	Headers         map[string]string `mapstructure:"headers"` // extra HTTP headers (OpenRouter wants some)
 
 	// AttachObservationScreenshot is read by the agent (it decides which
 	// messages carry images); it lives here because it sits in the model
@@ -78,6 +98,29 @@ type Config struct {
 type Price struct {
 	Input  float64 `mapstructure:"input"`
 	Output float64 `mapstructure:"output"`
+	// CachedInput is the price of prompt tokens read from the provider's
+	// cache; 0 prices them as Input (an upper bound, never an
+	// undercount).
+	CachedInput float64 `mapstructure:"cached_input"`
+	// CacheWrite is the price of prompt tokens written to the cache
+	// (Anthropic charges more for those); 0 prices them as Input.
+	CacheWrite float64 `mapstructure:"cache_write"`
+}
+
+// Cost is what a call's usage costs at these prices, in USD: uncached
+// prompt tokens at Input, cache reads at CachedInput, cache writes at
+// CacheWrite, and completion tokens (reasoning included) at Output.
+func (p Price) Cost(u Usage) float64 {
+	cached, write := p.CachedInput, p.CacheWrite
+	if cached == 0 {
+		cached = p.Input
+	}
+	if write == 0 {
+		write = p.Input
+	}
+	uncached := max(u.PromptTokens-u.CachedTokens-u.CacheWriteTokens, 0)
+	return (float64(uncached)*p.Input + float64(u.CachedTokens)*cached +
+		float64(u.CacheWriteTokens)*write + float64(u.CompletionTokens)*p.Output) / 1e6
 }
 
 // Retry bounds the retries of transient failures (429, 5xx, timeouts,
@@ -107,6 +150,26 @@ func build(cfg Config, warn func(string)) (Client, error) {
 	if path, ok := strings.CutPrefix(cfg.Name, ReplayPrefix); ok {
 		return NewReplay(path)
 	}
+	switch cfg.API {
+	case "":
+		cfg.API = APIChat
+	case APIChat, APIResponses, APIAnthropic:
+	default:
+		return nil, fmt.Errorf("model: api is %q: use %s, %s or %s", cfg.API, APIChat, APIResponses, APIAnthropic)
+	}
+	switch cfg.Thinking {
+	case "", ThinkingOff:
+		cfg.Thinking = ThinkingOff
+	case ThinkingAdaptive:
+		if cfg.API != APIAnthropic {
+			return nil, fmt.Errorf("model: thinking %q is an Anthropic setting (model.api: anthropic); for %s use model.reasoning_effort", cfg.Thinking, cfg.API)
+		}
+	default:
+		return nil, fmt.Errorf("model: thinking is %q: use %s or %s", cfg.Thinking, ThinkingOff, ThinkingAdaptive)
+	}
+	if !validEffort(cfg.ReasoningEffort) {
+		return nil, fmt.Errorf("model: reasoning_effort is %q: use none, minimal, low, medium, high, xhigh or max (or leave it empty for the model's default)", cfg.ReasoningEffort)
+	}
 	if strings.TrimSpace(cfg.Name) == "" {
 		return nil, fmt.Errorf("model: no model name: set model.name (or replay:<file.jsonl>)")
 	}
@@ -122,18 +185,13 @@ func build(cfg Config, warn func(string)) (Client, error) {
 	default:
 		return nil, fmt.Errorf("model: response_format is %q: use %s, %s or %s", cfg.ResponseFormat, FormatJSONSchema, FormatJSONObject, FormatNone)
 	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = os.Getenv("OPENAI_BASE_URL")
-	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
-	}
+	cfg.BaseURL = ResolveBaseURL(cfg.API, cfg.BaseURL)
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("model: base_url %q is not an http(s) URL", cfg.BaseURL)
 	}
 	if cfg.APIKeyEnv == "" {
-		cfg.APIKeyEnv = DefaultAPIKeyEnv
+		cfg.APIKeyEnv = DefaultKeyEnv(cfg.API)
 	}
 	key := keyring.Getenv(cfg.APIKeyEnv)
 	if key == "" && !isLocalHost(u.Hostname()) && cfg.HTTPClient == nil {
@@ -143,7 +201,7 @@ func build(cfg Config, warn func(string)) (Client, error) {
 	if cfg.TimeoutSeconds < 0 || cfg.Retry.Attempts < 0 || cfg.Retry.InitialDelaySeconds < 0 || cfg.Retry.MaxDelaySeconds < 0 {
 		return nil, fmt.Errorf("model: timeout_seconds and retry values must not be negative")
 	}
-	if cfg.Price.Input < 0 || cfg.Price.Output < 0 {
+	if cfg.Price.Input < 0 || cfg.Price.Output < 0 || cfg.Price.CachedInput < 0 || cfg.Price.CacheWrite < 0 {
 		return nil, fmt.Errorf("model: price_per_mtok must not be negative")
 	}
 	if cfg.TimeoutSeconds == 0 {
@@ -158,7 +216,62 @@ func build(cfg Config, warn func(string)) (Client, error) {
 	if cfg.Retry.MaxDelaySeconds == 0 {
 		cfg.Retry.MaxDelaySeconds = DefaultMaxDelaySeconds
 	}
+	switch cfg.API {
+	case APIResponses:
+		return newResponses(cfg, key, warn)
+	case APIAnthropic:
+		return newAnthropic(cfg, key, warn)
+	}
 	return newOpenAI(cfg, key, warn)
+}
+
+// DefaultKeyEnv is the variable that holds the key for an API when
+// model.api_key_env is empty.
+func DefaultKeyEnv(api string) string {
+	if api == APIAnthropic {
+		return DefaultAnthropicAPIKeyEnv
+	}
+	return DefaultAPIKeyEnv
+}
+
+// ResolveBaseURL is the base URL an API uses: the configured one, else the
+// provider's variable ($ANTHROPIC_BASE_URL for anthropic, $OPENAI_BASE_URL
+// otherwise), else the provider's own. A bare host gets /v1, so both
+// "https://host" and "https://host/v1" work; a URL with a path of its own
+// (a gateway's "/api/openai") is kept as it is.
+func ResolveBaseURL(api, base string) string {
+	if base == "" {
+		if api == APIAnthropic {
+			base = os.Getenv("ANTHROPIC_BASE_URL")
+		} else {
+			base = os.Getenv("OPENAI_BASE_URL")
+		}
+	}
+	if base == "" {
+		if api == APIAnthropic {
+			return DefaultAnthropicBaseURL
+		}
+		return DefaultBaseURL
+	}
+	base = strings.TrimRight(base, "/")
+	if u, err := url.Parse(base); err == nil && u.Host != "" && u.Path == "" {
+		base += "/v1"
+	}
+	return base
+}
+
+// apiRoot is a resolved base URL without its /v1, for the SDKs that add
+// the version to every path themselves.
+func apiRoot(base string) string {
+	return strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
+}
+
+func validEffort(e string) bool {
+	switch e {
+	case "", "none", "minimal", "low", "medium", "high", "xhigh", "max":
+		return true
+	}
+	return false
 }
 
 // isLocalHost reports whether host is this machine, where servers such as

@@ -10,6 +10,9 @@ import (
 type APIError struct {
 	Status  int
 	Message string
+	// Setting names the config key to change when the answer says the
+	// endpoint refuses a parameter wright sent ("model.temperature", ...).
+	Setting string
 }
 
 func (e *APIError) Error() string {
@@ -18,6 +21,9 @@ func (e *APIError) Error() string {
 		msg = http.StatusText(e.Status)
 	}
 	hint := ""
+	if e.Setting != "" {
+		return fmt.Sprintf("model endpoint answered %d: %s (the endpoint refuses a parameter: change %s)", e.Status, msg, e.Setting)
+	}
 	switch e.Status {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		hint = " (check the API key and model.api_key_env)"

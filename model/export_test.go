@@ -5,13 +5,22 @@ import (
 	"time"
 )
 
-// SetSleep replaces how an OpenAI-compatible client waits between attempts,
-// so tests can see the waits without sleeping through them.
+// SetSleep replaces how an HTTP client waits between attempts, so tests
+// can see the waits without sleeping through them.
 func SetSleep(c Client, sleep func(ctx context.Context, d time.Duration) error) {
 	if t, ok := c.(*tracedClient); ok {
 		c = t.next
 	}
-	c.(*openAIClient).sleep = sleep
+	switch c := c.(type) {
+	case *openAIClient:
+		c.sleep = sleep
+	case *responsesClient:
+		c.sleep = sleep
+	case *anthropicClient:
+		c.sleep = sleep
+	default:
+		panic("SetSleep: not an HTTP client")
+	}
 }
 
 // RetryAfter exposes the Retry-After reader to the tests.

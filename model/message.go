@@ -1,6 +1,7 @@
 // Package model talks to the language model: the chat message types shared by
-// the whole program, the OpenAI-compatible client, the replay client, and the
-// parser that turns a reply into one validated action.
+// the whole program, the clients of the three wire APIs (OpenAI-compatible
+// chat, OpenAI's Responses, Anthropic's Messages), the replay client, and
+// the parser that turns a reply into one validated action.
 package model
 
 import "context"
@@ -27,13 +28,24 @@ type Message struct {
 	Meta *Meta `json:"extra,omitempty"`
 }
 
-// Usage is what one model call cost.
+// Usage is what one model call cost. PromptTokens counts the whole prompt,
+// cached or not, on every API (Anthropic reports cache reads and writes
+// apart from input_tokens; they are added in); CachedTokens is the part the
+// provider served from its prompt cache and CacheWriteTokens the part it
+// wrote to it. ReasoningTokens are part of CompletionTokens.
 type Usage struct {
 	PromptTokens     int     `json:"prompt_tokens"`
 	CompletionTokens int     `json:"completion_tokens"`
 	TotalTokens      int     `json:"total_tokens"`
+	CachedTokens     int     `json:"cached_tokens"`
+	CacheWriteTokens int     `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int     `json:"reasoning_tokens,omitempty"`
 	Cost             float64 `json:"cost"`
 }
+
+// Uncached is the part of the prompt the provider did not serve from its
+// cache.
+func (u Usage) Uncached() int { return max(u.PromptTokens-u.CachedTokens, 0) }
 
 // Add returns the sum of two usages.
 func (u Usage) Add(o Usage) Usage {
@@ -41,6 +53,9 @@ func (u Usage) Add(o Usage) Usage {
 		PromptTokens:     u.PromptTokens + o.PromptTokens,
 		CompletionTokens: u.CompletionTokens + o.CompletionTokens,
 		TotalTokens:      u.TotalTokens + o.TotalTokens,
+		CachedTokens:     u.CachedTokens + o.CachedTokens,
+		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
+		ReasoningTokens:  u.ReasoningTokens + o.ReasoningTokens,
 		Cost:             u.Cost + o.Cost,
 	}
 }

@@ -1,38 +1,22 @@
 package model
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math"
-	"math/rand/v2"
-	"net"
-	"net/http"
-	"net/url"
-	"os"
-	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
-
-	"wright/pause"
 )
 
 // openAIClient talks to any OpenAI-compatible chat endpoint. It is safe for
 // concurrent use (the judge scores screenshots in parallel): after
 // construction only the sync.Once fields change.
 type openAIClient struct {
-	cfg    Config
-	key    string // kept only to scrub it from anything we hand back
+	*transport
 	api    *openai.Client
-	http   *http.Client
 	format *openai.ChatCompletionResponseFormat
 	// useMaxCompletionTokens: reasoning models (o1, o3, gpt-5, ...) reject
 	// max_tokens; go-openai knows which ones.
@@ -40,22 +24,13 @@ type openAIClient struct {
 	// bodyFields are request fields go-openai cannot express, merged into
 	// the JSON body (temperature 0 is dropped by its omitempty).
 	bodyFields map[string]any
-
-	warn      func(string)
-	priceOnce sync.Once
-	usageOnce sync.Once
-	// sleep waits between attempts; tests replace it to observe the waits.
-	sleep func(ctx context.Context, d time.Duration) error
 }
 
 func newOpenAI(cfg Config, key string, warn func(string)) (*openAIClient, error) {
-	c := &openAIClient{cfg: cfg, key: key, warn: warn, sleep: retryWait, http: cfg.HTTPClient}
-	if c.http == nil {
-		c.http = &http.Client{}
-	}
+	c := &openAIClient{transport: newTransport(cfg, key, warn)}
 	oc := openai.DefaultConfig(key)
-	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	oc.HTTPClient = &capturingDoer{client: c}
+	oc.BaseURL = cfg.BaseURL
+	oc.HTTPClient = &capturingDoer{t: c.transport}
 	c.api = openai.NewClientWithConfig(oc)
 
 	switch cfg.ResponseFormat {
@@ -114,13 +89,13 @@ func ActionSchema(field string) string {
 }
 
 func (c *openAIClient) baseRequest() openai.ChatCompletionRequest {
-	req := openai.ChatCompletionRequest{Model: c.cfg.Name, ResponseFormat: c.format}
+	req := openai.ChatCompletionRequest{Model: c.cfg.Name, ResponseFormat: c.format, ReasoningEffort: c.cfg.ReasoningEffort}
 	if c.useMaxCompletionTokens {
 		req.MaxCompletionTokens = c.cfg.MaxTokens
 	} else {
 		req.MaxTokens = c.cfg.MaxTokens
 	}
-	if t := c.cfg.Temperature; t != nil {
+	if t := c.cfg.Temperature; t != nil && !c.dropped("temperature") {
 		req.Temperature = float32(*t)
 	}
 	return req
@@ -133,77 +108,20 @@ func (c *openAIClient) Complete(ctx context.Context, messages []Message) (Reply,
 	if err != nil {
 		return Reply{}, err
 	}
-	reply, err := c.completeWithRetry(ctx, req, patch)
+	reply, err := c.retry(ctx, func(ctx context.Context) (Reply, error) {
+		return c.attempt(ctx, req, patch)
+	}, func(e *APIError) bool {
+		if c.cfg.Temperature == nil || !c.refuses(e, "model.temperature", "temperature") {
+			return false
+		}
+		req, patch, err = c.buildRequest(messages)
+		return err == nil
+	})
 	if err != nil && c.key != "" && strings.Contains(err.Error(), c.key) {
 		err = &scrubbedError{msg: strings.ReplaceAll(err.Error(), c.key, "[redacted]"), err: err}
 	}
 	return reply, err
 }
-
-func (c *openAIClient) completeWithRetry(ctx context.Context, req openai.ChatCompletionRequest, patch bodyPatch) (Reply, error) {
-	for attempt := 1; ; attempt++ {
-		reply, err := c.attempt(ctx, req, patch)
-		if err == nil {
-			return reply, nil
-		}
-		if ctx.Err() != nil {
-			return Reply{}, fmt.Errorf("model: request abandoned: %w", context.Cause(ctx))
-		}
-		var t *transientError
-		if !errors.As(err, &t) {
-			return Reply{}, err
-		}
-		if attempt >= c.cfg.Retry.Attempts {
-			return Reply{}, &RetryError{Attempts: attempt, Err: t.err}
-		}
-		if err := c.sleep(ctx, c.backoff(attempt, t.retryAfter)); err != nil {
-			return Reply{}, fmt.Errorf("model: request abandoned while waiting to retry (%v): %w", t.err, err)
-		}
-	}
-}
-
-// backoff is the wait before attempt n+1: exponential from the initial delay,
-// with jitter in [d/2, d], or the endpoint's Retry-After when it gave one;
-// both capped by the maximum delay.
-func (c *openAIClient) backoff(attempt int, retryAfter time.Duration) time.Duration {
-	maxDelay := seconds(c.cfg.Retry.MaxDelaySeconds)
-	if retryAfter > 0 {
-		return min(retryAfter, maxDelay)
-	}
-	d := seconds(c.cfg.Retry.InitialDelaySeconds * math.Pow(2, float64(attempt-1)))
-	d = min(d, maxDelay)
-	if d <= 0 {
-		return 0
-	}
-	return d/2 + rand.N(d/2+1)
-}
-
-func seconds(s float64) time.Duration {
-	if s > math.MaxInt64/float64(time.Second) {
-		return math.MaxInt64
-	}
-	return time.Duration(s * float64(time.Second))
-}
-
-// retryWait waits before a retry; a cancelled run says why it ended.
-func retryWait(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	if err := pause.For(ctx, d); err != nil {
-		return context.Cause(ctx)
-	}
-	return nil
-}
-
-// transientError marks a failure worth another attempt.
-type transientError struct {
-	err        error
-	retryAfter time.Duration
-}
-
-func (e *transientError) Error() string { return e.err.Error() }
-func (e *transientError) Unwrap() error { return e.err }
 
 // attempt makes one request under the per-request timeout.
 func (c *openAIClient) attempt(ctx context.Context, req openai.ChatCompletionRequest, patch bodyPatch) (Reply, error) {
@@ -226,21 +144,13 @@ func (c *openAIClient) attempt(ctx context.Context, req openai.ChatCompletionReq
 		CompletionTokens: resp.Usage.CompletionTokens,
 		TotalTokens:      resp.Usage.TotalTokens,
 	}
-	if u.TotalTokens == 0 {
-		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	if d := resp.Usage.PromptTokensDetails; d != nil {
+		u.CachedTokens = d.CachedTokens
 	}
-	if u.TotalTokens == 0 {
-		c.usageOnce.Do(func() {
-			c.warn(fmt.Sprintf("the endpoint reports no token usage for model %s: tokens and cost counted as 0", c.cfg.Name))
-		})
+	if d := resp.Usage.CompletionTokensDetails; d != nil {
+		u.ReasoningTokens = d.ReasoningTokens
 	}
-	if c.cfg.Price.Input == 0 && c.cfg.Price.Output == 0 {
-		c.priceOnce.Do(func() {
-			c.warn(fmt.Sprintf("no price for model %s: cost counted as 0 (set model.price_per_mtok)", c.cfg.Name))
-		})
-	} else {
-		u.Cost = (float64(u.PromptTokens)*c.cfg.Price.Input + float64(u.CompletionTokens)*c.cfg.Price.Output) / 1e6
-	}
+	c.account(&u)
 	content := choice.Message.Content
 	if content == "" && choice.Message.Refusal != "" {
 		// A structured-output refusal: show it to the parser (and so to the
@@ -272,6 +182,7 @@ func (c *openAIClient) classify(ctx, actx context.Context, err error, ex *exchan
 	}
 	if status != 0 {
 		e := &APIError{Status: status, Message: c.scrub(strings.TrimSpace(msg))}
+		e.Setting = refusedSetting(status, e.Message)
 		if retryableStatus(status) {
 			return &transientError{err: e, retryAfter: retryAfter(ex.header, time.Now())}
 		}
@@ -288,94 +199,6 @@ func (c *openAIClient) classify(ctx, actx context.Context, err error, ex *exchan
 	}
 	return fmt.Errorf("model: %w", err)
 }
-
-func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusRequestTimeout, http.StatusTooEarly, http.StatusTooManyRequests:
-		return true
-	}
-	return status >= 500
-}
-
-func isNetworkError(err error) bool {
-	var urlErr *url.Error
-	var netErr net.Error
-	var readErr *bodyReadError
-	return errors.As(err, &urlErr) || errors.As(err, &netErr) || errors.As(err, &readErr) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE)
-}
-
-// retryAfter reads Retry-After (seconds or an HTTP date) and OpenAI's
-// retry-after-ms; zero when absent or unreadable.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if h == nil {
-		return 0
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms < 1e12 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 || s > 1e9 {
-			return 0
-		}
-		return seconds(s)
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0)
-	}
-	return 0
-}
-
-// scrub removes the API key from text that leaves the client.
-func (c *openAIClient) scrub(s string) string {
-	if c.key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, c.key, "[redacted]")
-}
-
-// snippet is a short, printable, key-free excerpt of a response body.
-func (c *openAIClient) snippet(body []byte) string {
-	s := strings.TrimSpace(string(body))
-	if s == "" {
-		return "(empty body)"
-	}
-	const limit = 500
-	if len(s) > limit {
-		s = s[:limit] + "..."
-	}
-	return c.scrub(strings.ToValidUTF8(s, "?"))
-}
-
-// rawJSON is the response body on one line, for raw_responses.jsonl.
-func (c *openAIClient) rawJSON(body []byte) []byte {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, body); err != nil {
-		b, _ := json.Marshal(string(body))
-		return []byte(c.scrub(string(b)))
-	}
-	if c.key != "" {
-		return bytes.ReplaceAll(buf.Bytes(), []byte(c.key), []byte("[redacted]"))
-	}
-	return buf.Bytes()
-}
-
-// scrubbedError hides the key in the text of an error while keeping its
-// chain for errors.As.
-type scrubbedError struct {
-	msg string
-	err error
-}
-
-func (e *scrubbedError) Error() string { return e.msg }
-func (e *scrubbedError) Unwrap() error { return e.err }
 
 // buildRequest turns the history into a chat request. Exit messages are the
 // loop's own and never sent; images become data URLs here, so only the
@@ -417,27 +240,15 @@ func (c *openAIClient) buildRequest(messages []Message) (openai.ChatCompletionRe
 	if len(req.Messages) == 0 {
 		return req, nil, fmt.Errorf("model: nothing to send: the conversation has no system, user or assistant message")
 	}
+	fields := c.bodyFields
+	if c.dropped("temperature") {
+		fields = nil
+	}
 	var patch bodyPatch
-	if len(c.bodyFields) > 0 || len(emptyAt) > 0 {
-		patch = func(body []byte) ([]byte, error) { return patchBody(body, c.bodyFields, emptyAt) }
+	if len(fields) > 0 || len(emptyAt) > 0 {
+		patch = func(body []byte) ([]byte, error) { return patchBody(body, fields, emptyAt) }
 	}
 	return req, patch, nil
-}
-
-// dataURL reads an image file and encodes it as a data URL, its type taken
-// from its content rather than its name.
-func dataURL(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("read image: %w", err)
-	}
-	mime := http.DetectContentType(data)
-	switch mime {
-	case "image/png", "image/jpeg", "image/webp", "image/gif":
-	default:
-		return "", fmt.Errorf("image %s is %s, not PNG or JPEG", path, mime)
-	}
-	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data), nil
 }
 
 // bodyPatch rewrites a request body before it is sent.
@@ -477,62 +288,4 @@ func patchBody(body []byte, fields map[string]any, emptyAt []int) ([]byte, error
 		obj["messages"] = b
 	}
 	return json.Marshal(obj)
-}
-
-// exchange is one attempt's HTTP traffic, seen by capturingDoer: go-openai
-// returns only decoded structs, and we need the raw body and the headers
-// (Retry-After).
-type exchange struct {
-	patch  bodyPatch
-	status int
-	header http.Header
-	body   []byte
-}
-
-type exchangeKey struct{}
-
-// bodyReadError is a connection that failed while the body was arriving.
-type bodyReadError struct{ err error }
-
-func (e *bodyReadError) Error() string { return "read response body: " + e.err.Error() }
-func (e *bodyReadError) Unwrap() error { return e.err }
-
-// capturingDoer is the http client go-openai uses: it adds the configured
-// headers, applies the attempt's body patch, and records the response.
-type capturingDoer struct {
-	client *openAIClient
-}
-
-func (d *capturingDoer) Do(req *http.Request) (*http.Response, error) {
-	for k, v := range d.client.cfg.Headers {
-		req.Header.Set(k, v)
-	}
-	ex, _ := req.Context().Value(exchangeKey{}).(*exchange)
-	if ex != nil && ex.patch != nil && req.Body != nil {
-		body, err := io.ReadAll(req.Body)
-		req.Body.Close()
-		if err != nil {
-			return nil, fmt.Errorf("read request body: %w", err)
-		}
-		if body, err = ex.patch(body); err != nil {
-			return nil, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-		req.ContentLength = int64(len(body))
-	}
-	resp, err := d.client.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, &bodyReadError{err: err}
-	}
-	if ex != nil {
-		ex.status, ex.header, ex.body = resp.StatusCode, resp.Header, body
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	return resp, nil
 }

@@ -263,9 +263,9 @@ func sortGroups(m map[string]*Group) []Group {
 
 // Counts are the bench's totals.
 type Counts struct {
-	Attempts, Passed, Failed, Unknown int
-	Cost, Seconds                     float64
-	Tokens                            int
+	Attempts, Passed, Failed, Unknown  int
+	Cost, Seconds                      float64
+	Tokens, PromptTokens, CachedTokens int
 }
 
 // Counts adds up the attempts.
@@ -284,6 +284,8 @@ func (b *Bench) Counts() Counts {
 		c.Cost += a.Cost
 		c.Seconds += a.Seconds
 		c.Tokens += a.Tokens
+		c.PromptTokens += a.PromptTokens
+		c.CachedTokens += a.CachedTokens
 	}
 	return c
 }
@@ -302,8 +304,8 @@ func (b *Bench) Markdown() string {
 	var s strings.Builder
 	c := b.Counts()
 	fmt.Fprintf(&s, "# Bench %s\n\n", filepath.Base(b.abs()))
-	fmt.Fprintf(&s, "%d attempts: **%d passed**, **%d failed**, %d without an evaluator · %d tokens · $%.4f · %.0fs\n\n",
-		c.Attempts, c.Passed, c.Failed, c.Unknown, c.Tokens, c.Cost, c.Seconds)
+	fmt.Fprintf(&s, "%d attempts: **%d passed**, **%d failed**, %d without an evaluator · %d tokens (%d prompt, %d cached) · $%.4f · %.0fs\n\n",
+		c.Attempts, c.Passed, c.Failed, c.Unknown, c.Tokens, c.PromptTokens, c.CachedTokens, c.Cost, c.Seconds)
 	for _, m := range b.Missing {
 		fmt.Fprintf(&s, "> **Missing:** %s\n\n", m)
 	}

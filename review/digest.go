@@ -8,6 +8,10 @@ import (
 	"strings"
 )
 
+// Uncached is the part of the step's prompt the provider's cache did not
+// serve.
+func (s Step) Uncached() int { return max(s.Prompt-s.Usage.CachedTokens, 0) }
+
 // Status is a step's outcome in a few words: "rc 0", "rc 2 (timed out)",
 // "ok", "exception", "refused", "format error", "no result yet".
 func (s Step) Status() string {
@@ -154,6 +158,8 @@ type DigestStep struct {
 	Notes         []Note   `json:"notes,omitempty"`
 	ElapsedMS     float64  `json:"elapsed_ms,omitempty"`
 	PromptTokens  int      `json:"prompt_tokens"`
+	CachedTokens  int      `json:"cached_tokens"`
+	Uncached      int      `json:"uncached_tokens"`
 	Screenshots   []string `json:"screenshots,omitempty"`
 	Compacted     bool     `json:"compacted_after,omitempty"`
 }
@@ -176,7 +182,7 @@ func (r *Run) Digest(o TextOptions) Digest {
 		}
 		ds := DigestStep{Step: s.N, Thought: s.Thought, Code: s.Code, Done: s.Done, FinalResponse: s.FinalResponse,
 			Status: s.Status(), Page: s.Page(), Output: head(s.Output(), 15, 1200), Notes: s.Notes, ElapsedMS: s.Elapsed,
-			PromptTokens: s.Prompt, Screenshots: s.Screenshots, Compacted: s.Compacted}
+			PromptTokens: s.Prompt, CachedTokens: s.Usage.CachedTokens, Uncached: s.Uncached(), Screenshots: s.Screenshots, Compacted: s.Compacted}
 		if s.Incomplete && s.Code == "" && s.Thought == "" {
 			ds.Output = head(s.Raw, 15, 1200)
 		}

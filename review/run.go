@@ -45,6 +45,7 @@ type Header struct {
 	Steps         int     `json:"step_count"`
 	Tokens        int     `json:"tokens"`
 	PromptTokens  int     `json:"prompt_tokens"`
+	CachedTokens  int     `json:"cached_tokens"` // of the prompt tokens, those the provider's cache served
 	Cost          float64 `json:"cost"`
 	Seconds       float64 `json:"seconds"`
 	StartedAt     string  `json:"started_at,omitempty"`
@@ -244,6 +245,8 @@ type Usage struct {
 	PromptTokens     int     `json:"prompt_tokens"`
 	CompletionTokens int     `json:"completion_tokens"`
 	TotalTokens      int     `json:"total_tokens"`
+	CachedTokens     int     `json:"cached_tokens"`
+	CacheWriteTokens int     `json:"cache_write_tokens"`
 	Cost             float64 `json:"cost"`
 }
 
@@ -313,6 +316,7 @@ func (r *Run) readHeader() {
 	h.ExitStatus, h.FinalResponse, h.Message = res.ExitStatus, res.FinalResponse, res.Message
 	h.Mode, h.Model = res.Mode, res.Model
 	h.Steps, h.Tokens, h.PromptTokens, h.Cost = res.Steps, res.Usage.TotalTokens, res.Usage.PromptTokens, res.Usage.Cost
+	h.CachedTokens = res.Usage.CachedTokens
 	h.Seconds = res.Seconds
 	if !res.StartedAt.IsZero() {
 		h.StartedAt = res.StartedAt.UTC().Format(time.RFC3339)
@@ -361,6 +365,7 @@ func (r *Run) summarise(traj *trajectory) {
 		for _, s := range r.Steps {
 			h.Tokens += s.Usage.TotalTokens
 			h.PromptTokens += s.Usage.PromptTokens
+			h.CachedTokens += s.Usage.CachedTokens
 			h.Cost += s.Usage.Cost
 		}
 		if traj != nil {

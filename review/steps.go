@@ -104,7 +104,8 @@ func incompleteStep(n int, content string, usage any) *Step {
 	st := &Step{N: n, Raw: content, Incomplete: true}
 	if u, ok := usage.(map[string]any); ok {
 		st.Usage = Usage{PromptTokens: int(number(u["prompt_tokens"])), CompletionTokens: int(number(u["completion_tokens"])),
-			TotalTokens: int(number(u["total_tokens"])), Cost: number(u["cost"])}
+			TotalTokens: int(number(u["total_tokens"])), CachedTokens: int(number(u["cached_tokens"])),
+			CacheWriteTokens: int(number(u["cache_write_tokens"])), Cost: number(u["cost"])}
 		st.Prompt = st.Usage.PromptTokens
 	}
 	if a, ok := parseReply(content); ok {

@@ -121,7 +121,7 @@ func (r *Run) headerMD(b *mdOut) {
 	row("Mode", h.Mode)
 	row("Model", h.Model)
 	row("Steps", fmt.Sprint(h.Steps))
-	row("Tokens", fmt.Sprintf("%d (%d prompt)", h.Tokens, h.PromptTokens))
+	row("Tokens", fmt.Sprintf("%d (%d prompt, %d cached)", h.Tokens, h.PromptTokens, h.CachedTokens))
 	row("Cost", fmt.Sprintf("$%.4f", h.Cost))
 	row("Seconds", fmt.Sprintf("%.1f", h.Seconds))
 	row("Started", h.StartedAt)
@@ -169,7 +169,7 @@ func (r *Run) stepMD(b *mdOut, s Step, full bool) {
 	if s.Elapsed > 0 {
 		title = append(title, fmt.Sprintf("%.1fs", s.Elapsed/1000))
 	}
-	title = append(title, fmt.Sprintf("%d prompt tokens", s.Prompt))
+	title = append(title, fmt.Sprintf("%d prompt tokens (%d cached, %d uncached)", s.Prompt, s.Usage.CachedTokens, s.Uncached()))
 	fmt.Fprintf(b, "## %s\n\n", strings.Join(title, " · "))
 	if s.Thought != "" {
 		fmt.Fprintf(b, "%s\n\n", s.Thought)

@@ -67,8 +67,9 @@ func (r *Run) WriteStep(s Step) error {
 		ob, _ := json.MarshalIndent(s.Observation, "", "  ")
 		fmt.Fprintf(&b, "**Observation.**\n\n%s\n%s\n%s\n\n", fence(string(ob), "json"), ob, fence(string(ob), ""))
 	}
-	fmt.Fprintf(&b, "*Prompt: %d tokens. Usage: %d prompt + %d completion tokens, $%.4f; run total %d tokens, $%.4f.*\n\n",
-		s.PromptTokens, s.Usage.PromptTokens, s.Usage.CompletionTokens, s.Usage.Cost, s.Total.TotalTokens, s.Total.Cost)
+	fmt.Fprintf(&b, "*Prompt: %d tokens (%d cached, %d uncached). Usage: %d prompt + %d completion tokens, $%.4f; run total %d tokens (%d cached), $%.4f.*\n\n",
+		s.PromptTokens, s.Usage.CachedTokens, s.Usage.Uncached(), s.Usage.PromptTokens, s.Usage.CompletionTokens, s.Usage.Cost,
+		s.Total.TotalTokens, s.Total.CachedTokens, s.Total.Cost)
 	return r.appendMD(b.String())
 }
 

@@ -91,6 +91,8 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		GateLabel:     res.GateLabel,
 		Steps:         res.Steps,
 		Tokens:        res.Usage.TotalTokens,
+		PromptTokens:  res.Usage.PromptTokens,
+		CachedTokens:  res.Usage.CachedTokens,
 		Cost:          res.Usage.Cost,
 		Seconds:       res.Seconds + spent.Seconds,
 		FinalResponse: res.FinalResponse,
@@ -129,6 +131,8 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		judged = &r
 		rec.Cost += usage.Cost
 		rec.Tokens += usage.TotalTokens
+		rec.PromptTokens += usage.PromptTokens
+		rec.CachedTokens += usage.CachedTokens
 	}
 	passed, evals, reason := Score(a.Task, Final{
 		ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel,

@@ -76,6 +76,10 @@ type Summary struct {
 	UnscoredList []Listed           `json:"unscored_attempts,omitempty"`
 	ErrorList    []Listed           `json:"error_attempts,omitempty"`
 	Repro        *Repro             `json:"repro,omitempty"`
+	// PromptTokens and CachedTokens are the bench's totals: how much of
+	// every prompt sent the providers' caches served.
+	PromptTokens int `json:"prompt_tokens"`
+	CachedTokens int `json:"cached_tokens"`
 }
 
 // Summarize counts the latest record of each attempt. Counts are over
@@ -93,6 +97,8 @@ func Summarize(recs []Record, repro *Repro) Summary {
 	for _, r := range recs {
 		s.ByStatus[r.Status()]++
 		s.TotalCost += r.Cost
+		s.PromptTokens += r.PromptTokens
+		s.CachedTokens += r.CachedTokens
 		if _, ok := perTask[r.TaskID]; !ok {
 			perTask[r.TaskID] = &tally{}
 			order = append(order, r.TaskID)
@@ -239,7 +245,8 @@ func (s Summary) Markdown() string {
 			fmt.Fprintf(&b, "| pass@%d | %.1f%% |\n", k, 100*s.PassAtK[k])
 		}
 	}
-	fmt.Fprintf(&b, "| total cost | $%.4f |\n\n", s.TotalCost)
+	fmt.Fprintf(&b, "| total cost | $%.4f |\n", s.TotalCost)
+	fmt.Fprintf(&b, "| prompt tokens (cached) | %d (%d, %s) |\n\n", s.PromptTokens, s.CachedTokens, cachedShare(s.CachedTokens, s.PromptTokens))
 
 	fmt.Fprintf(&b, "| measure | median | p90 |\n|---|---|---|\n")
 	fmt.Fprintf(&b, "| steps | %.1f | %.1f |\n| tokens | %.0f | %.0f |\n| cost | $%.4f | $%.4f |\n| seconds | %.1f | %.1f |\n\n",
@@ -309,4 +316,12 @@ func sortedKeys[K int | string, V any](m map[K]V) []K {
 	}
 	sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] })
 	return ks
+}
+
+// cachedShare is the cached part of the prompt tokens as a percentage.
+func cachedShare(cached, prompt int) string {
+	if prompt == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(cached)/float64(prompt))
 }

@@ -178,3 +178,17 @@ func TestLockRefusesASecondHolder(t *testing.T) {
 	}
 	l2.Release()
 }
+
+func TestSummaryCountsCachedTokens(t *testing.T) {
+	recs := []Record{
+		{TaskID: "a", Attempt: 1, ExitStatus: "Submitted", Passed: bp(true), Tokens: 1100, PromptTokens: 1000, CachedTokens: 600},
+		{TaskID: "b", Attempt: 1, ExitStatus: "Submitted", Passed: bp(false), Tokens: 3300, PromptTokens: 3000, CachedTokens: 2400},
+	}
+	s := Summarize(recs, nil)
+	if s.PromptTokens != 4000 || s.CachedTokens != 3000 {
+		t.Errorf("prompt %d cached %d, want 4000 and 3000", s.PromptTokens, s.CachedTokens)
+	}
+	if md := s.Markdown(); !strings.Contains(md, "| prompt tokens (cached) | 4000 (3000, 75%) |") {
+		t.Errorf("summary.md lacks the cached share:\n%s", md)
+	}
+}

@@ -122,16 +122,10 @@ func checkEndpoint(ctx context.Context, mc model.Config) check {
 		}
 		return check{name: "endpoint", ok: true, detail: "replay file " + name}
 	}
-	base := mc.BaseURL
-	if base == "" {
-		base = os.Getenv("OPENAI_BASE_URL")
-	}
-	if base == "" {
-		base = model.DefaultBaseURL
-	}
+	base := model.ResolveBaseURL(mc.API, mc.BaseURL)
 	keyEnv := mc.APIKeyEnv
 	if keyEnv == "" {
-		keyEnv = model.DefaultAPIKeyEnv
+		keyEnv = model.DefaultKeyEnv(mc.API)
 	}
 	key := keyring.Getenv(keyEnv)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -141,7 +135,13 @@ func checkEndpoint(ctx context.Context, mc model.Config) check {
 		c.detail, c.fix = err.Error(), "set model.base_url to an http(s) URL"
 		return c
 	}
-	if key != "" {
+	switch {
+	case mc.API == model.APIAnthropic:
+		req.Header.Set("Anthropic-Version", "2023-06-01")
+		if key != "" {
+			req.Header.Set("X-Api-Key", key)
+		}
+	case key != "":
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := http.DefaultClient.Do(req)

@@ -33,8 +33,9 @@ func judgeModelFlags(cmd *cobra.Command, js *judgeSettings) {
 	f := cmd.Flags()
 	f.StringArrayVar(&js.layers, "wright-config", nil, "wright config layers, as for wright run: the judge is gate.model, falling back to model (used when neither --model nor $WRIGHT_MODEL names one)")
 	f.StringVar(&j.Name, "model", "", "judge model name (default $WRIGHT_MODEL)")
-	f.StringVar(&j.BaseURL, "base-url", "", "OpenAI-compatible base URL (default $WRIGHT_MODEL_BASE_URL, $OPENAI_BASE_URL, or $WRIGHT_MODEL_SOCKET's key proxy when no key is set)")
-	f.StringVar(&j.APIKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY)")
+	f.StringVar(&j.API, "api", "", "wire API: chat, responses or anthropic (default $WRIGHT_MODEL_API, else chat)")
+	f.StringVar(&j.BaseURL, "base-url", "", "base URL, with or without /v1 (default $WRIGHT_MODEL_BASE_URL, $OPENAI_BASE_URL or $ANTHROPIC_BASE_URL, or $WRIGHT_MODEL_SOCKET's key proxy when no key is set)")
+	f.StringVar(&j.APIKeyEnv, "api-key-env", "", "environment variable holding the API key (default ANTHROPIC_API_KEY for anthropic, else OPENAI_API_KEY)")
 	f.Float64Var(&j.TimeoutSeconds, "timeout-seconds", 0, "per-request timeout in seconds (default: the client's)")
 	f.IntVar(&j.MaxAttempts, "max-attempts", 0, "attempts per request on transient errors such as HTTP 429/5xx (default: the client's)")
 }
@@ -54,6 +55,9 @@ func newJudgeClient(js judgeSettings) (model.Client, string, string, error) {
 			return nil, "", "", usageError("%v", err)
 		}
 		j.Name = jm.Name
+		if j.API == "" {
+			j.API = jm.API
+		}
 		if j.BaseURL == "" {
 			j.BaseURL = jm.BaseURL
 		}

@@ -28,6 +28,7 @@ import (
 const (
 	SocketEnv = "WRIGHT_MODEL_SOCKET" // path of the proxy's socket
 	ModelEnv  = "WRIGHT_MODEL"        // the model name to ask for
+	APIEnv    = "WRIGHT_MODEL_API"    // the wire API to speak (model.api)
 )
 
 // BaseURL is the base URL a client uses through the socket. Its host is a
@@ -50,12 +51,13 @@ type Proxy struct {
 
 // Start listens on socketPath (created with mode 0600; a stale socket left
 // by a dead process is replaced, any other file there is an error) and
-// forwards the requests a judge makes (POST /v1/chat/completions, GET
-// /v1/models) to upstreamBaseURL, which usually ends in /v1 itself:
-// /v1/chat/completions goes to <upstream>/chat/completions. Whatever
-// Authorization the caller sent is replaced with "Bearer apiKey". Other
-// routes (files, fine-tuning, billing, ...) are refused: the model's shell
-// gets the use of the key for chat, nothing more.
+// forwards the requests a chat judge makes (POST /v1/chat/completions and
+// /v1/responses, GET /v1/models) to upstreamBaseURL, which usually ends in
+// /v1 itself: /v1/chat/completions goes to <upstream>/chat/completions.
+// Whatever Authorization the caller sent is replaced with "Bearer apiKey".
+// Other routes (files, fine-tuning, billing, ...) are refused: the model's
+// shell gets the use of the key for model calls, nothing more. StartFor
+// does the same for the other wire APIs.
 // An empty apiKey forwards without one (local servers). The proxy runs until
 // Close or until ctx ends.
 func Start(ctx context.Context, upstreamBaseURL, apiKey, socketPath string) (*Proxy, error) {
@@ -66,6 +68,62 @@ func Start(ctx context.Context, upstreamBaseURL, apiKey, socketPath string) (*Pr
 // answer the endpoint gives through the proxy, so that what the model's
 // shell spends on the judge counts toward the run's cost limit.
 func StartMetered(ctx context.Context, upstreamBaseURL, apiKey, socketPath string, onUsage func(prompt, completion int)) (*Proxy, error) {
+	var meter func(Usage)
+	if onUsage != nil {
+		meter = func(u Usage) { onUsage(u.Prompt, u.Completion) }
+	}
+	return StartFor(ctx, Upstream{API: APIChat, BaseURL: upstreamBaseURL, Key: apiKey}, socketPath, meter)
+}
+
+// Wire APIs the proxy forwards (model.api's values).
+const (
+	APIChat      = "chat"
+	APIResponses = "responses"
+	APIAnthropic = "anthropic"
+)
+
+// anthropicVersion is sent when the caller gave none: the Messages API
+// refuses a request without it.
+const anthropicVersion = "2023-06-01"
+
+// Upstream is the endpoint the proxy forwards to and how it takes the key.
+type Upstream struct {
+	// API decides the routes and the key's header: chat and responses
+	// take "Authorization: Bearer" on /v1/chat/completions and
+	// /v1/responses; anthropic takes x-api-key (with anthropic-version)
+	// on /v1/messages. Empty is chat.
+	API     string
+	BaseURL string // usually ends in /v1: /v1/x goes to <BaseURL>/x
+	Key     string // empty: forwarded without one (local servers)
+}
+
+// Usage is what one answer through the proxy reported: the whole prompt
+// (cache reads and writes included), the part read from the provider's
+// cache, the part written to it, and the completion.
+type Usage struct {
+	Prompt, Cached, CacheWrite, Completion int
+}
+
+// routes are the requests forwarded for an API; everything else is
+// refused.
+func routes(api string) []string {
+	switch api {
+	case APIAnthropic:
+		return []string{"POST /v1/messages", "GET /v1/models"}
+	case APIResponses, APIChat, "":
+		return []string{"POST /v1/chat/completions", "POST /v1/responses", "GET /v1/models"}
+	}
+	return nil
+}
+
+// StartFor is StartMetered for any of the wire APIs, onUsage (may be nil)
+// hearing each answer's usage.
+func StartFor(ctx context.Context, upstream Upstream, socketPath string, onUsage func(Usage)) (*Proxy, error) {
+	upstreamBaseURL, apiKey, api := upstream.BaseURL, upstream.Key, upstream.API
+	allowed := routes(api)
+	if allowed == nil {
+		return nil, fmt.Errorf("keyproxy: api %q: use chat, responses or anthropic", api)
+	}
 	up, err := url.Parse(upstreamBaseURL)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
 		return nil, fmt.Errorf("keyproxy: upstream %q is not an http(s) URL", upstreamBaseURL)
@@ -107,13 +165,22 @@ func StartMetered(ctx context.Context, upstreamBaseURL, apiKey, socketPath strin
 			// The caller's credentials never travel: only ours do.
 			r.Out.Header.Del("Authorization")
 			r.Out.Header.Del("Proxy-Authorization")
-			if apiKey != "" {
+			r.Out.Header.Del("X-Api-Key")
+			switch {
+			case api == APIAnthropic:
+				if apiKey != "" {
+					r.Out.Header.Set("X-Api-Key", apiKey)
+				}
+				if r.Out.Header.Get("Anthropic-Version") == "" {
+					r.Out.Header.Set("Anthropic-Version", anthropicVersion)
+				}
+			case apiKey != "":
 				r.Out.Header.Set("Authorization", "Bearer "+apiKey)
 			}
 		},
 		ModifyResponse: func(resp *http.Response) error {
 			if onUsage != nil {
-				meter(resp, onUsage)
+				meter(resp, api, onUsage)
 			}
 			return nil
 		},
@@ -125,11 +192,13 @@ func StartMetered(ctx context.Context, upstreamBaseURL, apiKey, socketPath strin
 	// ServeMux cleans the path first (a "/v1/../x" is redirected to "/x"),
 	// so nothing outside the allowed routes is reachable with the key.
 	mux := http.NewServeMux()
+	refusal := "wright key proxy: only " + strings.Join(allowed, ", ") + " are forwarded"
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "wright key proxy: only POST /v1/chat/completions and GET /v1/models are forwarded", http.StatusNotFound)
+		http.Error(w, refusal, http.StatusNotFound)
 	})
-	mux.Handle("POST /v1/chat/completions", rp)
-	mux.Handle("GET /v1/models", rp)
+	for _, route := range allowed {
+		mux.Handle(route, rp)
+	}
 	p := &Proxy{
 		socketPath: socketPath,
 		listener:   l,
@@ -223,10 +292,10 @@ func redact(s, key string) string {
 	return strings.ReplaceAll(s, key, "[redacted]")
 }
 
-// meter reads the usage of a chat answer and puts the body back unchanged.
+// meter reads the usage of an answer and puts the body back unchanged.
 // Answers are small (no streaming through the proxy), so holding one is
 // fine; a body over the bound is passed on unmetered.
-func meter(resp *http.Response, onUsage func(prompt, completion int)) {
+func meter(resp *http.Response, api string, onUsage func(Usage)) {
 	const limit = 16 << 20
 	orig := resp.Body
 	body, err := io.ReadAll(io.LimitReader(orig, limit+1))
@@ -239,11 +308,36 @@ func meter(resp *http.Response, onUsage func(prompt, completion int)) {
 	}
 	var answer struct {
 		Usage struct {
-			PromptTokens     int `json:"prompt_tokens"`
-			CompletionTokens int `json:"completion_tokens"`
+			// chat
+			PromptTokens        int `json:"prompt_tokens"`
+			CompletionTokens    int `json:"completion_tokens"`
+			PromptTokensDetails struct {
+				CachedTokens int `json:"cached_tokens"`
+			} `json:"prompt_tokens_details"`
+			// responses and anthropic
+			InputTokens        int `json:"input_tokens"`
+			OutputTokens       int `json:"output_tokens"`
+			InputTokensDetails struct {
+				CachedTokens int `json:"cached_tokens"`
+			} `json:"input_tokens_details"`
+			// anthropic, apart from input_tokens
+			CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+			CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 		} `json:"usage"`
 	}
-	if json.Unmarshal(body, &answer) == nil && (answer.Usage.PromptTokens > 0 || answer.Usage.CompletionTokens > 0) {
-		onUsage(answer.Usage.PromptTokens, answer.Usage.CompletionTokens)
+	if json.Unmarshal(body, &answer) != nil {
+		return
+	}
+	a := answer.Usage
+	u := Usage{Prompt: a.PromptTokens, Completion: a.CompletionTokens, Cached: a.PromptTokensDetails.CachedTokens}
+	switch {
+	case api == APIAnthropic:
+		u = Usage{Prompt: a.InputTokens + a.CacheReadInputTokens + a.CacheCreationInputTokens, Cached: a.CacheReadInputTokens,
+			CacheWrite: a.CacheCreationInputTokens, Completion: a.OutputTokens}
+	case a.InputTokens > 0 || a.OutputTokens > 0:
+		u = Usage{Prompt: a.InputTokens, Cached: a.InputTokensDetails.CachedTokens, Completion: a.OutputTokens}
+	}
+	if u.Prompt > 0 || u.Completion > 0 {
+		onUsage(u)
 	}
 }

@@ -246,3 +246,62 @@ func TestProxyMetersUsage(t *testing.T) {
 		t.Errorf("metered %d + %d, want 120 + 30", prompt, completion)
 	}
 }
+
+// Each API's client reaches the endpoint through the proxy with the key in
+// that API's own header, and only on that API's routes.
+func TestProxyForEachAPI(t *testing.T) {
+	for _, api := range []string{APIResponses, APIAnthropic} {
+		t.Run(api, func(t *testing.T) {
+			srv := modeltest.New(t, modeltest.Reply("hello").WithUsage(1000, 30).WithCache(600, 100))
+			var got Usage
+			sock := filepath.Join(t.TempDir(), "m.sock")
+			p, err := StartFor(context.Background(), Upstream{API: api, BaseURL: srv.URL + "/v1", Key: secret}, sock, func(u Usage) { got = u })
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			t.Setenv("WRIGHT_TEST_NO_SUCH_KEY", "")
+			client, err := model.New(model.Config{Name: "m", API: api, BaseURL: BaseURL, APIKeyEnv: "WRIGHT_TEST_NO_SUCH_KEY",
+				ResponseFormat: model.FormatNone, HTTPClient: HTTPClient(sock), Retry: model.Retry{Attempts: 1}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reply, err := client.Complete(context.Background(), []model.Message{{Role: model.RoleUser, Content: "hi"}})
+			if err != nil || reply.Content != "hello" {
+				t.Fatalf("%q %v", reply.Content, err)
+			}
+			r := srv.Last()
+			if api == APIAnthropic {
+				if r.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != secret || r.Header.Get("Authorization") != "" || r.Header.Get("Anthropic-Version") == "" {
+					t.Errorf("%s: x-api-key %q, authorization %q, anthropic-version %q", r.Path, r.Header.Get("X-Api-Key"), r.Header.Get("Authorization"), r.Header.Get("Anthropic-Version"))
+				}
+				if want := (Usage{Prompt: 1000, Cached: 600, CacheWrite: 100, Completion: 30}); got != want {
+					t.Errorf("metered %+v, want %+v", got, want)
+				}
+			} else {
+				if r.Path != "/v1/responses" || r.Header.Get("Authorization") != "Bearer "+secret || r.Header.Get("X-Api-Key") != "" {
+					t.Errorf("%s: authorization %q", r.Path, r.Header.Get("Authorization"))
+				}
+				if want := (Usage{Prompt: 1000, Cached: 600, Completion: 30}); got != want {
+					t.Errorf("metered %+v, want %+v", got, want)
+				}
+			}
+			// The other API's route is not forwarded with this key.
+			other := "/messages"
+			if api == APIAnthropic {
+				other = "/chat/completions"
+			}
+			resp, err := HTTPClient(sock).Post(BaseURL+other, "application/json", strings.NewReader("{}"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusNotFound {
+				t.Errorf("%s forwarded for %s: %d", other, api, resp.StatusCode)
+			}
+		})
+	}
+	if _, err := StartFor(context.Background(), Upstream{API: "gemini", BaseURL: "http://127.0.0.1:9/v1"}, filepath.Join(t.TempDir(), "x.sock"), nil); err == nil {
+		t.Error("an unknown API was accepted")
+	}
+}

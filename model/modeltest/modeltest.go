@@ -10,9 +10,12 @@
 //	...
 //	srv.Requests()[1].Chat().Messages // what the model was shown
 //
-// It serves POST /v1/chat/completions and /chat/completions, records every
-// request, and fails the test if asked for more responses than the script
-// holds (end the script with .Forever() for open-ended loops). Tests inside
+// It serves the three wire APIs wright speaks, each in its documented
+// shape: POST /v1/chat/completions (and /chat/completions), OpenAI's
+// /v1/responses and Anthropic's /v1/messages; one script answers whichever
+// is asked (ConfigFor picks the API). It records every request, and fails
+// the test if asked for more responses than the script holds (end the
+// script with .Forever() for open-ended loops). Tests inside
 // package model itself cannot import it (an import cycle); they use it from
 // package model_test.
 package modeltest
@@ -43,9 +46,15 @@ const (
 type Response struct {
 	status       int
 	body         *string // sent verbatim when set
+	errMessage   *string // an error body in the asked API's shape
+	errType      string  // its type, when not the status's usual one
 	content      string
+	refusal      bool
 	finishReason string
 	usage        *[2]int
+	cached       int
+	cacheWrite   int
+	reasoning    int
 	header       http.Header
 	hangup       bool
 	delay        time.Duration
@@ -116,14 +125,26 @@ func Status(code int) Response {
 	return Error(code, fmt.Sprintf("modeltest: scripted status %d", code))
 }
 
-// Error is an error status whose OpenAI-style body carries message.
+// Error is an error status whose body carries message, in the shape of the
+// API asked: OpenAI's {"error": {...}} or Anthropic's {"type": "error",
+// "error": {...}}.
 func Error(code int, message string) Response {
-	body, _ := json.Marshal(map[string]any{"error": map[string]any{
-		"message": message,
-		"type":    errorType(code),
-		"code":    nil,
-	}})
-	return Raw(code, string(body))
+	return Response{status: code, errMessage: &message}
+}
+
+// Overloaded is Anthropic's 529 overloaded_error (the same status, in
+// OpenAI's shape, on the other APIs).
+func Overloaded() Response {
+	r := Error(529, "Overloaded")
+	r.errType = "overloaded_error"
+	return r
+}
+
+// Refusal is a 200 whose answer is a refusal with the given text, as each
+// API reports one: chat's message.refusal, a Responses refusal part, an
+// Anthropic stop_reason "refusal" (whose text is the content).
+func Refusal(text string) Response {
+	return Response{status: http.StatusOK, content: text, refusal: true}
 }
 
 func errorType(code int) string {
@@ -132,6 +153,8 @@ func errorType(code int) string {
 		return "rate_limit_error"
 	case code == http.StatusUnauthorized:
 		return "authentication_error"
+	case code == 529:
+		return "overloaded_error"
 	case code >= 500:
 		return "server_error"
 	}
@@ -163,6 +186,21 @@ func (r Response) WithHeader(key, value string) Response {
 // WithUsage sets the token counts the reply reports.
 func (r Response) WithUsage(prompt, completion int) Response {
 	r.usage = &[2]int{prompt, completion}
+	return r
+}
+
+// WithCache sets the prompt tokens the reply reports as read from the
+// provider's cache and as written to it (Anthropic's
+// cache_creation_input_tokens; OpenAI has no writes and ignores it).
+func (r Response) WithCache(read, write int) Response {
+	r.cached, r.cacheWrite = read, write
+	return r
+}
+
+// WithReasoning sets the reasoning (thinking) tokens among the completion
+// tokens.
+func (r Response) WithReasoning(n int) Response {
+	r.reasoning = n
 	return r
 }
 
@@ -252,6 +290,17 @@ func (m ChatMessage) ImageURLs() []string {
 	return urls
 }
 
+// API is the wire API the request spoke: chat, responses or anthropic.
+func (r Request) API() string {
+	switch strings.TrimPrefix(r.Path, "/v1") {
+	case "/responses":
+		return model.APIResponses
+	case "/messages":
+		return model.APIAnthropic
+	}
+	return model.APIChat
+}
+
 // Chat decodes the body as a chat completion request; a body that is not
 // one gives the zero ChatRequest (check Body when that matters).
 func (r Request) Chat() ChatRequest {
@@ -307,6 +356,14 @@ func (s *Server) Config() model.Config {
 		APIKeyEnv: NoKeyEnv,
 		Retry:     model.Retry{Attempts: 5, InitialDelaySeconds: 0.001, MaxDelaySeconds: 0.01},
 	}
+}
+
+// ConfigFor is Config for one wire API (model.APIChat, APIResponses or
+// APIAnthropic).
+func (s *Server) ConfigFor(api string) model.Config {
+	c := s.Config()
+	c.API = api
+	return c
 }
 
 // Client is a model client for the server; edits adjust its config first.
@@ -376,9 +433,14 @@ func (s *Server) next(req Request) (resp Response, ok bool, served int) {
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
-	if r.Method != http.MethodPost || (r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/chat/completions") {
-		s.t.Errorf("modeltest: unexpected request %s %s", r.Method, r.URL.Path)
-		writeJSON(w, http.StatusNotFound, errorBody(fmt.Sprintf("modeltest serves POST /v1/chat/completions, not %s %s", r.Method, r.URL.Path)))
+	switch strings.TrimPrefix(r.URL.Path, "/v1") {
+	case "/chat/completions", "/responses", "/messages":
+	default:
+		r.Method = "" // refused below
+	}
+	if r.Method != http.MethodPost {
+		s.t.Errorf("modeltest: unexpected request %s %s", req.Method, r.URL.Path)
+		writeJSON(w, http.StatusNotFound, errorBody(fmt.Sprintf("modeltest serves POST /v1/chat/completions, /v1/responses and /v1/messages, not %s %s", req.Method, r.URL.Path)))
 		return
 	}
 	resp, ok, served := s.next(req)
@@ -422,32 +484,119 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, *resp.body)
 		return
 	}
-	var chat ChatRequest
-	_ = json.Unmarshal(body, &chat)
+	if resp.errMessage != nil {
+		typ := resp.errType
+		if typ == "" {
+			typ = errorType(resp.status)
+		}
+		e := map[string]any{"message": *resp.errMessage, "type": typ}
+		if req.API() == model.APIAnthropic {
+			writeJSON(w, resp.status, map[string]any{"type": "error", "error": e})
+			return
+		}
+		e["code"] = nil
+		writeJSON(w, resp.status, map[string]any{"error": e})
+		return
+	}
 	prompt, completion := DefaultPromptTokens, DefaultCompletionTokens
 	if resp.usage != nil {
 		prompt, completion = resp.usage[0], resp.usage[1]
 	}
+	switch req.API() {
+	case model.APIResponses:
+		writeJSON(w, resp.status, responsesAnswer(req, resp, served, prompt, completion))
+	case model.APIAnthropic:
+		writeJSON(w, resp.status, messagesAnswer(req, resp, served, prompt, completion))
+	default:
+		writeJSON(w, resp.status, chatAnswer(req, resp, served, prompt, completion))
+	}
+}
+
+// chatAnswer is a chat.completion.
+func chatAnswer(req Request, resp Response, served, prompt, completion int) map[string]any {
 	finish := resp.finishReason
 	if finish == "" {
 		finish = "stop"
 	}
-	writeJSON(w, resp.status, map[string]any{
+	msg := map[string]any{"role": "assistant", "content": resp.content}
+	if resp.refusal {
+		msg = map[string]any{"role": "assistant", "content": nil, "refusal": resp.content}
+	}
+	return map[string]any{
 		"id":      fmt.Sprintf("chatcmpl-modeltest-%d", served),
 		"object":  "chat.completion",
 		"created": time.Now().Unix(),
-		"model":   chat.Model,
-		"choices": []any{map[string]any{
-			"index":         0,
-			"message":       map[string]any{"role": "assistant", "content": resp.content},
-			"finish_reason": finish,
-		}},
+		"model":   req.Chat().Model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 		"usage": map[string]any{
-			"prompt_tokens":     prompt,
-			"completion_tokens": completion,
-			"total_tokens":      prompt + completion,
+			"prompt_tokens":             prompt,
+			"completion_tokens":         completion,
+			"total_tokens":              prompt + completion,
+			"prompt_tokens_details":     map[string]any{"cached_tokens": resp.cached},
+			"completion_tokens_details": map[string]any{"reasoning_tokens": resp.reasoning},
 		},
-	})
+	}
+}
+
+// responsesAnswer is a Responses API response object.
+func responsesAnswer(req Request, resp Response, served, prompt, completion int) map[string]any {
+	part := map[string]any{"type": "output_text", "text": resp.content, "annotations": []any{}}
+	if resp.refusal {
+		part = map[string]any{"type": "refusal", "refusal": resp.content}
+	}
+	out := map[string]any{
+		"id": fmt.Sprintf("resp-modeltest-%d", served), "object": "response", "created_at": time.Now().Unix(),
+		"status": "completed", "model": req.JSON()["model"], "error": nil, "incomplete_details": nil,
+		"output": []any{
+			map[string]any{"type": "reasoning", "id": "rs-modeltest", "summary": []any{}},
+			map[string]any{"type": "message", "id": fmt.Sprintf("msg-modeltest-%d", served), "status": "completed", "role": "assistant", "content": []any{part}},
+		},
+		"usage": map[string]any{
+			"input_tokens":          prompt,
+			"input_tokens_details":  map[string]any{"cached_tokens": resp.cached},
+			"output_tokens":         completion,
+			"output_tokens_details": map[string]any{"reasoning_tokens": resp.reasoning},
+			"total_tokens":          prompt + completion,
+		},
+	}
+	if resp.finishReason == "length" {
+		out["status"] = "incomplete"
+		out["incomplete_details"] = map[string]any{"reason": "max_output_tokens"}
+	}
+	return out
+}
+
+// messagesAnswer is an Anthropic Messages API message. A request that
+// forces a tool gets the content as that tool's input, as the API gives it.
+func messagesAnswer(req Request, resp Response, served, prompt, completion int) map[string]any {
+	body := req.JSON()
+	stop := "end_turn"
+	content := []any{map[string]any{"type": "text", "text": resp.content}}
+	if choice, _ := body["tool_choice"].(map[string]any); choice["type"] == "tool" {
+		var input any
+		if json.Unmarshal([]byte(resp.content), &input) == nil {
+			stop = "tool_use"
+			content = []any{map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_modeltest_%d", served), "name": choice["name"], "input": input}}
+		}
+	}
+	if resp.refusal {
+		stop = "refusal"
+	}
+	if resp.finishReason == "length" {
+		stop = "max_tokens"
+	}
+	return map[string]any{
+		"id": fmt.Sprintf("msg_modeltest_%d", served), "type": "message", "role": "assistant",
+		"model": body["model"], "content": content, "stop_reason": stop, "stop_sequence": nil,
+		"usage": map[string]any{
+			// Anthropic's input_tokens leaves out what the cache read or wrote.
+			"input_tokens":                max(prompt-resp.cached-resp.cacheWrite, 0),
+			"cache_read_input_tokens":     resp.cached,
+			"cache_creation_input_tokens": resp.cacheWrite,
+			"output_tokens":               completion,
+			"output_tokens_details":       map[string]any{"thinking_tokens": resp.reasoning},
+		},
+	}
 }
 
 func errorBody(msg string) map[string]any {

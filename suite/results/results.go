@@ -40,6 +40,10 @@ type Record struct {
 	Via           string   `json:"via,omitempty"`
 	ScriptVersion int      `json:"script_version,omitempty"`
 	AgentCost     *float64 `json:"agent_cost,omitempty"`
+	// PromptTokens and CachedTokens are the prompt side of Tokens and the
+	// part of it the provider's prompt cache served.
+	PromptTokens int `json:"prompt_tokens"`
+	CachedTokens int `json:"cached_tokens"`
 }
 
 // Eval is one evaluator's verdict on one attempt. Passed is nil when
