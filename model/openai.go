@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,6 +41,12 @@ type openAIClient struct {
 	// bodyFields are request fields go-openai cannot express, merged into
 	// the JSON body (temperature 0 is dropped by its omitempty).
 	bodyFields map[string]any
+
+	// reached is set once the endpoint has answered at all: from then on a
+	// refused connection is a server restarting, worth the retries; before,
+	// it is an address where nothing listens, and waiting out every retry
+	// (about 11 s with the defaults) only hides that.
+	reached atomic.Bool
 
 	warn      func(string)
 	priceOnce sync.Once
@@ -212,6 +219,9 @@ func (c *openAIClient) attempt(ctx context.Context, req openai.ChatCompletionReq
 	defer cancel()
 	ex := &exchange{patch: patch}
 	resp, err := c.api.CreateChatCompletion(context.WithValue(actx, exchangeKey{}, ex), req)
+	if err == nil || ex.status != 0 {
+		c.reached.Store(true)
+	}
 	if err != nil {
 		return Reply{}, c.classify(ctx, actx, err, ex)
 	}
@@ -283,6 +293,9 @@ func (c *openAIClient) classify(ctx, actx context.Context, err error, ex *exchan
 	if ex.status >= 200 && ex.status < 300 {
 		return &transientError{err: fmt.Errorf("endpoint sent a body that is not a chat completion (%v): %s", err, c.snippet(ex.body))}
 	}
+	if !c.reached.Load() && unreachable(err) {
+		return fmt.Errorf("model: cannot reach %s: %w (is the server running? check --base-url or model.base_url)", c.cfg.BaseURL, err)
+	}
 	if isNetworkError(err) {
 		return &transientError{err: fmt.Errorf("connection failed: %w", err)}
 	}
@@ -295,6 +308,13 @@ func retryableStatus(status int) bool {
 		return true
 	}
 	return status >= 500
+}
+
+// unreachable is an endpoint that is not there: nothing listens on the port,
+// or its host name does not resolve.
+func unreachable(err error) bool {
+	var dnsErr *net.DNSError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dnsErr) && dnsErr.IsNotFound
 }
 
 func isNetworkError(err error) bool {
