@@ -14,7 +14,7 @@ const (
 	// FormatError is a reply the loop could not use (prose, broken JSON,
 	// code that does not parse): Message is why, Reply what the model said.
 	FormatError EventKind = "format_error"
-	Compacted   EventKind = "compacted"    // the history was summarised
+	Compacted   EventKind = "compacted" // the history was summarised
 	RunEnded    EventKind = "run_ended"
 )
 
