@@ -91,3 +91,46 @@ func TestRecordedModelForRun(t *testing.T) {
 		t.Errorf("exit %d, stderr %s", r.code, r.stderr.String())
 	}
 }
+
+// Every usage error says what to do: a misspelt flag gets the nearest one,
+// a missing argument is named, and each points at --help.
+func TestUsageErrorsSayWhatToDo(t *testing.T) {
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", "--taks", "x"}, []string{"unknown flag: --taks; did you mean --task?", "wright run --help"}},
+		{[]string{"bench", "builtin:demo", "--paralel", "2"}, []string{"did you mean --parallel?"}},
+		{[]string{"bench"}, []string{"missing SUITE", "wright bench SUITE", "wright bench --help"}},
+		{[]string{"bench", "builtin:demo"}, []string{"-o DIR is required", "wright bench builtin:demo -o bench-out"}},
+		{[]string{"review"}, []string{"usage: wright review RUN_DIR", "wright review --help"}},
+		{[]string{"run", "-t", "x", "--step-limit", "many"}, []string{"--step-limit", "wright run --help"}},
+		{[]string{"revew"}, []string{"review", "wright --help"}},
+	}
+	for _, c := range cases {
+		r := wright(t, c.args...)
+		for _, w := range c.want {
+			if r.code != 2 || !strings.Contains(r.stderr.String(), w) {
+				t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.stderr.String(), w)
+			}
+		}
+	}
+	// --output stays accepted by bench, under its new name --output-dir.
+	r := wright(t, "bench", "builtin:demo", "--output", "b", "--filter", "^no-such-task$")
+	if r.code != 2 || !strings.Contains(r.stderr.String(), "no task of builtin:demo is selected") {
+		t.Errorf("bench --output: exit %d, stderr %s", r.code, r.stderr.String())
+	}
+	r = wright(t, "reflect", "--help")
+	if !strings.Contains(r.stdout.String(), "not wright's YAML config") {
+		t.Errorf("reflect --help does not say --config is the judge's file:\n%s", r.stdout.String())
+	}
+}
+
+// doctor checks the endpoint a run would reach, given as for run.
+func TestDoctorBaseURL(t *testing.T) {
+	base := "http://" + freePort(t) + "/v1"
+	r := wright(t, "doctor", "--base-url", base)
+	if out := r.stdout.String(); r.code != 1 || !strings.Contains(out, "FAIL endpoint") || !strings.Contains(out, base) {
+		t.Errorf("doctor --base-url %s: exit %d\n%s", base, r.code, out)
+	}
+}

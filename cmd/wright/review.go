@@ -64,7 +64,7 @@ failures grouped by exit status and by their first error line.`,
 	fl.BoolVar(&f.plain, "plain", false, "print Markdown without colours and without a pager")
 	fl.BoolVar(&f.asJSON, "json", false, "print a compact JSON digest")
 	fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page")
-	fl.StringVarP(&f.output, "output", "o", "", "where --html writes (default: review.html in the directory reviewed; - for stdout)")
+	fl.StringVarP(&f.output, "output", "o", "", "the HTML file --html writes (default: review.html in the folder reviewed; - for stdout)")
 	fl.StringVar(&f.serve, "serve", "", "serve the pages over HTTP at ADDR (default 127.0.0.1:0, a free port)")
 	fl.Lookup("serve").NoOptDefVal = "127.0.0.1:0"
 	fl.BoolVar(&f.public, "public", false, "let --serve listen on an address other than loopback")

@@ -50,7 +50,7 @@ Exit codes: 0 Submitted, 1 any other exit status, 2 a usage or config error,
 	fl.StringVar(&f.startURL, "start-url", "", "the page to start from")
 	fl.StringVar(&f.taskID, "task-id", "", "an id for the task (default: from the task's first words)")
 	fl.StringArrayVarP(&f.configs, "config", "c", nil, "config layer: a built-in name ("+strings.Join(config.Builtins(), ", ")+"), a YAML file, or key.path=value (repeatable; later wins)")
-	fl.StringVarP(&f.outputDir, "output-dir", "o", "runs", "where run directories are made")
+	fl.StringVarP(&f.outputDir, "output-dir", "o", "runs", "the folder run folders are made in (each run gets <task_id>_<time> there)")
 	fl.StringVar(&f.runDir, "run-dir", "", "the exact run directory (instead of <output-dir>/<task_id>_<time>)")
 	fl.StringVar(&f.model, "model", "", "model name, or replay:<file.jsonl> (model.name)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (model.base_url)")
