@@ -71,7 +71,7 @@ func TestBench(t *testing.T) {
 		}
 	}
 	c := b.Counts()
-	if c.Passed != 11 || c.Failed != 5 || c.Unknown != 4 {
+	if c.Passed != 11 || c.Failed != 4 || c.Unscored != 4 || c.Errors != 1 || c.Attempts != 20 {
 		t.Errorf("counts %+v", c)
 	}
 	wantStatus := []Group{{Key: "LimitsExceeded", Count: 3}, {Key: "Submitted", Count: 4}, {Key: "EnvironmentError", Count: 1}, {Key: "error", Count: 1}}
@@ -98,8 +98,8 @@ func TestBench(t *testing.T) {
 		t.Errorf("failures by reason: %+v", b.ByReason)
 	}
 	md := b.Markdown()
-	for _, want := range []string{"20 attempts: **11 passed**, **5 failed**", "- **4** url_match: expected /cart.html",
-		"| task_19 | 1 | EnvironmentError | unknown |", "| task_20 | 1 | error | error |", "| ✓string_match ?judge |"} {
+	for _, want := range []string{"20 attempts: **11 passed**, **4 failed**, 4 unscored, 1 errors", "- **4** url_match: expected /cart.html",
+		"| task_19 | 1 | — | EnvironmentError | unscored |", "| task_20 | 1 | — | error | error |", "| ✓string_match ?judge |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("text lacks %q:\n%s", want, md)
 		}

@@ -95,10 +95,33 @@ func (r *Run) mergeRawResponses(byN map[int]*Step) {
 			Content string `json:"content"`
 			Usage   any    `json:"usage"`
 		}
-		if json.Unmarshal(b, &line) == nil && line.Step > 0 && byN[line.Step] == nil {
+		if json.Unmarshal(b, &line) != nil || line.Step <= 0 {
+			return
+		}
+		switch st := byN[line.Step]; {
+		case st == nil:
 			byN[line.Step] = incompleteStep(line.Step, line.Content, line.Usage)
+		case st.hasNote(NoteFormatError) && st.Raw == "":
+			// A reply the loop could not use: what the model said is the
+			// step, since there is no action to show.
+			st.Raw = line.Content
 		}
 	})
+}
+
+func (s *Step) hasNote(kind string) bool {
+	for _, n := range s.Notes {
+		if n.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// ShowRaw reports a step whose model reply is shown as it came: one known
+// only from the reply, or one the loop refused as a format error.
+func (s Step) ShowRaw() bool {
+	return s.Raw != "" && s.Code == "" && (s.Incomplete && s.Thought == "" || s.hasNote(NoteFormatError))
 }
 
 // incompleteStep is a step known only from the model's reply.

@@ -184,7 +184,7 @@ func (r *Run) stepMD(b *mdOut, s Step, full bool) {
 	if s.Done {
 		fmt.Fprintf(b, "**Done:** %s\n\n", b.lit(oneLine(s.FinalResponse)))
 	}
-	if s.Incomplete && s.Thought == "" && s.Code == "" && s.Raw != "" {
+	if s.ShowRaw() {
 		fmt.Fprintf(b, "Model reply:\n\n%s\n\n", fenced(head(s.Raw, 20, 2000), ""))
 	}
 	if p := s.Page(); p != "" {
