@@ -26,7 +26,7 @@ type StatGroup struct {
 
 // StatRow is one level or site.
 type StatRow struct {
-	Key, Rate                         string
+	Key, Rate                        string
 	Passed, Failed, Unscored, Errors int
 }
 

@@ -25,7 +25,7 @@ type benchDisplay struct {
 	mu      sync.Mutex
 	p       *mpb.Progress
 	overall *mpb.Bar
-	bars    []*mpb.Bar // the workers' lines
+	bars    []*mpb.Bar     // the workers' lines
 	workers map[int]string // worker -> its line
 	state   suite.Event    // the latest totals
 	// firstDone is Done at the first event: the attempts already final
