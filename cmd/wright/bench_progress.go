@@ -39,7 +39,9 @@ func newBenchDisplay(out io.Writer, tty bool, parallel int) *benchDisplay {
 	if !tty {
 		return d
 	}
-	d.p = mpb.New(mpb.WithOutput(out), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond))
+	// tty says the caller found a terminal; mpb is told so, rather than
+	// asking the writer again.
+	d.p = mpb.New(mpb.WithOutput(out), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond), mpb.WithAutoRefresh())
 	d.overall = d.p.New(0, mpb.BarStyle(),
 		mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
 			d.mu.Lock()
