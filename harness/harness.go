@@ -188,8 +188,12 @@ func requiresGate(cfg *config.Config) bool {
 	return cfg.Agent.RequireSelfReflectionSuccess && cfg.Gate.Mode != "off"
 }
 
-// endpoint is the base URL a model config reaches.
+// endpoint is the base URL a model config reaches; none for recorded
+// replies, which reach no endpoint.
 func endpoint(mc model.Config) string {
+	if strings.HasPrefix(mc.Name, model.ReplayPrefix) {
+		return ""
+	}
 	for _, u := range []string{mc.BaseURL, os.Getenv("OPENAI_BASE_URL")} {
 		if u != "" {
 			return u

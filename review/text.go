@@ -121,7 +121,7 @@ func (r *Run) headerMD(b *mdOut) {
 	row("Mode", h.Mode)
 	row("Model", h.Model)
 	row("Steps", fmt.Sprint(h.Steps))
-	row("Tokens", fmt.Sprintf("%d (%d prompt)", h.Tokens, h.PromptTokens))
+	row("Tokens", tokensText(h))
 	row("Cost", fmt.Sprintf("$%.4f", h.Cost))
 	row("Seconds", fmt.Sprintf("%.1f", h.Seconds))
 	row("Started", h.StartedAt)
@@ -270,6 +270,15 @@ func fenced(text, lang string) string {
 }
 
 // cell makes text safe for one table cell or one line.
+// tokensText is the header's token count: the model's, or, when it reported
+// none, the estimate the step lines show, said to be one.
+func tokensText(h Header) string {
+	if h.Tokens == 0 && h.EstimatedPrompt > 0 {
+		return fmt.Sprintf("none reported by the model; about %d prompt tokens over the steps (estimated)", h.EstimatedPrompt)
+	}
+	return fmt.Sprintf("%d (%d prompt)", h.Tokens, h.PromptTokens)
+}
+
 func cell(s string) string {
 	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", " ")
 	return strings.ReplaceAll(s, "|", `\|`)

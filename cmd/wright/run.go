@@ -228,6 +228,9 @@ func endLines(res runs.Result) string {
 	if res.ExitStatus != agent.Submitted && res.Message != "" {
 		line += "wright: why: " + strings.TrimSpace(res.Message) + "\n"
 	}
+	if res.RunDir != "" {
+		line += "wright: to read it: wright review " + shellWord(displayPath(res.RunDir)) + "\n"
+	}
 	return line
 }
 
@@ -242,6 +245,14 @@ func displayPath(p string) string {
 		return rel
 	}
 	return p
+}
+
+// shellWord quotes a path for a command line a user copies, when it needs it.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func isTerminal(f *os.File) bool {
