@@ -425,3 +425,18 @@ func TestDigestOfSomeSteps(t *testing.T) {
 		t.Error("a digest of step 9 of 4")
 	}
 }
+
+// A run stopped by Ctrl-C reads as interrupted, not in Go's words.
+func TestInterruptedInWords(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "result.json"), []byte(`{"task_id": "x", "exit_status": "EnvironmentError", "message": "start shell: context canceled", "steps": 0}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "runtime_errors.jsonl"), []byte(`{"step": 1, "kind": "model", "error": "model: request abandoned: context canceled"}`+"\n"), 0o644)
+	r, err := LoadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := r.Text(TextOptions{Plain: true})
+	if strings.Contains(text, "context canceled") || !strings.Contains(text, "request abandoned: interrupted (Ctrl-C or SIGTERM)") || !strings.Contains(text, "start shell: interrupted") {
+		t.Errorf("review text:\n%s", text)
+	}
+}

@@ -314,7 +314,7 @@ func (r *Run) readHeader() {
 	if h.TaskID == "" {
 		h.TaskID = res.TaskID
 	}
-	h.ExitStatus, h.FinalResponse, h.Message = res.ExitStatus, res.FinalResponse, res.Message
+	h.ExitStatus, h.FinalResponse, h.Message = res.ExitStatus, res.FinalResponse, plainError(res.Message)
 	h.Mode, h.Model = res.Mode, res.Model
 	h.Steps, h.Tokens, h.PromptTokens, h.Cost = res.Steps, res.Usage.TotalTokens, res.Usage.PromptTokens, res.Usage.Cost
 	h.Seconds = res.Seconds

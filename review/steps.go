@@ -220,10 +220,21 @@ func (r *Run) readErrors() {
 	readJSONL(r.path("runtime_errors.jsonl"), func(b []byte) {
 		var e RuntimeError
 		if json.Unmarshal(b, &e) == nil {
+			e.Error = plainError(e.Error)
 			r.Errors = append(r.Errors, e)
 		}
 	})
 }
+
+// goWords are Go's error texts a reader should not have to know, in words.
+var goWords = strings.NewReplacer(
+	"context canceled", "interrupted (Ctrl-C or SIGTERM)",
+	"context deadline exceeded", "timed out",
+)
+
+// plainError says an error from the run's files in words: a run stopped by
+// Ctrl-C reads as interrupted, not as Go's "context canceled".
+func plainError(s string) string { return goWords.Replace(s) }
 
 // readJSONL calls fn for each line; a half-written last line is skipped.
 func readJSONL(path string, fn func([]byte)) {
