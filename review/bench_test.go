@@ -52,7 +52,7 @@ func makeBench(t *testing.T) (string, []Attempt) {
 	if err := os.WriteFile(filepath.Join(dir, "results.jsonl"), lines.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_ = os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"tasks": 20, "passed": 11, "pass_rate": 0.55}`), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"tasks": 20, "passed": 11, "failed": 4, "unscored": 4, "errors": 1, "success_rate": 0.7333, "ci95": [0.4805, 0.8910]}`), 0o644)
 	return dir, rows
 }
 

@@ -48,7 +48,7 @@ func (b *Bench) Stats() Stats {
 		BySite  map[string]summaryRate `json:"by_site"`
 	}
 	raw, err := os.ReadFile(filepath.Join(b.Dir, "summary.json"))
-	if err != nil || json.Unmarshal(raw, &sum) != nil {
+	if err != nil || json.Unmarshal(raw, &sum) != nil || sum.SuccessRate == nil {
 		return Stats{}
 	}
 	st := Stats{Rate: ratePct(sum.SuccessRate), CI: fmt.Sprintf("%.1f%%–%.1f%%", 100*sum.CI95[0], 100*sum.CI95[1])}
