@@ -440,3 +440,22 @@ func TestInterruptedInWords(t *testing.T) {
 		t.Errorf("review text:\n%s", text)
 	}
 }
+
+// A reply the loop refused as a format error is shown as the model wrote
+// it, in the terminal view, the HTML page and the digest.
+func TestFormatErrorShowsTheReply(t *testing.T) {
+	r := load(t, "gate_refused")
+	const said = "I think I will just say hello without JSON this time."
+	text, _ := r.Text(TextOptions{Plain: true})
+	if !strings.Contains(text, "Model reply:") || !strings.Contains(text, said) {
+		t.Errorf("the terminal view lacks the reply:\n%s", text)
+	}
+	var page bytes.Buffer
+	if err := WriteRunHTML(&page, r, HTMLOptions{}); err != nil || !strings.Contains(page.String(), `<pre class="raw">`+said) {
+		t.Errorf("the page lacks the reply (%v)", err)
+	}
+	var js bytes.Buffer
+	if err := r.WriteDigest(&js, TextOptions{}); err != nil || !strings.Contains(js.String(), said) {
+		t.Errorf("the digest lacks the reply (%v)", err)
+	}
+}
