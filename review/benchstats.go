@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"wright/suite/results"
 )
 
 // Stats are the statistics of summary.json as a reviewer reads them: the
@@ -139,4 +141,22 @@ func lastShot(runDir string) string {
 		}
 	}
 	return ""
+}
+
+// attemptAt is the bench's record of the run at rel below dir, for its run
+// page; nil when dir is no bench or no line names that run.
+func attemptAt(dir, rel string) *results.Record {
+	if !IsBenchDir(dir) {
+		return nil
+	}
+	b, err := LoadBench(dir)
+	if err != nil {
+		return nil
+	}
+	for i, a := range b.Attempts {
+		if a.Found == rel {
+			return &b.Attempts[i].Record
+		}
+	}
+	return nil
 }
