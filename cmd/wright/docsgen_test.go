@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +26,27 @@ func TestDocsUpToDate(t *testing.T) {
 	for _, p := range on {
 		if _, ok := pages["cli/"+filepath.Base(p)]; !ok {
 			t.Errorf("docs/cli/%s documents no command: run `make docs`", filepath.Base(p))
+		}
+	}
+}
+
+// docs/README.md indexes every page of docs/, and every page it links is
+// there: a page added without a line in the index fails here.
+func TestDocsIndexComplete(t *testing.T) {
+	docs := filepath.Join("..", "..", "docs")
+	index, err := os.ReadFile(filepath.Join(docs, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(docs, "*.md"))
+	for _, p := range pages {
+		if name := filepath.Base(p); name != "README.md" && !strings.Contains(string(index), "("+name+")") {
+			t.Errorf("docs/README.md does not list %s", name)
+		}
+	}
+	for _, m := range regexp.MustCompile(`\]\(([^)#]+\.md)\)`).FindAllStringSubmatch(string(index), -1) {
+		if _, err := os.Stat(filepath.Join(docs, filepath.FromSlash(m[1]))); err != nil {
+			t.Errorf("docs/README.md links %s, which is not there", m[1])
 		}
 	}
 }
