@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-short bench demo deps chromium bwrap npm slurm jaeger fmt vet cross release clean
+.PHONY: all build test test-short bench demo docs deps chromium bwrap npm slurm jaeger fmt vet cross release clean
 
 all: build
 
@@ -129,6 +129,11 @@ bench: build
 
 demo: build
 	$(BIN) demo
+
+# The generated references: docs/cli/ from the commands, docs/config.md from
+# the built-in YAML and the key table (TestDocsUpToDate checks them).
+docs:
+	$(GO) run ./cmd/wright gen-docs docs
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -317,6 +317,11 @@ func (a *Agent) formatError(err error) error {
 	a.formatErrors++
 	a.Dir.RuntimeError(a.calls, "format", err)
 	a.writeStep(model.Action{}, nil, "Format error: "+err.Error())
+	reply := ""
+	if m := a.lastAssistant(); m != nil {
+		reply = firstLines(m.Content, 3)
+	}
+	a.emit(Event{Kind: FormatError, Message: firstLine(err.Error()), Reply: reply})
 	if a.formatErrors >= a.Config.MaxConsecutiveFormatErrors {
 		return exitMsg(FormatErrorLimit, fmt.Sprintf("%d unusable replies in a row; the last: %v", a.formatErrors, err))
 	}
@@ -544,12 +549,12 @@ func (a *Agent) emit(e Event) {
 }
 
 func (a *Agent) progressAction(action model.Action) {
-	a.emit(Event{Kind: StepStarted, Thought: firstLine(action.Thought), Command: firstLine(action.Code),
-		Done: action.Done, FinalResponse: firstLine(action.FinalResponse)})
+	a.emit(Event{Kind: StepStarted, Thought: firstLine(action.Thought), Command: firstLines(action.Code, 3),
+		Lang: a.kind.Lang, Done: action.Done, FinalResponse: firstLine(action.FinalResponse)})
 }
 
 func (a *Agent) progressObservation(obs env.Observation) {
-	a.emit(Event{Kind: StepEnded, Status: outcome(obs)})
+	a.emit(Event{Kind: StepEnded, Status: outcome(obs), Output: firstLines(obs.Output, 3)})
 }
 
 // outcome is an observation's status in a few words: "rc 0", "success
@@ -563,6 +568,26 @@ func outcome(obs env.Observation) string {
 		status += " (timed out)"
 	}
 	return status
+}
+
+// firstLines keeps the first n non-blank lines of s, each cut as firstLine
+// cuts, with " …" on the last when more followed.
+func firstLines(s string, n int) string {
+	var keep []string
+	rest := strings.TrimSpace(s)
+	for rest != "" && len(keep) < n {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		rest = strings.TrimLeft(rest, "\n")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		keep = append(keep, firstLine(line))
+	}
+	if strings.TrimSpace(rest) != "" && len(keep) > 0 && !strings.HasSuffix(keep[len(keep)-1], " …") {
+		keep[len(keep)-1] += " …"
+	}
+	return strings.Join(keep, "\n")
 }
 
 func firstLine(s string) string {

@@ -11,7 +11,10 @@ const (
 	StepStarted EventKind = "step_started" // the model's action is known
 	StepEnded   EventKind = "step_ended"   // its observation is back
 	DoneRefused EventKind = "done_refused" // the gate refused a done
-	Compacted   EventKind = "compacted"    // the history was summarised
+	// FormatError is a reply the loop could not use (prose, broken JSON,
+	// code that does not parse): Message is why, Reply what the model said.
+	FormatError EventKind = "format_error"
+	Compacted   EventKind = "compacted" // the history was summarised
 	RunEnded    EventKind = "run_ended"
 )
 
@@ -22,14 +25,21 @@ type Event struct {
 	TaskID string
 	RunDir string
 	Step   int
-	// Thought, Command and FinalResponse are set on StepStarted.
+	// Thought, Command and FinalResponse are set on StepStarted; Lang is
+	// the command's language ("bash", "python"), so a display can show
+	// code as code.
 	Thought, Command, FinalResponse string
+	Lang                            string
 	Done                            bool
+	// Reply is the first lines of an unusable reply, on FormatError.
+	Reply string
+	// Output is the first lines of what the action printed, on StepEnded.
+	Output string
 	// Status is the observation's outcome on StepEnded ("rc 0", "success
 	// true (timed out)") and the exit status on RunEnded.
 	Status string
-	// Message is the refusal on DoneRefused and why the run ended on
-	// RunEnded.
+	// Message is the refusal on DoneRefused, the problem on FormatError
+	// and why the run ended on RunEnded.
 	Message string
 	// TokensBefore and TokensAfter are the history's size on Compacted.
 	TokensBefore, TokensAfter int

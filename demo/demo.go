@@ -268,11 +268,19 @@ python3 final_script.py && ls final_runs/run_1/screenshots && cat final_runs/run
 		Done: true, FinalResponse: `{"title": "The Go Programming Language", "author": "Alan Donovan, Brian Kernighan", "price": 39.99}`},
 }
 
+// JudgeReply is one recorded answer of the judge. Match names the
+// screenshot it was given for: the judge scores screenshots in parallel,
+// so the replay hands each answer to the request that sends that file.
+type JudgeReply struct {
+	Content string `json:"content"`
+	Match   string `json:"match,omitempty"`
+}
+
 // JudgeReplies are the judge's recorded answers: one per screenshot, then
 // the verdict.
-var JudgeReplies = []string{
-	"Score: 5\nReasoning: The shop's home page is open with the search form visible.",
-	"Score: 5\nReasoning: The results list shows \"The Go Programming Language\" with a price.",
-	"Score: 5\nReasoning: The book page shows the title, the authors Alan Donovan and Brian Kernighan, and the price $39.99.",
-	"The log shows the search and the book page; the result (title, authors Alan Donovan and Brian Kernighan, price 39.99) matches the book page in the last screenshot.\nStatus: success",
+var JudgeReplies = []JudgeReply{
+	{"Score: 5\nReasoning: The shop's home page is open with the search form visible.", "final_execution_1_home.png"},
+	{"Score: 5\nReasoning: The results list shows \"The Go Programming Language\" with a price.", "final_execution_2_results.png"},
+	{"Score: 5\nReasoning: The book page shows the title, the authors Alan Donovan and Brian Kernighan, and the price $39.99.", "final_execution_3_book.png"},
+	{"The log shows the search and the book page; the result (title, authors Alan Donovan and Brian Kernighan, price 39.99) matches the book page in the last screenshot.\nStatus: success", ""},
 }

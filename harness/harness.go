@@ -217,8 +217,12 @@ func cacheKey(runDir string) string {
 	return "wright-run-" + hex.EncodeToString(sum[:8])
 }
 
-// endpoint is the base URL a model config reaches.
+// endpoint is the base URL a model config reaches; none for recorded
+// replies, which reach no endpoint.
 func endpoint(mc model.Config) string {
+	if strings.HasPrefix(mc.Name, model.ReplayPrefix) {
+		return ""
+	}
 	return model.ResolveBaseURL(mc.API, mc.BaseURL)
 }
 

@@ -64,7 +64,7 @@ func newDemoRun(t *testing.T, i int, outDir string) *demoRun {
 	d := &demoRun{i: i, site: site}
 	var judgeScript []modeltest.Response
 	for _, reply := range demo.JudgeReplies {
-		judgeScript = append(judgeScript, modeltest.Reply(reply))
+		judgeScript = append(judgeScript, modeltest.Reply(reply.Content))
 	}
 	d.judge = modeltest.New(t, judgeScript...)
 	// The first step reports what this run's shell sees; the rest is the

@@ -10,7 +10,9 @@ import (
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -713,5 +715,43 @@ func TestRetryAfterParsing(t *testing.T) {
 		if got := model.RetryAfter(tt.header, now); got != tt.want {
 			t.Errorf("RetryAfter(%v) = %v, want %v", tt.header, got, tt.want)
 		}
+	}
+}
+
+// A refused connection before the endpoint ever answered is a wrong address:
+// it fails at once, naming it; once the endpoint has answered, a refusal is
+// a restart and is retried.
+func TestConnectionRefused(t *testing.T) {
+	t.Setenv("WRIGHT_TEST_MODEL_KEY", testKey)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+	}))
+	base := srv.URL + "/v1"
+	newC := func() (model.Client, *int) {
+		c, err := model.New(model.Config{Name: "m", BaseURL: base, APIKeyEnv: "WRIGHT_TEST_MODEL_KEY",
+			Retry: model.Retry{Attempts: 3, InitialDelaySeconds: 0.001, MaxDelaySeconds: 0.002}}, func(string) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waits := new(int)
+		model.SetSleep(c, func(context.Context, time.Duration) error { *waits++; return nil })
+		return c, waits
+	}
+	reached, reachedWaits := newC()
+	if _, err := reached.Complete(context.Background(), conversation()); err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+
+	never, neverWaits := newC()
+	_, err := never.Complete(context.Background(), conversation())
+	if err == nil || !strings.Contains(err.Error(), "connection refused") || !strings.Contains(err.Error(), base) || *neverWaits != 0 {
+		t.Errorf("never reached: err %v after %d waits; want connection refused naming %s, no retry", err, *neverWaits, base)
+	}
+	_, err = reached.Complete(context.Background(), conversation())
+	var re *model.RetryError
+	if !errors.As(err, &re) || re.Attempts != 3 || *reachedWaits != 2 {
+		t.Errorf("reached before: err %v after %d waits; want 3 attempts", err, *reachedWaits)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -123,4 +124,57 @@ func writeReplay(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// Replies recorded with "match" go to their own request however the
+// concurrent calls arrive; the others are handed out in order.
+func TestReplayMatchesConcurrentRequests(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "judge.jsonl")
+	lines := `{"content": "Score: 5\nReasoning: the home page", "match": "final_execution_1_home.png"}
+{"content": "Score: 5\nReasoning: the results", "match": "final_execution_2_results.png"}
+{"content": "Score: 4\nReasoning: the book page", "match": "final_execution_3_book.png", "usage": {"prompt_tokens": 10, "completion_tokens": 2}}
+"Status: success"
+`
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"final_execution_1_home.png": "the home page", "final_execution_2_results.png": "the results", "final_execution_3_book.png": "the book page"}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	got := map[string]string{}
+	for _, name := range []string{"final_execution_3_book.png", "final_execution_1_home.png", "final_execution_2_results.png"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reply, err := r.Complete(context.Background(), []Message{{Role: RoleUser, Content: "Score this screenshot", Images: []string{"/ws/final_runs/run_1/screenshots/" + name}}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			got[name] = reply.Content
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for name, w := range want {
+		if !strings.Contains(got[name], w) {
+			t.Errorf("%s got %q, want the reply recorded for it (%q)", name, got[name], w)
+		}
+	}
+	final, err := r.Complete(context.Background(), []Message{{Role: RoleUser, Content: "All screenshots"}})
+	if err != nil || final.Content != "Status: success" {
+		t.Errorf("the unmatched reply: %q, %v", final.Content, err)
+	}
+	if _, err := r.Complete(context.Background(), nil); err == nil {
+		t.Error("a reply after the recording ended")
+	}
+	os.WriteFile(path, []byte(`{"content": "x", "match": ""}`+"\n"), 0o644)
+	if _, err := NewReplay(path); err == nil || !strings.Contains(err.Error(), `"match" is empty`) {
+		t.Errorf("an empty match: %v", err)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,6 +41,11 @@ type transport struct {
 	// warned holds the one-off warnings already given (a refused
 	// parameter is said once per client, not once per call).
 	warned sync.Map
+	// reached is set once the endpoint has answered at all: from then on a
+	// refused connection is a server restarting, worth the retries; before,
+	// it is an address where nothing listens, and waiting out every retry
+	// (about 11 s with the defaults) only hides that.
+	reached atomic.Bool
 }
 
 func newTransport(cfg Config, key string, warn func(string)) *transport {
@@ -161,6 +167,9 @@ func (c *transport) classifyHTTP(ctx, actx context.Context, err error, ex *excha
 	if ex.status >= 200 && ex.status < 300 {
 		return &transientError{err: fmt.Errorf("endpoint sent a body that is not a %s answer (%v): %s", c.cfg.API, err, c.snippet(ex.body))}
 	}
+	if !c.reached.Load() && unreachable(err) {
+		return fmt.Errorf("model: cannot reach %s: %w (is the server running? check --base-url or model.base_url)", c.cfg.BaseURL, err)
+	}
 	if isNetworkError(err) {
 		return &transientError{err: fmt.Errorf("connection failed: %w", err)}
 	}
@@ -276,6 +285,13 @@ func retryableStatus(status int) bool {
 		return true
 	}
 	return status >= 500
+}
+
+// unreachable is an endpoint that is not there: nothing listens on the port,
+// or its host name does not resolve.
+func unreachable(err error) bool {
+	var dnsErr *net.DNSError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dnsErr) && dnsErr.IsNotFound
 }
 
 func isNetworkError(err error) bool {
@@ -420,6 +436,7 @@ func (d *capturingDoer) Do(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.t.reached.Store(true)
 	body, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {

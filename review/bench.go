@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"wright/suite/results"
 )
@@ -25,29 +26,18 @@ type Attempt struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Failed reports an attempt that did not pass: an evaluator said no, or no
-// evaluator ran and the run did not end Submitted.
+// Failed reports an attempt scored as failed or ended by an infrastructure
+// error: the outcomes the bench's summary counts as such.
 func (a Attempt) Failed() bool {
-	if a.Error != "" {
-		return true
-	}
-	if a.Passed != nil {
-		return !*a.Passed
-	}
-	return a.ExitStatus != "Submitted"
+	o := a.Outcome()
+	return o == results.Fail || o == results.Error
 }
 
-// Outcome is "pass", "fail", "error" or "unknown" (no evaluator).
-func (a Attempt) Outcome() string {
-	switch {
-	case a.Error != "":
-		return "error"
-	case a.Passed == nil:
-		return "unknown"
-	case *a.Passed:
-		return "pass"
-	}
-	return "fail"
+// Broke reports an attempt worth a reviewer's look: a failure, or a run
+// that nothing scored and that did not end Submitted (a limit, a crash).
+// These are grouped under "what broke most"; the counts stay the summary's.
+func (a Attempt) Broke() bool {
+	return a.Failed() || a.Outcome() == results.Unscored && a.ExitStatus != "Submitted"
 }
 
 // Bench is a bench directory, read.
@@ -98,6 +88,7 @@ func LoadBench(dir string) (*Bench, error) {
 		}
 		b.Attempts = append(b.Attempts, a)
 	})
+	b.Attempts = latest(b.Attempts)
 	if raw, err := ReadFile(dir, "summary.json"); err == nil {
 		if err := json.Unmarshal(raw, &b.Summary); err != nil {
 			b.Missing = append(b.Missing, fmt.Sprintf("summary.json: unreadable (%v)", err))
@@ -106,13 +97,28 @@ func LoadBench(dir string) (*Bench, error) {
 	for i := range b.Attempts {
 		a := &b.Attempts[i]
 		a.Found = b.findRun(a.RunDir)
-		if a.Failed() {
+		if a.Broke() {
 			a.Reason = b.reason(*a)
 		}
 	}
 	b.group()
 	b.findPending()
 	return b, nil
+}
+
+// latest keeps the last line of each attempt, as results.Latest does for
+// the summary: a resumed attempt's rerun replaces its interrupted line.
+func latest(as []Attempt) []Attempt {
+	recs := make([]results.Record, len(as))
+	for i, a := range as {
+		recs[i] = a.Record
+	}
+	keep := results.Latest(recs)
+	out := make([]Attempt, len(keep))
+	for i, r := range keep {
+		out[i] = Attempt{Record: r}
+	}
+	return out
 }
 
 func (b *Bench) findPending() {
@@ -242,7 +248,7 @@ func (b *Bench) group() {
 		g.Attempts = append(g.Attempts, who)
 	}
 	for _, a := range b.Attempts {
-		if !a.Failed() {
+		if !a.Broke() {
 			continue
 		}
 		who := fmt.Sprintf("%s#%d", a.TaskID, a.Attempt)
@@ -261,33 +267,44 @@ func sortGroups(m map[string]*Group) []Group {
 	return gs
 }
 
-// Counts are the bench's totals.
+// Counts are the bench's totals: results.Count, as summary.md has them,
+// and the bench's wall time.
 type Counts struct {
-	Attempts, Passed, Failed, Unknown  int
-	Cost, Seconds                      float64
-	Tokens, PromptTokens, CachedTokens int
+	results.Tally
+	// Wall is the bench's elapsed time (from bench.json's start to its
+	// end, or to its last record's end while it runs); 0 when unknown.
+	Wall float64 `json:"wall_seconds"`
+	// PromptTokens and CachedTokens are the prompt side of Tokens and the
+	// part of it the providers' caches served.
+	PromptTokens int `json:"prompt_tokens"`
+	CachedTokens int `json:"cached_tokens"`
 }
 
 // Counts adds up the attempts.
 func (b *Bench) Counts() Counts {
-	var c Counts
+	recs := make([]results.Record, len(b.Attempts))
+	for i, a := range b.Attempts {
+		recs[i] = a.Record
+	}
+	c := Counts{Tally: results.Count(recs), Wall: b.wall()}
 	for _, a := range b.Attempts {
-		c.Attempts++
-		switch a.Outcome() {
-		case "pass":
-			c.Passed++
-		case "fail", "error":
-			c.Failed++
-		default:
-			c.Unknown++
-		}
-		c.Cost += a.Cost
-		c.Seconds += a.Seconds
-		c.Tokens += a.Tokens
 		c.PromptTokens += a.PromptTokens
 		c.CachedTokens += a.CachedTokens
 	}
 	return c
+}
+
+// wall reads the bench's start and end from bench.json.
+func (b *Bench) wall() float64 {
+	var r struct {
+		Started time.Time `json:"started_at"`
+		Ended   time.Time `json:"ended_at"`
+	}
+	raw, err := ReadFile(b.Dir, "bench.json")
+	if err != nil || json.Unmarshal(raw, &r) != nil || r.Started.IsZero() || r.Ended.Before(r.Started) {
+		return 0
+	}
+	return r.Ended.Sub(r.Started).Seconds()
 }
 
 // WriteJSON writes the bench digest: totals, failure groups and the rows.
@@ -304,8 +321,17 @@ func (b *Bench) Markdown() string {
 	var s strings.Builder
 	c := b.Counts()
 	fmt.Fprintf(&s, "# Bench %s\n\n", filepath.Base(b.abs()))
-	fmt.Fprintf(&s, "%d attempts: **%d passed**, **%d failed**, %d without an evaluator · %d tokens (%d prompt, %d cached) · $%.4f · %.0fs\n\n",
-		c.Attempts, c.Passed, c.Failed, c.Unknown, c.Tokens, c.PromptTokens, c.CachedTokens, c.Cost, c.Seconds)
+	fmt.Fprintf(&s, "%s\n\n", countsLine(c, "**"))
+	if st := b.Stats(); st.Rate != "" {
+		fmt.Fprintf(&s, "Success rate **%s** (95%% CI %s)%s\n\n", st.Rate, st.CI, st.PassAtK)
+		for _, g := range st.Groups {
+			fmt.Fprintf(&s, "| %s | success | passed | failed | unscored | errors |\n|---|---|---|---|---|---|\n", g.Title)
+			for _, r := range g.Rows {
+				fmt.Fprintf(&s, "| %s | %s | %d | %d | %d | %d |\n", cell(r.Key), r.Rate, r.Passed, r.Failed, r.Unscored, r.Errors)
+			}
+			s.WriteString("\n")
+		}
+	}
 	for _, m := range b.Missing {
 		fmt.Fprintf(&s, "> **Missing:** %s\n\n", m)
 	}
@@ -328,10 +354,10 @@ func (b *Bench) Markdown() string {
 		}
 		s.WriteString("\n")
 	}
-	s.WriteString("## Results\n\n| task | # | status | result | evaluators | steps | cost | seconds |\n|---|---|---|---|---|---|---|---|\n")
+	s.WriteString("## Results\n\n| task | # | mode | status | result | evaluators | steps | cost | seconds | final response |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, a := range b.Attempts {
-		fmt.Fprintf(&s, "| %s | %d | %s | %s | %s | %d | $%.4f | %.1f |\n", cell(a.TaskID), a.Attempt, cell(a.Status()),
-			a.Outcome(), cell(evalSummary(a.Evals)), a.Steps, a.Cost, a.Seconds)
+		fmt.Fprintf(&s, "| %s | %d | %s | %s | %s | %s | %d | $%.4f | %.1f | %s |\n", cell(a.TaskID), a.Attempt, orDash(a.Mode), cell(a.Status()),
+			a.Outcome(), cell(evalSummary(a.Evals)), a.Steps, a.Cost, a.Seconds, cell(firstLine(a.FinalResponse, 80)))
 	}
 	return s.String()
 }
@@ -357,6 +383,7 @@ type benchPage struct {
 	Title    string
 	B        *Bench
 	C        Counts
+	Stats    Stats
 	Rows     []benchRow
 	Statuses []string
 	CSS      template.CSS
@@ -373,17 +400,24 @@ type benchRow struct {
 	Attempt
 	Link   string
 	Failed bool
+	Thumb  template.URL // the attempt's last screenshot, scaled down
+	Answer string       // the final response's first line
 }
 
 // WriteBenchHTML writes the bench as one self-contained page.
 func WriteBenchHTML(w io.Writer, b *Bench, o HTMLOptions) error {
 	css, _ := assets.ReadFile("assets/style.css")
 	js, _ := assets.ReadFile("assets/review.js")
-	p := benchPage{Title: "wright bench · " + filepath.Base(b.abs()), B: b, C: b.Counts(), CSS: template.CSS(css),
+	p := benchPage{Title: "wright bench · " + filepath.Base(b.abs()), B: b, C: b.Counts(), Stats: b.Stats(), CSS: template.CSS(css),
 		JS: template.JS(js), PollURL: o.PollURL, Version: o.Version}
 	seen := map[string]bool{}
 	for _, a := range b.Attempts {
-		row := benchRow{Attempt: a, Failed: a.Failed()}
+		row := benchRow{Attempt: a, Failed: a.Broke(), Answer: firstLine(a.FinalResponse, 140)}
+		if a.Found != "" {
+			if shot := lastShot(filepath.Join(b.Dir, a.Found)); shot != "" {
+				row.Thumb, _ = thumbnail(b.Dir, shot, benchThumbWidth)
+			}
+		}
 		if a.Found != "" && o.RunLink != nil {
 			row.Link = o.RunLink(a.Found)
 		}

@@ -52,7 +52,7 @@ func makeBench(t *testing.T) (string, []Attempt) {
 	if err := os.WriteFile(filepath.Join(dir, "results.jsonl"), lines.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_ = os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"tasks": 20, "passed": 11, "pass_rate": 0.55}`), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "summary.json"), []byte(`{"tasks": 20, "passed": 11, "failed": 4, "unscored": 4, "errors": 1, "success_rate": 0.7333, "ci95": [0.4805, 0.8910]}`), 0o644)
 	return dir, rows
 }
 
@@ -71,7 +71,7 @@ func TestBench(t *testing.T) {
 		}
 	}
 	c := b.Counts()
-	if c.Passed != 11 || c.Failed != 5 || c.Unknown != 4 {
+	if c.Passed != 11 || c.Failed != 4 || c.Unscored != 4 || c.Errors != 1 || c.Attempts != 20 {
 		t.Errorf("counts %+v", c)
 	}
 	wantStatus := []Group{{Key: "LimitsExceeded", Count: 3}, {Key: "Submitted", Count: 4}, {Key: "EnvironmentError", Count: 1}, {Key: "error", Count: 1}}
@@ -98,8 +98,8 @@ func TestBench(t *testing.T) {
 		t.Errorf("failures by reason: %+v", b.ByReason)
 	}
 	md := b.Markdown()
-	for _, want := range []string{"20 attempts: **11 passed**, **5 failed**", "- **4** url_match: expected /cart.html",
-		"| task_19 | 1 | EnvironmentError | unknown |", "| task_20 | 1 | error | error |", "| ✓string_match ?judge |"} {
+	for _, want := range []string{"20 attempts: **11 passed**, **4 failed**, 4 unscored, 1 errors", "- **4** url_match: expected /cart.html",
+		"| task_19 | 1 | — | EnvironmentError | unscored |", "| task_20 | 1 | — | error | error |", "| ✓string_match ?judge |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("text lacks %q:\n%s", want, md)
 		}

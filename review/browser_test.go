@@ -176,6 +176,29 @@ func TestRunPageInBrowser(t *testing.T) {
 					t.Errorf("image %d did not load or is not downscaled (width %d)", i, w)
 				}
 			}
+			// Each screenshot is shown whole: its rendered box has the
+			// image's own aspect ratio (no crop), fits inside its card, and
+			// is a link to the full file.
+			type box struct {
+				Name           string
+				W, H, NW, NH   float64
+				Fit            string
+				Inside, Linked bool
+			}
+			boxes := eval[[]box](t, p, `[...document.querySelectorAll("img.shot")].map(i => {
+				const r = i.getBoundingClientRect(), c = i.closest("figure").getBoundingClientRect();
+				return {Name: i.alt, W: r.width, H: r.height, NW: i.naturalWidth, NH: i.naturalHeight, Fit: getComputedStyle(i).objectFit,
+					Inside: r.left >= c.left - 0.5 && r.right <= c.right + 0.5, Linked: !!i.closest("a[href]")};
+			})`)
+			for _, b := range boxes {
+				if b.W == 0 || b.NH == 0 {
+					continue // counted above
+				}
+				if got, want := b.W/b.H, b.NW/b.NH; got/want < 0.98 || got/want > 1.02 || b.Fit == "cover" || !b.Inside || !b.Linked {
+					t.Errorf("%s: box %.0fx%.0f (ratio %.3f) for a %.0fx%.0f image (ratio %.3f), object-fit %s, inside its card %v, linked %v",
+						b.Name, b.W, b.H, got, b.NW, b.NH, want, b.Fit, b.Inside, b.Linked)
+				}
+			}
 			// Keyboard: j moves to the next step, k back, G to the last.
 			keys := []struct {
 				key  string

@@ -183,7 +183,7 @@ func (r *Run) Digest(o TextOptions) Digest {
 		ds := DigestStep{Step: s.N, Thought: s.Thought, Code: s.Code, Done: s.Done, FinalResponse: s.FinalResponse,
 			Status: s.Status(), Page: s.Page(), Output: head(s.Output(), 15, 1200), Notes: s.Notes, ElapsedMS: s.Elapsed,
 			PromptTokens: s.Prompt, CachedTokens: s.Usage.CachedTokens, Uncached: s.Uncached(), Screenshots: s.Screenshots, Compacted: s.Compacted}
-		if s.Incomplete && s.Code == "" && s.Thought == "" {
+		if s.ShowRaw() {
 			ds.Output = head(s.Raw, 15, 1200)
 		}
 		d.StepList = append(d.StepList, ds)

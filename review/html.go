@@ -22,6 +22,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"secs":  func(f float64) string { return fmt.Sprintf("%.1fs", f) },
 	"ms":    func(f float64) string { return fmt.Sprintf("%.1fs", f/1000) },
 	"lower": strings.ToLower,
+	"wall":  secsText,
 	"join":  strings.Join,
 	"first": func(s string) string { return firstLine(s, 140) },
 	// evalClass is an evaluator's CSS class, from its mark.
@@ -46,6 +47,9 @@ type HTMLOptions struct {
 	Up string
 	// RunLink turns a bench row's run directory into the link of its page.
 	RunLink func(runDir string) string
+	// Attempt, on a run page reached from a bench, is the bench's record
+	// of the run: its outcome and what each evaluator said.
+	Attempt *results.Record
 }
 
 // LinkBase is the FileBase for a page written to outFile about dir.
@@ -80,6 +84,7 @@ type runPage struct {
 	Version     string
 	Up          string
 	GateText    string
+	Attempt     *results.Record
 }
 
 type stepView struct {
@@ -116,7 +121,7 @@ func WriteRunHTML(w io.Writer, r *Run, o HTMLOptions) error {
 	th.prefetch(r.screenshots())
 	p := runPage{Title: "wright review · " + orDash(r.Header.TaskID), H: r.Header, Missing: r.Missing, Errors: r.Errors,
 		Compactions: r.Compactions, Plan: r.Plan, FinalScript: r.FinalScript, CSS: template.CSS(css), CodeCSS: codeCSS(),
-		JS: template.JS(js), PollURL: o.PollURL, Version: o.Version, Up: o.Up, GateText: gateText(r.Header)}
+		JS: template.JS(js), PollURL: o.PollURL, Version: o.Version, Up: o.Up, GateText: gateText(r.Header), Attempt: o.Attempt}
 	for _, s := range r.Steps {
 		p.Steps = append(p.Steps, r.stepView(s, th, o))
 	}

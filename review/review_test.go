@@ -425,3 +425,37 @@ func TestDigestOfSomeSteps(t *testing.T) {
 		t.Error("a digest of step 9 of 4")
 	}
 }
+
+// A run stopped by Ctrl-C reads as interrupted, not in Go's words.
+func TestInterruptedInWords(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "result.json"), []byte(`{"task_id": "x", "exit_status": "EnvironmentError", "message": "start shell: context canceled", "steps": 0}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "runtime_errors.jsonl"), []byte(`{"step": 1, "kind": "model", "error": "model: request abandoned: context canceled"}`+"\n"), 0o644)
+	r, err := LoadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := r.Text(TextOptions{Plain: true})
+	if strings.Contains(text, "context canceled") || !strings.Contains(text, "request abandoned: interrupted (Ctrl-C or SIGTERM)") || !strings.Contains(text, "start shell: interrupted") {
+		t.Errorf("review text:\n%s", text)
+	}
+}
+
+// A reply the loop refused as a format error is shown as the model wrote
+// it, in the terminal view, the HTML page and the digest.
+func TestFormatErrorShowsTheReply(t *testing.T) {
+	r := load(t, "gate_refused")
+	const said = "I think I will just say hello without JSON this time."
+	text, _ := r.Text(TextOptions{Plain: true})
+	if !strings.Contains(text, "Model reply:") || !strings.Contains(text, said) {
+		t.Errorf("the terminal view lacks the reply:\n%s", text)
+	}
+	var page bytes.Buffer
+	if err := WriteRunHTML(&page, r, HTMLOptions{}); err != nil || !strings.Contains(page.String(), `<pre class="raw">`+said) {
+		t.Errorf("the page lacks the reply (%v)", err)
+	}
+	var js bytes.Buffer
+	if err := r.WriteDigest(&js, TextOptions{}); err != nil || !strings.Contains(js.String(), said) {
+		t.Errorf("the digest lacks the reply (%v)", err)
+	}
+}

@@ -34,21 +34,25 @@ type Run struct {
 
 // Header is what a person wants to know first about a run.
 type Header struct {
-	TaskID        string  `json:"task_id"`
-	Task          string  `json:"task"`
-	StartURL      string  `json:"start_url,omitempty"`
-	Mode          string  `json:"mode,omitempty"`
-	Model         string  `json:"model,omitempty"`
-	ExitStatus    string  `json:"exit_status"`
-	FinalResponse string  `json:"final_response,omitempty"`
-	Message       string  `json:"message,omitempty"`
-	Steps         int     `json:"step_count"`
-	Tokens        int     `json:"tokens"`
-	PromptTokens  int     `json:"prompt_tokens"`
-	CachedTokens  int     `json:"cached_tokens"` // of the prompt tokens, those the provider's cache served
-	Cost          float64 `json:"cost"`
-	Seconds       float64 `json:"seconds"`
-	StartedAt     string  `json:"started_at,omitempty"`
+	TaskID        string `json:"task_id"`
+	Task          string `json:"task"`
+	StartURL      string `json:"start_url,omitempty"`
+	Mode          string `json:"mode,omitempty"`
+	Model         string `json:"model,omitempty"`
+	ExitStatus    string `json:"exit_status"`
+	FinalResponse string `json:"final_response,omitempty"`
+	Message       string `json:"message,omitempty"`
+	Steps         int    `json:"step_count"`
+	Tokens        int    `json:"tokens"`
+	PromptTokens  int    `json:"prompt_tokens"`
+	CachedTokens  int    `json:"cached_tokens"` // of the prompt tokens, those the provider's cache served
+	// EstimatedPrompt is the steps' prompt sizes added up, when the model
+	// reported no usage (recorded replies, some local servers): what the
+	// step lines show, so the header does not say 0 beside them.
+	EstimatedPrompt int     `json:"estimated_prompt_tokens,omitempty"`
+	Cost            float64 `json:"cost"`
+	Seconds         float64 `json:"seconds"`
+	StartedAt       string  `json:"started_at,omitempty"`
 	// GateVerdict is the judge's verdict on the newest judged final run:
 	// "success", "failure", "unreadable" or "" (nothing judged).
 	GateVerdict string `json:"gate_verdict,omitempty"`
@@ -313,7 +317,7 @@ func (r *Run) readHeader() {
 	if h.TaskID == "" {
 		h.TaskID = res.TaskID
 	}
-	h.ExitStatus, h.FinalResponse, h.Message = res.ExitStatus, res.FinalResponse, res.Message
+	h.ExitStatus, h.FinalResponse, h.Message = res.ExitStatus, res.FinalResponse, plainError(res.Message)
 	h.Mode, h.Model = res.Mode, res.Model
 	h.Steps, h.Tokens, h.PromptTokens, h.Cost = res.Steps, res.Usage.TotalTokens, res.Usage.PromptTokens, res.Usage.Cost
 	h.CachedTokens = res.Usage.CachedTokens
@@ -378,6 +382,11 @@ func (r *Run) summarise(traj *trajectory) {
 					h.Seconds = s.Sub(t).Seconds()
 				}
 			}
+		}
+	}
+	if h.Tokens == 0 {
+		for _, s := range r.Steps {
+			h.EstimatedPrompt += s.Prompt
 		}
 	}
 	if h.Task == "" && traj != nil && len(traj.Messages) > 1 {

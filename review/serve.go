@@ -98,7 +98,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			http.NotFound(w, req)
 			return
 		}
-		h.runPage(w, sub, HTMLOptions{FileBase: base + "file/" + rel + "/", PollURL: base + "version/" + rel, Up: base})
+		h.runPage(w, sub, HTMLOptions{FileBase: base + "file/" + rel + "/", PollURL: base + "version/" + rel, Up: base, Attempt: attemptAt(h.Dir, rel)})
 	default:
 		http.NotFound(w, req)
 	}

@@ -107,6 +107,10 @@ func TestServeBench(t *testing.T) {
 	if code != 200 || !strings.Contains(run, `href="/tok/"`) || !strings.Contains(run, `href="/tok/file/runs/task_01/workspace/final_runs/run_1/screenshots/final_execution_1_home.png"`) {
 		t.Errorf("run page %d\n%.400s", code, run)
 	}
+	// A served run page carries the bench's evaluator results too.
+	if !strings.Contains(run, `id="bench-result"`) || !strings.Contains(run, "found $39.99") {
+		t.Errorf("the served run page lacks the bench's result")
+	}
 	if code, _ := get(t, srv.URL+"/tok/run/runs/", ""); code != 404 {
 		t.Errorf("a folder that is no run: %d", code)
 	}

@@ -93,10 +93,33 @@ func (r *Run) mergeRawResponses(byN map[int]*Step) {
 			Content string `json:"content"`
 			Usage   any    `json:"usage"`
 		}
-		if json.Unmarshal(b, &line) == nil && line.Step > 0 && byN[line.Step] == nil {
+		if json.Unmarshal(b, &line) != nil || line.Step <= 0 {
+			return
+		}
+		switch st := byN[line.Step]; {
+		case st == nil:
 			byN[line.Step] = incompleteStep(line.Step, line.Content, line.Usage)
+		case st.hasNote(NoteFormatError) && st.Raw == "":
+			// A reply the loop could not use: what the model said is the
+			// step, since there is no action to show.
+			st.Raw = line.Content
 		}
 	})
+}
+
+func (s *Step) hasNote(kind string) bool {
+	for _, n := range s.Notes {
+		if n.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// ShowRaw reports a step whose model reply is shown as it came: one known
+// only from the reply, or one the loop refused as a format error.
+func (s Step) ShowRaw() bool {
+	return s.Raw != "" && s.Code == "" && (s.Incomplete && s.Thought == "" || s.hasNote(NoteFormatError))
 }
 
 // incompleteStep is a step known only from the model's reply.
@@ -196,10 +219,21 @@ func (r *Run) readErrors() {
 	readJSONL(r.Dir, "runtime_errors.jsonl", func(b []byte) {
 		var e RuntimeError
 		if json.Unmarshal(b, &e) == nil {
+			e.Error = plainError(e.Error)
 			r.Errors = append(r.Errors, e)
 		}
 	})
 }
+
+// goWords are Go's error texts a reader should not have to know, in words.
+var goWords = strings.NewReplacer(
+	"context canceled", "interrupted (Ctrl-C or SIGTERM)",
+	"context deadline exceeded", "timed out",
+)
+
+// plainError says an error from the run's files in words: a run stopped by
+// Ctrl-C reads as interrupted, not as Go's "context canceled".
+func plainError(s string) string { return goWords.Replace(s) }
 
 // readJSONL calls fn for each line; a half-written last line is skipped.
 func readJSONL(dir, rel string, fn func([]byte)) {

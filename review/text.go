@@ -121,7 +121,7 @@ func (r *Run) headerMD(b *mdOut) {
 	row("Mode", h.Mode)
 	row("Model", h.Model)
 	row("Steps", fmt.Sprint(h.Steps))
-	row("Tokens", fmt.Sprintf("%d (%d prompt, %d cached)", h.Tokens, h.PromptTokens, h.CachedTokens))
+	row("Tokens", tokensText(h))
 	row("Cost", fmt.Sprintf("$%.4f", h.Cost))
 	row("Seconds", fmt.Sprintf("%.1f", h.Seconds))
 	row("Started", h.StartedAt)
@@ -184,7 +184,7 @@ func (r *Run) stepMD(b *mdOut, s Step, full bool) {
 	if s.Done {
 		fmt.Fprintf(b, "**Done:** %s\n\n", b.lit(oneLine(s.FinalResponse)))
 	}
-	if s.Incomplete && s.Thought == "" && s.Code == "" && s.Raw != "" {
+	if s.ShowRaw() {
 		fmt.Fprintf(b, "Model reply:\n\n%s\n\n", fenced(head(s.Raw, 20, 2000), ""))
 	}
 	if p := s.Page(); p != "" {
@@ -270,6 +270,15 @@ func fenced(text, lang string) string {
 }
 
 // cell makes text safe for one table cell or one line.
+// tokensText is the header's token count: the model's, or, when it reported
+// none, the estimate the step lines show, said to be one.
+func tokensText(h Header) string {
+	if h.Tokens == 0 && h.EstimatedPrompt > 0 {
+		return fmt.Sprintf("none reported by the model; about %d prompt tokens over the steps (estimated)", h.EstimatedPrompt)
+	}
+	return fmt.Sprintf("%d (%d prompt, %d cached)", h.Tokens, h.PromptTokens, h.CachedTokens)
+}
+
 func cell(s string) string {
 	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", " ")
 	return strings.ReplaceAll(s, "|", `\|`)

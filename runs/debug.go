@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"wright/model"
@@ -64,13 +65,59 @@ func (r *Run) WriteStep(s Step) error {
 		fmt.Fprintf(&b, "> %s\n\n", strings.ReplaceAll(strings.TrimSpace(n), "\n", "\n> "))
 	}
 	if len(s.Observation) > 0 {
-		ob, _ := json.MarshalIndent(s.Observation, "", "  ")
-		fmt.Fprintf(&b, "**Observation.**\n\n%s\n%s\n%s\n\n", fence(string(ob), "json"), ob, fence(string(ob), ""))
+		b.WriteString("**Observation.**\n\n")
+		b.WriteString(observationText(s.Observation))
 	}
 	fmt.Fprintf(&b, "*Prompt: %d tokens (%d cached, %d uncached). Usage: %d prompt + %d completion tokens, $%.4f; run total %d tokens (%d cached), $%.4f.*\n\n",
 		s.PromptTokens, s.Usage.CachedTokens, s.Usage.Uncached(), s.Usage.PromptTokens, s.Usage.CompletionTokens, s.Usage.Cost,
 		s.Total.TotalTokens, s.Total.CachedTokens, s.Total.Cost)
 	return r.appendMD(b.String())
+}
+
+// observationText shows an observation as a person reads it (as `wright
+// review --plain` does): the short values as a list, each text that spans
+// lines (the output, an exception) in a block of its own, unescaped.
+func observationText(obs map[string]any) string {
+	keys := make([]string, 0, len(obs))
+	for k := range obs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var short, long strings.Builder
+	for _, k := range keys {
+		v := obs[k]
+		if isSnapshotKey(k) {
+			fmt.Fprintf(&short, "- %s: left out of the debug files (the trajectory holds the recent ones)\n", k)
+			continue
+		}
+		text, ok := v.(string)
+		if !ok {
+			js, _ := json.Marshal(v)
+			text = string(js)
+		}
+		if strings.Contains(text, "\n") {
+			fmt.Fprintf(&long, "%s:\n\n%s\n%s\n%s\n\n", k, fence(text, "text"), strings.TrimRight(text, "\n"), fence(text, ""))
+			continue
+		}
+		if text == "" {
+			text = `""`
+		}
+		fmt.Fprintf(&short, "- %s: %s\n", k, text)
+	}
+	out := short.String()
+	if out != "" {
+		out += "\n"
+	}
+	return out + long.String()
+}
+
+func isSnapshotKey(k string) bool {
+	for _, s := range snapshotKeys {
+		if k == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Note appends a line of its own to debug/steps.md (compactions, the exit).

@@ -61,7 +61,7 @@ func TestWriteStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Step{Step: 1, Thought: "look around", Field: "bash_command", Lang: "bash", Code: "echo '```'",
-		Observation: map[string]any{"returncode": 0, "aria_snapshot": "- button"},
+		Observation: map[string]any{"returncode": 0, "aria_snapshot": "- button", "command_output": "line one\nline \"two\""},
 		Usage:       model.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}, PromptTokens: 12}
 	if err := r.WriteStep(s); err != nil {
 		t.Fatal(err)
@@ -70,7 +70,8 @@ func TestWriteStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(filepath.Join(r.Dir, "debug", "steps.md"))
-	for _, want := range []string{"## Step 1", "look around", "````bash\necho '```'\n````", "History compacted at step 20", "10 prompt + 5 completion", "Prompt: 12 tokens"} {
+	for _, want := range []string{"## Step 1", "look around", "````bash\necho '```'\n````", "History compacted at step 20", "10 prompt + 5 completion", "Prompt: 12 tokens",
+		"- returncode: 0\n", "command_output:\n\n```text\nline one\nline \"two\"\n```", "- aria_snapshot: left out of the debug files"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("steps.md lacks %q:\n%s", want, md)
 		}

@@ -84,6 +84,12 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		if errors.As(err, &dirErr) {
 			return Record{}, &FatalError{Err: err}
 		}
+		if ctx.Err() != nil && !errors.Is(context.Cause(ctx), ErrTaskTimeout) {
+			// Ctrl-C while the browser or the shell was starting: the
+			// attempt was interrupted, as one interrupted later is, and
+			// runs again on resume; it says nothing about the machine.
+			return Record{ExitStatus: string(agent.Interrupted), Mode: cfg.Agent.Mode, Seconds: time.Since(start).Seconds()}, nil
+		}
 		return Record{ExitStatus: "EnvironmentError", Seconds: time.Since(start).Seconds()}, fmt.Errorf("the run did not start: %w", err)
 	}
 	rec := Record{
@@ -96,6 +102,12 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		Cost:          res.Usage.Cost,
 		Seconds:       res.Seconds + spent.Seconds,
 		FinalResponse: res.FinalResponse,
+		Mode:          cfg.Agent.Mode,
+	}
+	if j := res.JudgeUsage; j != nil {
+		// The gate's judge is part of what the attempt cost.
+		rec.Tokens += j.TotalTokens
+		rec.Cost += j.Cost
 	}
 	if x.Reuse != nil && x.Reuse.Library != nil {
 		rec.Via = ViaAgent

@@ -77,8 +77,13 @@ type Event struct {
 	Command string
 	Record  *Record
 	Reason  string
-	// Totals after this event.
+	// Totals after this event, from results.Count over every record so
+	// far, this bench's and an earlier one's: Done is the attempts with a
+	// final record (passed, failed or unscored), so an attempt that is
+	// interrupted or errors, and runs again on resume, is counted once,
+	// when it ends for good.
 	Done, Total, Passed, Failed int
+	Errors, Interrupted         int
 	Cost                        float64
 }
 
@@ -150,16 +155,9 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 	}
 	defer log.Close()
 
-	b := &bench{cfg: cfg, exec: exec, log: log, all: prior, total: len(jobs) + out.Skipped, done: out.Skipped}
-	for _, r := range results.Latest(prior) {
+	b := &bench{cfg: cfg, exec: exec, log: log, all: prior, total: len(jobs) + out.Skipped, tally: results.Count(prior)}
+	for _, r := range prior {
 		b.cost += r.Cost
-		if r.Final() && r.Passed != nil {
-			if *r.Passed {
-				b.passed++
-			} else {
-				b.failed++
-			}
-		}
 	}
 	queue := make(chan job)
 	var wg sync.WaitGroup
@@ -216,12 +214,12 @@ type bench struct {
 	exec Executor
 	log  *results.Log
 
-	mu               sync.Mutex
-	all              []Record
-	ran, done, total int
-	passed, failed   int
-	cost             float64
-	fatal            error
+	mu         sync.Mutex
+	all        []Record
+	ran, total int
+	tally      results.Tally // results.Count(all)
+	cost       float64       // spent, superseded records included: the cost limit's measure
+	fatal      error
 }
 
 func (b *bench) stopReason(ctx context.Context) string {
@@ -244,7 +242,9 @@ func (b *bench) emit(e Event) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	e.Done, e.Total, e.Passed, e.Failed, e.Cost = b.done, b.total, b.passed, b.failed, b.cost
+	t := b.tally
+	e.Done, e.Total, e.Passed, e.Failed, e.Cost = t.Passed+t.Failed+t.Unscored, b.total, t.Passed, t.Failed, b.cost
+	e.Errors, e.Interrupted = t.Errors, t.Interrupted
 	b.cfg.OnEvent(e)
 }
 
@@ -301,15 +301,8 @@ func (b *bench) runJob(ctx context.Context, worker int, j job) {
 	b.mu.Lock()
 	b.all = append(b.all, rec)
 	b.ran++
-	b.done++
 	b.cost += rec.Cost
-	if rec.Final() && rec.Passed != nil {
-		if *rec.Passed {
-			b.passed++
-		} else {
-			b.failed++
-		}
-	}
+	b.tally = results.Count(b.all)
 	s := Summarize(b.all, b.cfg.Repro)
 	b.mu.Unlock()
 	_ = WriteSummary(b.cfg.Dir, s)

@@ -41,6 +41,7 @@ type Rate struct {
 	Failed      int        `json:"failed"`
 	Unscored    int        `json:"unscored"`
 	Errors      int        `json:"errors"`
+	Interrupted int        `json:"interrupted"`
 	SuccessRate *float64   `json:"success_rate"`
 	CI95        [2]float64 `json:"ci95"`
 }
@@ -75,11 +76,26 @@ type Summary struct {
 	CostSaved    *float64           `json:"cost_saved,omitempty"`
 	UnscoredList []Listed           `json:"unscored_attempts,omitempty"`
 	ErrorList    []Listed           `json:"error_attempts,omitempty"`
+	Attempts     []Row              `json:"attempts"`
 	Repro        *Repro             `json:"repro,omitempty"`
 	// PromptTokens and CachedTokens are the bench's totals: how much of
 	// every prompt sent the providers' caches served.
 	PromptTokens int `json:"prompt_tokens"`
 	CachedTokens int `json:"cached_tokens"`
+}
+
+// Row is one attempt in the summary's table.
+type Row struct {
+	TaskID  string          `json:"task_id"`
+	Attempt int             `json:"attempt"`
+	Mode    string          `json:"mode,omitempty"`
+	Status  string          `json:"exit_status"`
+	Outcome results.Outcome `json:"outcome"`
+	Evals   string          `json:"evals,omitempty"` // ✓answer ✗url ...
+	Steps   int             `json:"steps"`
+	Cost    float64         `json:"cost"`
+	Seconds float64         `json:"seconds"`
+	Answer  string          `json:"final_response,omitempty"`
 }
 
 // Summarize counts the latest record of each attempt. Counts are over
@@ -95,6 +111,12 @@ func Summarize(recs []Record, repro *Repro) Summary {
 	var order []string
 	var steps, tokens, cost, secs []float64
 	for _, r := range recs {
+		var marks []string
+		for _, e := range r.Evals {
+			marks = append(marks, e.Mark()+e.Kind)
+		}
+		s.Attempts = append(s.Attempts, Row{TaskID: r.TaskID, Attempt: r.Attempt, Mode: r.Mode, Status: r.ExitStatus,
+			Outcome: r.Outcome(), Evals: strings.Join(marks, " "), Steps: r.Steps, Cost: r.Cost, Seconds: r.Seconds, Answer: r.FinalResponse})
 		s.ByStatus[r.Status()]++
 		s.TotalCost += r.Cost
 		s.PromptTokens += r.PromptTokens
@@ -110,28 +132,22 @@ func Summarize(recs []Record, repro *Repro) Summary {
 		if r.Site != "" {
 			groups = append(groups, group(bySite, r.Site))
 		}
-		switch {
-		case r.Error != "":
-			for _, g := range groups {
-				g.Errors++
-			}
+		o := r.Outcome()
+		for _, g := range groups {
+			g.add(o)
+		}
+		switch o {
+		case results.Error:
 			s.ErrorList = append(s.ErrorList, Listed{r.TaskID, r.Attempt, r.Error})
 			continue
-		case r.Passed == nil:
-			for _, g := range groups {
-				g.Unscored++
-			}
+		case results.Interrupted:
+			continue
+		case results.Unscored:
 			s.UnscoredList = append(s.UnscoredList, Listed{r.TaskID, r.Attempt, r.Unscored})
-		case *r.Passed:
-			for _, g := range groups {
-				g.Passed++
-			}
+		case results.Pass:
 			perTask[r.TaskID].n++
 			perTask[r.TaskID].c++
-		default:
-			for _, g := range groups {
-				g.Failed++
-			}
+		case results.Fail:
 			perTask[r.TaskID].n++
 		}
 		steps = append(steps, float64(r.Steps))
@@ -192,6 +208,22 @@ func finishGroups(m map[string]*Rate) map[string]Rate {
 	return out
 }
 
+// add counts one attempt's outcome.
+func (r *Rate) add(o results.Outcome) {
+	switch o {
+	case results.Pass:
+		r.Passed++
+	case results.Fail:
+		r.Failed++
+	case results.Unscored:
+		r.Unscored++
+	case results.Error:
+		r.Errors++
+	case results.Interrupted:
+		r.Interrupted++
+	}
+}
+
 func (r *Rate) finish() {
 	n := r.Passed + r.Failed
 	if n == 0 {
@@ -238,6 +270,9 @@ func (s Summary) Markdown() string {
 	fmt.Fprintf(&b, "| success rate | %s (95%% CI %.1f%%–%.1f%%) |\n", pct(s.SuccessRate), 100*s.CI95[0], 100*s.CI95[1])
 	fmt.Fprintf(&b, "| passed / failed | %d / %d |\n", s.Passed, s.Failed)
 	fmt.Fprintf(&b, "| unscored | %d |\n| errors (infrastructure) | %d |\n", s.Rate.Unscored, s.Errors)
+	if s.Interrupted > 0 {
+		fmt.Fprintf(&b, "| interrupted (run again on resume) | %d |\n", s.Interrupted)
+	}
 	fmt.Fprintf(&b, "| attempts / tasks | %d / %d |\n", s.Total, s.Tasks)
 	if s.PassAt1 != nil {
 		ks := sortedKeys(s.PassAtK)
@@ -282,10 +317,17 @@ func (s Summary) Markdown() string {
 			fmt.Fprintf(&b, "- %s (attempt %d): %s\n", it.TaskID, it.Attempt, oneLine(it.Reason))
 		}
 	}
+	if len(s.Attempts) > 0 {
+		fmt.Fprintf(&b, "\n## Attempts\n\n| task | # | mode | exit status | result | evaluators | steps | cost | seconds | final response |\n|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, a := range s.Attempts {
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %d | $%.4f | %.1f | %s |\n", mdCell(a.TaskID), a.Attempt, orDash(a.Mode),
+				orDash(a.Status), a.Outcome, mdCell(a.Evals), a.Steps, a.Cost, a.Seconds, mdCell(clipTo(oneLine(a.Answer), 80)))
+		}
+	}
 	if r := s.Repro; r != nil {
 		fmt.Fprintf(&b, "\n## Reproducibility\n\n")
-		fmt.Fprintf(&b, "- wright %s %s\n- model %s, mode %s, repeat %d\n- config sha256 %s\n- suite %s (sha256 %s), %d tasks selected\n",
-			r.Version, r.Commit, r.Model, r.Mode, r.Repeat, r.ConfigHash, r.Suite, r.SuiteHash, r.Selected)
+		fmt.Fprintf(&b, "- %s\n- model %s, mode %s for tasks that name none, repeat %d\n- config sha256 %s\n- suite %s (sha256 %s), %d tasks selected\n",
+			strings.Join(nonEmpty("wright", r.Version, r.Commit), " "), r.Model, r.Mode, r.Repeat, r.ConfigHash, r.Suite, r.SuiteHash, r.Selected)
 		if r.Chromium != "" {
 			fmt.Fprintf(&b, "- %s\n", r.Chromium)
 		}
@@ -302,6 +344,37 @@ func (s Summary) Markdown() string {
 		}
 	}
 	return b.String()
+}
+
+// nonEmpty keeps the strings that are not empty, so a missing part leaves
+// no stray space.
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// mdCell keeps a value inside one Markdown table cell.
+func mdCell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func clipTo(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 func oneLine(s string) string {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"wright/browser"
 	"wright/config"
@@ -62,14 +63,22 @@ running ones as Interrupted; they run again on resume.
 
 Exit codes: 0 when every selected attempt ran, 1 when the bench stopped early (cost
 limit, a configuration error from the endpoint), 2 a usage error, 130 interrupted.`,
-	Args: cobra.ExactArgs(1),
+	Args: argsNamed("SUITE (a tasks file or directory, or builtin:demo)"),
 }
 
 func init() {
 	var f benchFlags
 	benchCmd.RunE = func(cmd *cobra.Command, args []string) error { return runBench(cmd, args[0], f) }
 	fl := benchCmd.Flags()
-	fl.StringVarP(&f.out, "output", "o", "", "the bench directory (required)")
+	fl.StringVarP(&f.out, "output-dir", "o", "", "the bench folder: results.jsonl, summary.md, summary.json and one run folder per attempt (required; --output is the old name)")
+	// --output was this flag's name; it stays accepted under the name
+	// `wright run` uses for its own -o.
+	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "output" {
+			name = "output-dir"
+		}
+		return pflag.NormalizedName(name)
+	})
 	fl.IntVar(&f.parallel, "parallel", 1, "tasks run at once")
 	fl.StringVar(&f.mode, "mode", "workspace", "workspace or browser, for tasks that do not name their own mode")
 	fl.StringArrayVarP(&f.configs, "config", "c", nil, "config layer, as for wright run (repeatable; later wins)")
@@ -93,7 +102,7 @@ func init() {
 func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	stderr := cmd.ErrOrStderr()
 	if f.out == "" {
-		return usageError("-o DIR is required: where the bench's runs and results go")
+		return usageError("-o DIR is required: the bench folder for its runs and results (wright bench %s -o bench-out)", suiteRef)
 	}
 	if f.mode != "workspace" && f.mode != "browser" {
 		return usageError("--mode %q: use workspace or browser", f.mode)

@@ -10,7 +10,9 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
+	"wright/harness"
 	"wright/suite"
+	"wright/suite/results"
 )
 
 // benchDisplay shows a bench's progress: on a terminal one overall bar and a
@@ -23,6 +25,7 @@ type benchDisplay struct {
 	mu      sync.Mutex
 	p       *mpb.Progress
 	overall *mpb.Bar
+	bars    []*mpb.Bar     // the workers' lines
 	workers map[int]string // worker -> its line
 	state   suite.Event    // the latest totals
 	// firstDone is Done at the first event: the attempts already final
@@ -36,24 +39,26 @@ func newBenchDisplay(out io.Writer, tty bool, parallel int) *benchDisplay {
 	if !tty {
 		return d
 	}
-	d.p = mpb.New(mpb.WithOutput(out), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond))
+	// tty says the caller found a terminal; mpb is told so, rather than
+	// asking the writer again.
+	d.p = mpb.New(mpb.WithOutput(out), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond), mpb.WithAutoRefresh())
 	d.overall = d.p.New(0, mpb.BarStyle(),
 		mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
 			d.mu.Lock()
 			defer d.mu.Unlock()
-			return fmt.Sprintf("%d/%d done  %d passed  $%.4f", d.state.Done, d.state.Total, d.state.Passed, d.state.Cost)
+			return overallLine(d.state)
 		})),
 		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return d.eta() })),
 	)
 	for w := 1; w <= parallel; w++ {
-		d.p.New(0, mpb.NopStyle(), mpb.BarPriority(w), mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
+		d.bars = append(d.bars, d.p.New(0, mpb.NopStyle(), mpb.BarPriority(w), mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
 			d.mu.Lock()
 			defer d.mu.Unlock()
 			if line := d.workers[w]; line != "" {
 				return fmt.Sprintf("  worker %d: %s", w, line)
 			}
 			return fmt.Sprintf("  worker %d: idle", w)
-		})))
+		}))))
 	}
 	return d
 }
@@ -110,28 +115,58 @@ func (d *benchDisplay) println(s string) {
 	fmt.Fprintln(d.out, s)
 }
 
-// Close ends the bars.
+// Close ends the bars and waits for their last frame, so the screen is
+// left with the final totals rather than the frame before them.
 func (d *benchDisplay) Close() {
-	if d.tty {
-		d.overall.SetTotal(-1, true)
-		d.p.Shutdown()
+	if !d.tty {
+		return
 	}
+	d.mu.Lock()
+	for w := range d.workers {
+		d.workers[w] = ""
+	}
+	d.mu.Unlock()
+	for _, b := range d.bars {
+		b.SetTotal(-1, true)
+	}
+	d.overall.SetTotal(-1, true)
+	d.p.Wait()
 }
 
+// overallLine is the bar's text: the same counts summary.md gives.
+func overallLine(e suite.Event) string {
+	s := fmt.Sprintf("%d/%d done  %d passed  %d failed", e.Done, e.Total, e.Passed, e.Failed)
+	if e.Errors > 0 {
+		s += fmt.Sprintf("  %d errors", e.Errors)
+	}
+	if e.Interrupted > 0 {
+		s += fmt.Sprintf("  %d interrupted", e.Interrupted)
+	}
+	return s + fmt.Sprintf("  $%.4f", e.Cost)
+}
+
+// finishedLine is one attempt's end. A final attempt carries the count it
+// brought Done to; one that runs again on resume (an interrupt, an
+// infrastructure error) says so instead of taking a number, so a resumed
+// bench never prints the same count twice.
 func finishedLine(e suite.Event) string {
 	r := e.Record
-	verdict := "unscored"
-	switch {
-	case r.Error != "":
+	o := r.Outcome()
+	verdict := string(o)
+	switch o {
+	case results.Error:
 		verdict = "error: " + clipLine(r.Error, 80)
-	case r.Passed != nil && *r.Passed:
-		verdict = "pass"
-	case r.Passed != nil:
-		verdict = "fail"
-	case r.Unscored != "":
-		verdict = "unscored: " + clipLine(r.Unscored, 80)
+	case results.Unscored:
+		if r.Unscored != "" {
+			verdict = "unscored: " + clipLine(r.Unscored, 80)
+		}
 	}
-	return fmt.Sprintf("[%d/%d] %s %s %s (%d steps, %.0fs, $%.4f)", e.Done, e.Total, attemptName(r.TaskID, r.Attempt), r.ExitStatus, verdict, r.Steps, r.Seconds, r.Cost)
+	count := fmt.Sprintf("[%d/%d]", e.Done, e.Total)
+	if !r.Final() {
+		count = "[runs again on resume]"
+	}
+	return fmt.Sprintf("%s %s %s %s (%s, %.0fs, $%.4f)", count, attemptName(r.TaskID, r.Attempt), r.ExitStatus, verdict,
+		harness.Plural(r.Steps, "step"), r.Seconds, r.Cost)
 }
 
 func attemptName(id string, attempt int) string {

@@ -495,3 +495,61 @@ func processesUnder(dir string) []string {
 	}
 	return out
 }
+
+// TestBenchInterruptWhileStarting: Ctrl-C while an attempt's browser is
+// still starting records it Interrupted (not an infrastructure error), as
+// docs/bench.md says; it takes no count and runs again on resume, which
+// then counts it once.
+func TestBenchInterruptWhileStarting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a browser")
+	}
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("no chromium on PATH")
+	}
+	site := benchSite(t)
+	dir := t.TempDir()
+	// The real Chromium, slow to start, so the interrupt lands while the
+	// attempt is starting.
+	slow := filepath.Join(dir, "slow-chromium")
+	if err := os.WriteFile(slow, []byte("#!/bin/sh\nsleep 4\nexec "+chromium+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	suitePath := writeSuite(t, dir, site, []benchTask{{id: "slow", mode: "browser",
+		replies: []map[string]any{pyStep("print(page.title())"), doneStep("python_code", "42")},
+		eval:    map[string]any{"answer": map[string]any{"number": 42}},
+		config:  map[string]any{"browser": map[string]any{"executable": slow}}}})
+	out := filepath.Join(dir, "bench")
+	cmd := exec.Command(wrightBin, "bench", suitePath, "-o", out, "-c", "agent.require_self_reflection_success=false")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(out, "slow")); err == nil {
+			break
+		}
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	got := readResults(t, out)["slow"]
+	if got.ExitStatus != "Interrupted" || got.Error != "" {
+		t.Fatalf("interrupted while starting: %+v\n%s", got, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "[runs again on resume] slow Interrupted") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	r := benchCLI(t, suitePath, "-o", out, "-c", "agent.require_self_reflection_success=false")
+	if r.code != 0 || strings.Count(r.stderr.String(), "[1/1] slow Submitted pass") != 1 {
+		t.Errorf("resume: exit %d\n%s", r.code, r.stderr.String())
+	}
+	sum, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	var s struct{ Total, Passed, Interrupted int }
+	json.Unmarshal(sum, &s)
+	if s.Total != 1 || s.Passed != 1 || s.Interrupted != 0 {
+		t.Errorf("summary after resume: %s", sum)
+	}
+}

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -28,11 +28,9 @@ book's title, author and price as JSON valid against the demo's output schema
 				return err
 			}
 			defer stop()
-			replays, err := os.MkdirTemp("", "wright-demo-")
-			if err != nil {
-				return err
-			}
-			defer os.RemoveAll(replays)
+			// The recordings stay beside the runs: the run's config and
+			// result name them as its model, and a reader may open them.
+			replays := filepath.Join(outputDir, "recorded")
 			cfg, err := demo.Config(replays)
 			if err != nil {
 				return fmt.Errorf("demo config: %w", err)

@@ -20,15 +20,29 @@ import (
 
 func init() {
 	var layers []string
+	var modelName, baseURL string
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check that this machine can run wright, and say how to fix what is missing",
-		Args:  cobra.NoArgs,
+		Long: `Check Chromium, Python, the sandbox and the model endpoint with the config a run
+would use, and say how to fix what fails. Give the same -c, --model and --base-url
+as the run: the endpoint check then asks that endpoint for its models with the key
+the config names.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return doctor(cmd.Context(), cmd, layers)
+			overrides := map[string]any{}
+			if modelName != "" {
+				overrides["model.name"] = modelName
+			}
+			if baseURL != "" {
+				overrides["model.base_url"] = baseURL
+			}
+			return doctor(cmd.Context(), cmd, layers, overrides)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&layers, "config", "c", nil, "config layers, as for wright run")
+	cmd.Flags().StringVar(&modelName, "model", "", "the model name to check for (model.name), as for wright run")
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "the OpenAI-compatible endpoint to check (model.base_url), as for wright run")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -38,9 +52,9 @@ type check struct {
 	warn              bool // works, with a limit worth knowing; not a failure
 }
 
-func doctor(ctx context.Context, cmd *cobra.Command, layers []string) error {
+func doctor(ctx context.Context, cmd *cobra.Command, layers []string, overrides map[string]any) error {
 	var checks []check
-	cfg, err := config.Load(layers, nil)
+	cfg, err := config.Load(layers, overrides)
 	if err != nil {
 		checks = append(checks, check{name: "config", detail: err.Error(), fix: "correct the file or -c value it names"})
 	} else {

@@ -12,8 +12,10 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"wright/keyring"
+	"wright/spelling"
 )
 
 // rootCmd is the wright command; each subcommand's file adds itself in init,
@@ -52,8 +54,8 @@ func main() {
 	_ = keyring.NoDump()
 	ctx, stop := notifyContext(context.Background())
 	defer stop()
-	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{code: 2, err: err} })
-	err := rootCmd.ExecuteContext(ctx)
+	rootCmd.SetFlagErrorFunc(flagError)
+	cmd, err := rootCmd.ExecuteContextC(ctx)
 	stopTracing()
 	if err == nil {
 		return
@@ -63,12 +65,73 @@ func main() {
 	if errors.As(err, &ee) {
 		code = ee.code
 	} else if isUsage(err) {
+		// cobra's own argument errors say what was wrong, not what to do.
 		code = 2
+		if cmd == rootCmd {
+			err = fmt.Errorf("%s\n`wright --help` lists the commands", strings.TrimSpace(err.Error()))
+		} else {
+			err = fmt.Errorf("%w\nusage: %s (see %s --help)", err, cmd.UseLine(), cmd.CommandPath())
+		}
 	}
 	if ee == nil || ee.err != errSilent {
 		fmt.Fprintln(os.Stderr, "wright:", err)
 	}
 	os.Exit(code)
+}
+
+// flagError turns pflag's complaint into a usage error that says what to
+// do: the nearest flag for a misspelt one (cobra suggests commands only),
+// and where the flags are listed.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := unknownFlag(msg); ok {
+		if near := nearestFlag(cmd, name); near != "" {
+			msg += "; did you mean --" + near + "?"
+		}
+	}
+	return &exitError{code: 2, err: fmt.Errorf("%s (see %s --help)", msg, cmd.CommandPath())}
+}
+
+// unknownFlag reads the flag's name out of pflag's "unknown flag: --taks".
+func unknownFlag(msg string) (string, bool) {
+	_, name, ok := strings.Cut(msg, "unknown flag: --")
+	if !ok {
+		return "", false
+	}
+	name, _, _ = strings.Cut(name, "=")
+	return strings.TrimSpace(name), name != ""
+}
+
+// nearestFlag is the command's flag closest to name, when it is close
+// enough to be what was meant: two edits (a swapped pair of letters), or a
+// third of the name's length for long names.
+func nearestFlag(cmd *cobra.Command, name string) string {
+	best, bestD := "", max(2, len(name)/3)+1
+	visit := func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		if d := spelling.Distance(name, f.Name); d < bestD {
+			best, bestD = f.Name, d
+		}
+	}
+	cmd.Flags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	return best
+}
+
+// argsNamed is cobra.ExactArgs with an error that names what is missing and
+// how the command is called.
+func argsNamed(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < len(names) {
+			return usageError("missing %s: %s (see %s --help)", strings.Join(names[len(args):], " and "), cmd.UseLine(), cmd.CommandPath())
+		}
+		if len(args) > len(names) {
+			return usageError("too many arguments (%s): %s takes %s", strings.Join(args[len(names):], " "), cmd.CommandPath(), strings.Join(names, " and "))
+		}
+		return nil
+	}
 }
 
 // caughtSignal is the signal that interrupted the process, if any.

@@ -272,6 +272,38 @@ func TestDemo(t *testing.T) {
 	if res.Output["title"] != "The Go Programming Language" || res.Output["author"] != "Alan Donovan, Brian Kernighan" || res.Output["price"] != 39.99 {
 		t.Errorf("the demo's output: %v", res.Output)
 	}
+	// The judge's notes are on the screenshots they were recorded for, the
+	// verdict names no endpoint for recorded replies, the model it names
+	// is a file that is still there, and the last line says how to read it.
+	var verdict struct {
+		Endpoint string `json:"endpoint"`
+		Model    string `json:"model"`
+		Records  []struct {
+			Path      string `json:"image_path"`
+			Reasoning string `json:"Reasoning"`
+		} `json:"image_records"`
+	}
+	b, _ := os.ReadFile(runs[0])
+	json.Unmarshal(b, &verdict)
+	want := map[string]string{"home": "home page", "results": "results list", "book": "book page"}
+	for _, rec := range verdict.Records {
+		for shot, words := range want {
+			if strings.HasSuffix(rec.Path, "_"+shot+".png") && !strings.Contains(rec.Reasoning, words) {
+				t.Errorf("%s judged with %q", rec.Path, rec.Reasoning)
+			}
+		}
+	}
+	if len(verdict.Records) != 3 || verdict.Endpoint != "" {
+		t.Errorf("verdict: %d records, endpoint %q", len(verdict.Records), verdict.Endpoint)
+	}
+	if file, ok := strings.CutPrefix(verdict.Model, model.ReplayPrefix); !ok {
+		t.Errorf("the judge model %q", verdict.Model)
+	} else if _, err := os.Stat(file); err != nil {
+		t.Errorf("the judge model names a file that is gone: %v", err)
+	}
+	if !strings.Contains(r.stderr.String(), "wright: to read it: wright review "+out) {
+		t.Errorf("the demo does not end with how to review it:\n%s", r.stderr.String())
+	}
 }
 
 // TestGateEndToEnd: a scripted agent says done too early and is refused,
@@ -287,7 +319,7 @@ func TestGateEndToEnd(t *testing.T) {
 	defer stop()
 	var judgeScript []modeltest.Response
 	for _, reply := range demo.JudgeReplies {
-		judgeScript = append(judgeScript, modeltest.Reply(reply))
+		judgeScript = append(judgeScript, modeltest.Reply(reply.Content))
 	}
 	judge := modeltest.New(t, judgeScript...)
 

@@ -53,7 +53,7 @@ func jaegerBinary(t *testing.T) string {
 
 type jaeger struct{ otlp, query string }
 
-func freePort(t *testing.T) int {
+func otelPort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -71,7 +71,7 @@ func startJaeger(t *testing.T) *jaeger {
 		t.Skip("the trace test runs where CI runs: Linux")
 	}
 	bin := jaegerBinary(t)
-	otlp, query, grpcQuery := freePort(t), freePort(t), freePort(t)
+	otlp, query, grpcQuery := otelPort(t), otelPort(t), otelPort(t)
 	conf := fmt.Sprintf(`service:
   extensions: [jaeger_storage, jaeger_query]
   pipelines:

@@ -115,7 +115,7 @@ Exit status: 0 success, 1 failure or no verdict, 2 usage or config error.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReflect(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.configPath, "config", "", "judge config JSON (default: the workspace's self_reflect_config.json if present, else the built-in prompts)")
+	fl.StringVar(&f.configPath, "config", "", "the judge's prompt file, self_reflect_config.json (not wright's YAML config; default: the workspace's self_reflect_config.json if present, else the built-in prompts)")
 	fl.StringVar(&f.workspace, "workspace-dir", ".", "the workspace holding final_runs/ and task.json")
 	fl.StringVar(&f.output, "output", "", "where to write the verdict JSON (default: self_reflect_result.json in the run folder judged)")
 	fl.StringVar(&f.runsDir, "auto-latest-run", gate.FinalRunsDir, "folder of run_<N> folders, relative to the workspace; the newest run with screenshots is judged")

@@ -16,7 +16,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"wright/harness"
 	"wright/review"
+	"wright/suite/results"
 )
 
 type reviewFlags struct {
@@ -64,7 +66,7 @@ failures grouped by exit status and by their first error line.`,
 	fl.BoolVar(&f.plain, "plain", false, "print Markdown without colours and without a pager")
 	fl.BoolVar(&f.asJSON, "json", false, "print a compact JSON digest")
 	fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page")
-	fl.StringVarP(&f.output, "output", "o", "", "where --html writes (default: review.html in the directory reviewed; - for stdout)")
+	fl.StringVarP(&f.output, "output", "o", "", "the HTML file --html writes (default: review.html in the folder reviewed; - for stdout)")
 	fl.StringVar(&f.serve, "serve", "", "serve the pages over HTTP at ADDR (default 127.0.0.1:0, a free port)")
 	fl.Lookup("serve").NoOptDefVal = "127.0.0.1:0"
 	fl.BoolVar(&f.public, "public", false, "let --serve listen on an address other than loopback")
@@ -169,8 +171,10 @@ func writeBenchHTML(cmd *cobra.Command, bench *review.Bench, out string) error {
 	links := map[string]string{}
 	if out != "-" {
 		dirs := bench.Pending
-		for _, a := range bench.Attempts {
+		records := map[string]*results.Record{}
+		for i, a := range bench.Attempts {
 			dirs = append(dirs, a.Found)
+			records[a.Found] = &bench.Attempts[i].Record
 		}
 		for _, found := range dirs {
 			if found == "" || links[found] != "" {
@@ -188,7 +192,7 @@ func writeBenchHTML(cmd *cobra.Command, bench *review.Bench, out string) error {
 			}
 			up := review.LinkBase(filepath.Dir(out), page) + filepath.Base(out)
 			err = writeHTMLQuiet(page, func(w io.Writer) error {
-				return review.WriteRunHTML(w, run, review.HTMLOptions{FileBase: review.LinkBase(runDir, page), Up: up})
+				return review.WriteRunHTML(w, run, review.HTMLOptions{FileBase: review.LinkBase(runDir, page), Up: up, Attempt: records[found]})
 			})
 			if err != nil {
 				return err
@@ -196,9 +200,14 @@ func writeBenchHTML(cmd *cobra.Command, bench *review.Bench, out string) error {
 			links[found] = name
 		}
 	}
-	return writeHTML(cmd, out, func(w io.Writer) error {
+	err := writeHTML(cmd, out, func(w io.Writer) error {
 		return review.WriteBenchHTML(w, bench, review.HTMLOptions{RunLink: func(rel string) string { return links[rel] }})
 	})
+	if err == nil && len(links) > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "wright: wrote %s, one page per run, linked from it\n",
+			harness.Plural(len(links), "run page")+" in "+filepath.Join(filepath.Dir(out), pagesDir)+string(filepath.Separator))
+	}
+	return err
 }
 
 // writeHTML writes a page to a file or to stdout ("-"), and says where it

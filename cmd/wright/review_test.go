@@ -129,6 +129,14 @@ func TestReviewBenchHTML(t *testing.T) {
 	if err != nil || !strings.Contains(string(runPage), `href="../review.html"`) || !strings.Contains(string(runPage), `id="step-3"`) {
 		t.Errorf("run page (%v)", err)
 	}
+	// The run page carries the bench's verdict on the run, and the message
+	// says where the run pages went.
+	if !strings.Contains(string(runPage), `id="bench-result"`) || !strings.Contains(string(runPage), "want goodbye") {
+		t.Errorf("run page lacks the bench's evaluator results")
+	}
+	if want := "1 run page in " + filepath.Join(bench, "review_runs"); !strings.Contains(r.stderr.String(), want) {
+		t.Errorf("stderr %q lacks %q", r.stderr.String(), want)
+	}
 	if text := wright(t, "review", bench); !strings.Contains(text.stdout.String(), "- **1** string_match: want goodbye") {
 		t.Errorf("terminal bench view:\n%s", text.stdout.String())
 	}

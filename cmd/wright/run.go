@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -46,12 +49,12 @@ Exit codes: 0 Submitted, 1 any other exit status, 2 a usage or config error,
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.task, "task", "t", "", "the task, in words (required)")
-	fl.StringVar(&f.startURL, "start-url", "", "the page to start from")
+	fl.StringVar(&f.startURL, "start-url", "", "the page to start from, a whole URL (https://...); without one the model starts on a blank page or in its shell")
 	fl.StringVar(&f.taskID, "task-id", "", "an id for the task (default: from the task's first words)")
 	fl.StringArrayVarP(&f.configs, "config", "c", nil, "config layer: a built-in name ("+strings.Join(config.Builtins(), ", ")+"), a YAML file, or key.path=value (repeatable; later wins)")
-	fl.StringVarP(&f.outputDir, "output-dir", "o", "runs", "where run directories are made")
+	fl.StringVarP(&f.outputDir, "output-dir", "o", "runs", "the folder run folders are made in (each run gets <task_id>_<time> there)")
 	fl.StringVar(&f.runDir, "run-dir", "", "the exact run directory (instead of <output-dir>/<task_id>_<time>)")
-	fl.StringVar(&f.model, "model", "", "model name, or replay:<file.jsonl> (model.name)")
+	fl.StringVar(&f.model, "model", "", "model name, or replay:<file.jsonl> for recorded replies (model.name); builtin:recorded is for wright bench builtin:demo")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (model.base_url)")
 	fl.IntVar(&f.stepLimit, "step-limit", 0, "maximum model calls (agent.step_limit)")
 	fl.StringVar(&f.mode, "mode", "workspace", "workspace, or browser for live browser mode (the local_browser config)")
@@ -72,6 +75,9 @@ func loadRunConfig(f runFlags) (*config.Config, error) {
 		layers = append([]string{"local_browser"}, layers...)
 	default:
 		return nil, usageError("--mode %q: use workspace or browser", f.mode)
+	}
+	if f.model == recordedModel {
+		return nil, usageError("--model %s answers only the tasks of the built-in demo suite: use it with `wright bench builtin:demo --model %s`, or watch `wright demo`; for `wright run`, name a model (--model gpt-4.1-mini) or a recording (--model replay:FILE.jsonl)", recordedModel, recordedModel)
 	}
 	overrides := map[string]any{}
 	if f.model != "" {
@@ -99,9 +105,16 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	if strings.TrimSpace(f.task) == "" {
 		return usageError("a task is required: wright run -t \"what to do\" [--start-url URL]")
 	}
+	if err := checkStartURL(f.startURL); err != nil {
+		return err
+	}
 	cfg, err := loadRunConfig(f)
 	if err != nil {
 		return err
+	}
+	if f.startURL == "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "wright: note: no --start-url: the model starts %s and finds its own way\n",
+			map[string]string{"browser": "on a blank page", "workspace": "in its shell"}[f.mode])
 	}
 	opts := harness.Options{OutputDir: f.outputDir, RunDir: f.runDir}
 	task := harness.Task{ID: f.taskID, Text: f.task, StartURL: f.startURL}
@@ -137,9 +150,7 @@ func runHarnessThen(cmd *cobra.Command, cfg *config.Config, opts harness.Options
 	if err := keyring.Drop(cfg.KeyNames()); err != nil {
 		opts.Warn(err.Error())
 	}
-	if verbose || isTerminal(os.Stderr) {
-		opts.Observer = harness.TextObserver(cmd.ErrOrStderr())
-	}
+	opts.Observer = newRunObserver(cmd.ErrOrStderr(), verbose || isTerminal(os.Stderr))
 	h, err := harness.Build(cfg, opts)
 	if err != nil {
 		return usageError("%v", err)
@@ -154,6 +165,7 @@ func runHarnessThen(cmd *cobra.Command, cfg *config.Config, opts harness.Options
 	case err != nil:
 		fmt.Fprintln(cmd.ErrOrStderr(), "wright: saving the run:", err)
 	}
+	fmt.Fprint(cmd.ErrOrStderr(), endLines(res))
 	if asJSON {
 		b, _ := json.MarshalIndent(res, "", "  ")
 		fmt.Fprintln(cmd.OutOrStdout(), string(b))
@@ -170,6 +182,104 @@ func runHarnessThen(cmd *cobra.Command, cfg *config.Config, opts harness.Options
 		return &exitError{code: interruptedCode(), err: errSilent}
 	}
 	return &exitError{code: 1, err: errSilent}
+}
+
+// checkStartURL refuses a start URL that is not one, before any model
+// call is spent on it: an absolute URL with a scheme, and a host for the
+// network schemes.
+func checkStartURL(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	hint := "give a whole URL, such as https://example.com/ or http://127.0.0.1:8000/"
+	switch {
+	case err != nil:
+		return usageError("--start-url %q is not a URL (%v): %s", raw, err, hint)
+	case u.Scheme == "" || u.Opaque != "" && (u.Scheme == "http" || u.Scheme == "https"):
+		return usageError("--start-url %q is not a URL: %s", raw, hint)
+	case (u.Scheme == "http" || u.Scheme == "https") && u.Host == "":
+		return usageError("--start-url %q has no host: %s", raw, hint)
+	}
+	switch u.Scheme {
+	case "http", "https", "file", "about", "data":
+		return nil
+	}
+	return usageError("--start-url %q: a browser cannot open the scheme %q: %s", raw, u.Scheme, hint)
+}
+
+// runObserver is what `wright run` prints: every step on a terminal (or
+// with -v), and always the run's folder as the command line named it, so a
+// log from CI says where to look.
+type runObserver struct {
+	w     io.Writer
+	steps agent.Observer // nil when steps are not shown
+}
+
+func newRunObserver(w io.Writer, showSteps bool) agent.Observer {
+	o := &runObserver{w: w}
+	if showSteps {
+		o.steps = harness.TextObserver(w)
+	}
+	return o
+}
+
+func (o *runObserver) Observe(e agent.Event) {
+	switch e.Kind {
+	case agent.RunStarted:
+		fmt.Fprintf(o.w, "wright: run %s\n", displayPath(e.RunDir))
+	case agent.RunEnded:
+		// endLines says it from result.json, the judge's spending included.
+	default:
+		if o.steps != nil {
+			o.steps.Observe(e)
+		}
+	}
+}
+
+// endLines is how a run ended, in one line (and the reason on a second when
+// it did not submit): status, steps, tokens and cost with the judge's, and
+// the run folder.
+func endLines(res runs.Result) string {
+	if res.ExitStatus == "" {
+		return ""
+	}
+	tokens, cost := res.Usage.TotalTokens, res.Usage.Cost
+	judge := ""
+	if j := res.JudgeUsage; j != nil && (j.TotalTokens > 0 || j.Cost > 0) {
+		tokens, cost = tokens+j.TotalTokens, cost+j.Cost
+		judge = fmt.Sprintf(" (judge %d tokens, $%.4f)", j.TotalTokens, j.Cost)
+	}
+	line := fmt.Sprintf("wright: %s after %s, %d tokens, $%.4f%s — %s\n", res.ExitStatus, harness.Plural(res.Steps, "step"),
+		tokens, cost, judge, displayPath(res.RunDir))
+	if res.ExitStatus != agent.Submitted && res.Message != "" {
+		line += "wright: why: " + strings.TrimSpace(res.Message) + "\n"
+	}
+	if res.RunDir != "" {
+		line += "wright: to read it: wright review " + shellWord(displayPath(res.RunDir)) + "\n"
+	}
+	return line
+}
+
+// displayPath shows a path under the working directory relative to it, as
+// the command line gave it (runs/x), and any other path whole.
+func displayPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil || !filepath.IsAbs(p) {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return rel
+	}
+	return p
+}
+
+// shellWord quotes a path for a command line a user copies, when it needs it.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func isTerminal(f *os.File) bool {

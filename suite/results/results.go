@@ -30,6 +30,7 @@ type Record struct {
 	Unscored      string  `json:"unscored,omitempty"` // why passed is null
 	FinalResponse string  `json:"final_response,omitempty"`
 	Level         string  `json:"level,omitempty"`
+	Mode          string  `json:"mode,omitempty"` // workspace or browser: the mode the attempt ran in
 	Site          string  `json:"site,omitempty"`
 	ModelSeconds  float64 `json:"model_seconds,omitempty"`
 	Retries       int     `json:"retries,omitempty"`
@@ -70,6 +71,80 @@ func (e Eval) Mark() string {
 // Interrupted attempts and infrastructure errors are run again.
 func (r Record) Final() bool {
 	return r.Error == "" && r.ExitStatus != "Interrupted" && r.ExitStatus != ""
+}
+
+// Outcome is an attempt's final state. It is the one answer the bench's
+// display, summary.md and `wright review` all count by, so they agree.
+type Outcome string
+
+// The outcomes, in the order a summary lists them.
+const (
+	Pass        Outcome = "pass"        // an evaluator (or the gate) said yes
+	Fail        Outcome = "fail"        // scored, and not passed
+	Unscored    Outcome = "unscored"    // finished, with nothing to score it by
+	Error       Outcome = "error"       // an infrastructure failure; runs again on resume
+	Interrupted Outcome = "interrupted" // stopped by Ctrl-C; runs again on resume
+)
+
+// Outcome is the record's final state.
+func (r Record) Outcome() Outcome {
+	switch {
+	case r.Error != "":
+		return Error
+	case r.ExitStatus == "Interrupted":
+		return Interrupted
+	case r.Passed == nil:
+		return Unscored
+	case *r.Passed:
+		return Pass
+	}
+	return Fail
+}
+
+// Tally is the totals of a bench's attempts, each counted once by its
+// latest record.
+type Tally struct {
+	Attempts    int     `json:"attempts"`
+	Passed      int     `json:"passed"`
+	Failed      int     `json:"failed"`
+	Unscored    int     `json:"unscored"`
+	Errors      int     `json:"errors"`
+	Interrupted int     `json:"interrupted"`
+	Tokens      int     `json:"tokens"`
+	Cost        float64 `json:"cost"`
+	// Seconds is the sum of the attempts' run times, which parallel
+	// attempts make longer than the bench's wall time.
+	Seconds float64 `json:"seconds"`
+}
+
+// Count tallies recs by Outcome, over the latest record of each attempt
+// (a rerun supersedes the interrupted or errored line before it).
+func Count(recs []Record) Tally {
+	var t Tally
+	for _, r := range Latest(recs) {
+		t.Attempts++
+		t.Add(r.Outcome())
+		t.Tokens += r.Tokens
+		t.Cost += r.Cost
+		t.Seconds += r.Seconds
+	}
+	return t
+}
+
+// Add counts one outcome.
+func (t *Tally) Add(o Outcome) {
+	switch o {
+	case Pass:
+		t.Passed++
+	case Fail:
+		t.Failed++
+	case Unscored:
+		t.Unscored++
+	case Error:
+		t.Errors++
+	case Interrupted:
+		t.Interrupted++
+	}
 }
 
 // Status is the record's line in counts: "error" for infrastructure
