@@ -31,6 +31,9 @@ type Attempt struct {
 	Task   Task
 	N      int    // 1-based
 	RunDir string // absolute; DIR/<task_id>, or DIR/<task_id>/attempt_N under --repeat
+	// Worker is the bench worker (from 1) that runs it: remote browsers are
+	// handed out by worker.
+	Worker int
 	// Step reports the attempt's progress: the step number and the first
 	// line of the command it runs.
 	Step func(step int, command string)
@@ -262,7 +265,7 @@ func (b *bench) runJob(ctx context.Context, worker int, j job) {
 		return
 	}
 	b.emit(Event{Kind: AttemptStarted, Worker: worker, TaskID: j.task.ID, Attempt: j.attempt})
-	a := Attempt{Task: j.task, N: j.attempt, RunDir: b.runDir(j), Step: func(step int, cmd string) {
+	a := Attempt{Task: j.task, N: j.attempt, RunDir: b.runDir(j), Worker: worker, Step: func(step int, cmd string) {
 		b.emit(Event{Kind: AttemptStep, Worker: worker, TaskID: j.task.ID, Attempt: j.attempt, Step: step, Command: cmd})
 	}}
 	var rec Record
