@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"wright/config"
 )
 
 func TestReadEndpoints(t *testing.T) {
@@ -102,5 +104,28 @@ func TestProbeEndpoint(t *testing.T) {
 		if err := probeEndpoint(ctx, u); err == nil {
 			t.Errorf("%s answered after its server closed", u)
 		}
+	}
+}
+
+// TestExecutorWithNoEndpointLeft: when no endpoint answers, the attempt
+// does not run and the bench stops (every later attempt would fail alike).
+func TestExecutorWithNoEndpointLeft(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	dead := srv.URL
+	srv.Close()
+	var warned []string
+	x := &HarnessExecutor{
+		Config: func(Task, int) (*config.Config, error) {
+			return &config.Config{Browser: config.Browser{CDPURLs: []string{dead, strings.Replace(dead, "http", "ws", 1)}}}, nil
+		},
+		Warn: func(m string) { warned = append(warned, m) },
+	}
+	_, err := x.Run(context.Background(), Attempt{Task: Task{ID: "t"}, N: 1, Worker: 1, RunDir: t.TempDir()})
+	var fatal *FatalError
+	if !errors.As(err, &fatal) || !errors.Is(err, ErrNoEndpoint) {
+		t.Fatalf("err %v, want a fatal ErrNoEndpoint", err)
+	}
+	if len(warned) != 2 || !strings.Contains(warned[1], "0 of 2 left") {
+		t.Errorf("warnings %q", warned)
 	}
 }
