@@ -68,9 +68,11 @@ type Env struct {
 type Browser struct {
 	Executable string `mapstructure:"executable"`
 	CDPURL     string `mapstructure:"cdp_url"`
-	// CDPURLs are remote browsers (a grid) that `wright bench` shares among
-	// its attempts, one per attempt in turn; cdp_url, when set, wins.
-	CDPURLs        []string `mapstructure:"cdp_urls"`
+	// CDPURLs are remote browsers (a grid) that `wright bench` hands out
+	// by worker (worker i takes the i-th); cdp_url, when set, wins.
+	CDPURLs []string `mapstructure:"cdp_urls"`
+	// CDPURLsFile is a file of more such endpoints, one a line, # comments.
+	CDPURLsFile    string   `mapstructure:"cdp_urls_file"`
 	Headless       bool     `mapstructure:"headless"`
 	Viewport       Viewport `mapstructure:"viewport"`
 	TimeoutMS      int      `mapstructure:"timeout_ms"`

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -121,16 +120,37 @@ func latest(as []Attempt) []Attempt {
 	return out
 }
 
+// findPending lists run directories (DIR/<task> or DIR/<task>/<attempt>)
+// that results.jsonl does not name yet. A directory results.jsonl names is
+// a run and is not looked into: with a long suite, reading the listing of
+// every finished run (four globs over DIR/*/*) was most of what loading a
+// bench cost.
 func (b *Bench) findPending() {
 	known := map[string]bool{}
 	for _, a := range b.Attempts {
 		known[a.Found] = true
 	}
-	for _, pattern := range []string{"*/trajectory.json", "*/*/trajectory.json", "*/raw_responses.jsonl", "*/*/raw_responses.jsonl"} {
-		for _, h := range globBelow(b.Dir, pattern) {
-			rel := path.Dir(h)
-			if !known[rel] {
-				known[rel] = true
+	isPending := func(rel string) bool {
+		for _, f := range []string{"trajectory.json", "raw_responses.jsonl"} {
+			if _, err := Stat(b.Dir, rel+"/"+f); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	top, _ := ReadDir(b.Dir, ".")
+	for _, e := range top {
+		if !e.IsDir() || known[e.Name()] {
+			continue
+		}
+		if isPending(e.Name()) {
+			b.Pending = append(b.Pending, e.Name())
+			continue
+		}
+		subs, _ := ReadDir(b.Dir, e.Name())
+		for _, sub := range subs {
+			rel := e.Name() + "/" + sub.Name()
+			if sub.IsDir() && !known[rel] && isPending(rel) {
 				b.Pending = append(b.Pending, rel)
 			}
 		}

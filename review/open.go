@@ -126,29 +126,3 @@ func Glob(dir, pattern string) []string {
 	}
 	return out
 }
-
-// globBelow matches a pattern of path elements (wildcards anywhere) below
-// dir through no link, and returns the matches relative to dir.
-func globBelow(dir, pattern string) []string {
-	parts := strings.Split(pattern, "/")
-	cur := []string{""}
-	for i, part := range parts {
-		var next []string
-		for _, c := range cur {
-			entries, err := ReadDir(dir, c)
-			if err != nil {
-				continue
-			}
-			for _, e := range entries {
-				if e.Type()&fs.ModeSymlink != 0 || (i < len(parts)-1 && !e.IsDir()) {
-					continue
-				}
-				if ok, _ := path.Match(part, e.Name()); ok {
-					next = append(next, path.Join(c, e.Name()))
-				}
-			}
-		}
-		cur = next
-	}
-	return cur
-}

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"wright/agent"
@@ -34,19 +34,77 @@ type HarnessExecutor struct {
 	// Reuse, when set, serves script tasks from the script library.
 	Reuse *Reuse
 
-	// turn picks the next of browser.cdp_urls.
-	turn atomic.Int64
+	// Endpoints are the remote browsers the workers share (browser.cdp_urls
+	// and browser.cdp_urls_file). Nil: they are read from the first
+	// attempt's config.
+	Endpoints *Endpoints
+
+	endpointsOnce sync.Once
+	endpointsErr  error
 }
 
 var endpointStatus = regexp.MustCompile(`model endpoint answered (\d{3})`)
 
-// Run runs one attempt.
+// Run runs one attempt, on the worker's remote browser when the bench has
+// a rotation of them.
 func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 	cfg, err := x.Config(a.Task, a.N)
 	if err != nil {
 		return Record{}, &FatalError{Err: err}
 	}
-	x.shareBrowsers(cfg)
+	pool, err := x.endpoints(cfg)
+	if err != nil {
+		return Record{}, &FatalError{Err: err}
+	}
+	if pool == nil || cfg.Browser.CDPURL != "" {
+		return x.run(ctx, cfg, a)
+	}
+	// An endpoint is checked before the attempt (a dead one costs no run)
+	// and after it: one that died meanwhile makes the result the
+	// browser's failure, not the model's.
+	i := -1
+	for i < 0 {
+		var url string
+		if i, url, err = pool.For(a.Worker); err != nil {
+			return Record{ExitStatus: "EnvironmentError"}, &FatalError{Err: err}
+		}
+		if perr := pool.Check(ctx, i); perr != nil {
+			x.warn(fmt.Sprintf("the remote browser %s does not answer (%v): out of rotation, %d of %d left", url, perr, pool.Live(), pool.Len()))
+			i = -1
+			continue
+		}
+		cfg.Browser.CDPURL = url
+	}
+	rec, err := x.run(ctx, cfg, a)
+	if ctx.Err() == nil {
+		if perr := pool.Check(ctx, i); perr != nil {
+			x.warn(fmt.Sprintf("the remote browser %s stopped answering (%v): out of rotation, %d of %d left; its attempt is retried on another", cfg.Browser.CDPURL, perr, pool.Live(), pool.Len()))
+			return Record{ExitStatus: "EnvironmentError", Seconds: rec.Seconds}, &EndpointLostError{URL: cfg.Browser.CDPURL, Reason: perr}
+		}
+	}
+	return rec, err
+}
+
+func (x *HarnessExecutor) warn(msg string) {
+	if x.Warn != nil {
+		x.Warn(msg)
+	}
+}
+
+// endpoints is the bench's rotation of remote browsers, read once.
+func (x *HarnessExecutor) endpoints(cfg *config.Config) (*Endpoints, error) {
+	x.endpointsOnce.Do(func() {
+		if x.Endpoints != nil {
+			return
+		}
+		urls, err := ReadEndpoints(cfg.Browser.CDPURLs, cfg.Browser.CDPURLsFile)
+		x.Endpoints, x.endpointsErr = NewEndpoints(urls), err
+	})
+	return x.Endpoints, x.endpointsErr
+}
+
+// run runs one attempt through the harness and scores it.
+func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt) (Record, error) {
 	var spent Record // a failed rerun's cost, counted into the agent run
 	if x.Reuse != nil && x.Reuse.Library != nil && a.Task.Script != "" {
 		rec, done, failed := x.reuseScript(ctx, cfg, a)
@@ -152,14 +210,6 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 	})
 	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
 	return rec, nil
-}
-
-// shareBrowsers gives an attempt the next of browser.cdp_urls, in turn, so
-// a grid of remote browsers serves a bench's attempts evenly.
-func (x *HarnessExecutor) shareBrowsers(cfg *config.Config) {
-	if urls := cfg.Browser.CDPURLs; cfg.Browser.CDPURL == "" && len(urls) > 0 {
-		cfg.Browser.CDPURL = urls[int(x.turn.Add(1)-1)%len(urls)]
-	}
 }
 
 func probeLive(ctx context.Context, e env.Environment, exprs []string) (*PageProbe, string) {

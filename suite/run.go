@@ -31,6 +31,9 @@ type Attempt struct {
 	Task   Task
 	N      int    // 1-based
 	RunDir string // absolute; DIR/<task_id>, or DIR/<task_id>/attempt_N under --repeat
+	// Worker is the bench worker (from 1) that runs it: remote browsers are
+	// handed out by worker.
+	Worker int
 	// Step reports the attempt's progress: the step number and the first
 	// line of the command it runs.
 	Step func(step int, command string)
@@ -220,7 +223,12 @@ type bench struct {
 	tally      results.Tally // results.Count(all)
 	cost       float64       // spent, superseded records included: the cost limit's measure
 	fatal      error
+	summarized time.Time // when runJob last rewrote the summary
 }
+
+// summaryEvery is how often, at most, a running bench rewrites summary.json
+// and summary.md; results.jsonl gets every record at once.
+const summaryEvery = time.Second
 
 func (b *bench) stopReason(ctx context.Context) string {
 	b.mu.Lock()
@@ -262,7 +270,7 @@ func (b *bench) runJob(ctx context.Context, worker int, j job) {
 		return
 	}
 	b.emit(Event{Kind: AttemptStarted, Worker: worker, TaskID: j.task.ID, Attempt: j.attempt})
-	a := Attempt{Task: j.task, N: j.attempt, RunDir: b.runDir(j), Step: func(step int, cmd string) {
+	a := Attempt{Task: j.task, N: j.attempt, RunDir: b.runDir(j), Worker: worker, Step: func(step int, cmd string) {
 		b.emit(Event{Kind: AttemptStep, Worker: worker, TaskID: j.task.ID, Attempt: j.attempt, Step: step, Command: cmd})
 	}}
 	var rec Record
@@ -303,9 +311,20 @@ func (b *bench) runJob(ctx context.Context, worker int, j job) {
 	b.ran++
 	b.cost += rec.Cost
 	b.tally = results.Count(b.all)
-	s := Summarize(b.all, b.cfg.Repro)
+	// The summary is rebuilt from every record, so rewriting it after each
+	// attempt made a long suite quadratic (1,000 attempts: seconds of
+	// bookkeeping); at most one rewrite per summaryEvery keeps it current
+	// for a reader, and Run writes the final one.
+	var sum *Summary
+	if now := time.Now(); now.Sub(b.summarized) >= summaryEvery {
+		b.summarized = now
+		s := Summarize(b.all, b.cfg.Repro)
+		sum = &s
+	}
 	b.mu.Unlock()
-	_ = WriteSummary(b.cfg.Dir, s)
+	if sum != nil {
+		_ = WriteSummary(b.cfg.Dir, *sum)
+	}
 	b.emit(Event{Kind: AttemptFinished, Worker: worker, TaskID: j.task.ID, Attempt: j.attempt, Record: &rec})
 }
 

@@ -166,6 +166,10 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	if err != nil {
 		return err
 	}
+	endpoints, err := suite.ReadEndpoints(base.Browser.CDPURLs, base.Browser.CDPURLsFile)
+	if err != nil {
+		return usageError("%v", err)
+	}
 	if f.costLimit > 0 && base.Model.Price.Input == 0 && base.Model.Price.Output == 0 && !strings.HasPrefix(base.Model.Name, model.ReplayPrefix) {
 		fmt.Fprintf(stderr, "wright: warning: the price of %q is unknown (model.price_per_mtok), so its cost counts as 0 and --cost-limit cannot stop the bench\n", base.Model.Name)
 	}
@@ -182,6 +186,7 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	exec := &suite.HarnessExecutor{
 		Config:     configFor,
 		Executable: exe,
+		Endpoints:  suite.NewEndpoints(endpoints),
 		Warn: func(msg string) {
 			if !warned[msg] {
 				warned[msg] = true

@@ -34,14 +34,16 @@ type benchDisplay struct {
 	firstDone int
 }
 
-func newBenchDisplay(out io.Writer, tty bool, parallel int) *benchDisplay {
+// newBenchDisplay's opts go to the bars' container after wright's own (a
+// test gives it a terminal of a known size).
+func newBenchDisplay(out io.Writer, tty bool, parallel int, opts ...mpb.ContainerOption) *benchDisplay {
 	d := &benchDisplay{out: out, tty: tty, start: time.Now(), workers: map[int]string{}}
 	if !tty {
 		return d
 	}
 	// tty says the caller found a terminal; mpb is told so, rather than
 	// asking the writer again.
-	d.p = mpb.New(mpb.WithOutput(out), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond), mpb.WithAutoRefresh())
+	d.p = mpb.New(append([]mpb.ContainerOption{mpb.WithOutput(out), mpb.WithWidth(40), mpb.WithRefreshRate(200 * time.Millisecond), mpb.WithAutoRefresh()}, opts...)...)
 	d.overall = d.p.New(0, mpb.BarStyle(),
 		mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
 			d.mu.Lock()
@@ -50,14 +52,12 @@ func newBenchDisplay(out io.Writer, tty bool, parallel int) *benchDisplay {
 		})),
 		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return d.eta() })),
 	)
-	for w := 1; w <= parallel; w++ {
-		d.bars = append(d.bars, d.p.New(0, mpb.NopStyle(), mpb.BarPriority(w), mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
+	rows := workerRows(parallel, screenHeight(out))
+	for r := 1; r <= rows; r++ {
+		d.bars = append(d.bars, d.p.New(0, mpb.NopStyle(), mpb.BarPriority(r), mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
 			d.mu.Lock()
 			defer d.mu.Unlock()
-			if line := d.workers[w]; line != "" {
-				return fmt.Sprintf("  worker %d: %s", w, line)
-			}
-			return fmt.Sprintf("  worker %d: idle", w)
+			return d.workerRow(r, rows, parallel)
 		}))))
 	}
 	return d

@@ -148,6 +148,7 @@ type Env struct {
 	mu           sync.Mutex // one Execute at a time; guards the fields below
 	py           *pyProc    // nil when it must be (re)started
 	pageID       string     // the page the namespace's `page` names
+	contextID    string     // the run's own browser context on a remote browser; "" is the default
 	lastURL      string     // where that page was at the end of the last step
 	restartNotes []string   // what was restarted, for the next observation
 	notices      []string   // notices for the next observation
@@ -305,7 +306,7 @@ func (e *Env) start(ctx context.Context) error {
 		return err
 	}
 
-	page, err := b.NewPage(ctx)
+	page, err := e.firstPage(ctx, b)
 	if err != nil {
 		return fmt.Errorf("open the first tab: %w", err)
 	}
@@ -326,6 +327,24 @@ func (e *Env) start(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.startPython(ctx)
+}
+
+// firstPage opens the run's page. On a remote browser it opens in a fresh
+// browser context of the run's own: the remote browser outlives the run and
+// serves the next one, which must not find this run's cookies, storage or
+// cache in the default context. The context goes when the connection does
+// (it is created to be disposed on detach). A browser wright launched is
+// the run's alone, so its default context is.
+func (e *Env) firstPage(ctx context.Context, b *browser.Browser) (*browser.Page, error) {
+	if e.opts.Browser.CDPURL == "" {
+		return b.NewPage(ctx)
+	}
+	id, err := b.NewContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.contextID = id
+	return b.NewPageIn(ctx, id)
 }
 
 // waitForSocket waits until the driver listens on path.
@@ -415,7 +434,7 @@ func (e *Env) startPython(ctx context.Context) error {
 // bind points the runner's `browser` and `page` at the current page;
 // reconnect makes it connect again (after a new browser was launched).
 func (e *Env) bind(ctx context.Context, reconnect bool) error {
-	_, err := e.py.call(ctx, map[string]any{"op": "bind", "socket": e.sock, "page": e.pageID, "reconnect": reconnect}, 30*time.Second)
+	_, err := e.py.call(ctx, map[string]any{"op": "bind", "socket": e.sock, "page": e.pageID, "context": e.contextID, "reconnect": reconnect}, 30*time.Second)
 	if err != nil {
 		return fmt.Errorf("bind page %s in Python: %w", e.pageID, err)
 	}

@@ -406,7 +406,7 @@ func (e *Env) restartBrowser(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("restart the browser: %w", err)
 	}
-	page, err := b.NewPage(ctx)
+	page, err := e.firstPage(ctx, b)
 	if err != nil {
 		return fmt.Errorf("restart the browser: open a tab: %w", err)
 	}

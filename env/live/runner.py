@@ -4,7 +4,7 @@ Started by wright (env/live) as `python3 -u runner.py REQ_FD ANS_FD WORKSPACE TA
 as JSON lines on REQ_FD and answers leave on ANS_FD, a private pipe pair: the code's own stdout and
 stderr (this process's fd 1 and 2) never carry protocol. Requests:
 
-  {"op": "bind", "id": N, "socket": PATH, "page": "p1"}   (re)connect to the driver, bind browser and page
+  {"op": "bind", "id": N, "socket": PATH, "page": "p1", "context": ID}   (re)connect to the driver, bind browser and page (in its context)
   {"op": "exec", "id": N, "file": ABS_PATH, "code": "...", "marker": "..."}
 
 After a step, "marker" is written to fd 1, so wright knows it has read all of the step's output. A SIGINT
@@ -121,6 +121,18 @@ class Runner:
                 page = p
         if page is None:
             raise RuntimeError("bind: page %s is not open" % req.get("page"))
+        ctx_id = req.get("context") or ""
+        if ctx_id and (page._context is None or page._context._id != ctx_id):
+            # The page was opened for this run in a context of its own (a remote browser): its
+            # `page.context` must be that context, not the browser's shared default one.
+            ctx = next((c for c in self.browser._contexts if c._id == ctx_id), None)
+            if ctx is None:
+                ctx = wright_browser.BrowserContext(self.browser, isolated=False)
+                ctx._id = ctx_id
+                self.browser._contexts.append(ctx)
+            page._context = ctx
+            if page not in ctx._pages:
+                ctx._pages.append(page)
         self.ns["browser"] = self.browser
         self.ns["page"] = page
         return {"page": page.id}
