@@ -38,6 +38,7 @@ func endRunSpan(span trace.Span, res runs.Result, err error) {
 		tracing.ModelCalls.Int(res.ModelCalls),
 		tracing.GenAIInputTokens.Int(res.Usage.PromptTokens),
 		tracing.GenAIOutputTokens.Int(res.Usage.CompletionTokens),
+		tracing.GenAICachedTokens.Int(res.Usage.CachedTokens),
 		tracing.Cost.Float64(res.Usage.Cost),
 	)
 	if res.JudgeUsage != nil {

@@ -3,7 +3,6 @@ package model
 import (
 	"context"
 	"net/url"
-	"os"
 	"strings"
 
 	"go.opentelemetry.io/otel/trace"
@@ -24,19 +23,13 @@ type tracedClient struct {
 // the wrapper costs a few allocations per call.
 func traced(c Client, cfg Config) Client {
 	provider, server := "openai", ""
+	if cfg.API == APIAnthropic {
+		provider = "anthropic"
+	}
 	if strings.HasPrefix(cfg.Name, ReplayPrefix) {
 		provider = "replay"
-	} else {
-		base := cfg.BaseURL
-		if base == "" {
-			base = os.Getenv("OPENAI_BASE_URL")
-		}
-		if base == "" {
-			base = DefaultBaseURL
-		}
-		if u, err := url.Parse(base); err == nil {
-			server = u.Hostname()
-		}
+	} else if u, err := url.Parse(ResolveBaseURL(cfg.API, cfg.BaseURL)); err == nil {
+		server = u.Hostname()
 	}
 	output := "json"
 	if cfg.ResponseFormat == FormatNone {
@@ -71,6 +64,7 @@ func (c *tracedClient) Complete(ctx context.Context, messages []Message) (Reply,
 	span.SetAttributes(
 		tracing.GenAIInputTokens.Int(reply.Usage.PromptTokens),
 		tracing.GenAIOutputTokens.Int(reply.Usage.CompletionTokens),
+		tracing.GenAICachedTokens.Int(reply.Usage.CachedTokens),
 		tracing.Cost.Float64(reply.Usage.Cost),
 	)
 	if reply.FinishReason != "" {

@@ -383,7 +383,7 @@ func TestOtelRunTraceKeepsSecretsOut(t *testing.T) {
 	const header = "hdr-Cred-0451"
 	srv := modeltest.New(t,
 		// The pattern is split so that the command itself does not hold it.
-		modeltest.Bash("echo the value", "echo "+secret+"; echo \"count=$(env | grep -c '"+header[:6]+"''"+header[6:]+"')\""),
+		modeltest.Bash("echo the value", "echo "+secret+"; echo \"count=$(env | grep -c '"+header[:6]+"''"+header[6:]+"')\"").WithCache(60, 0),
 		modeltest.Done(model.FieldBash, "done", "finished"),
 	)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -407,7 +407,7 @@ func TestOtelRunTraceKeepsSecretsOut(t *testing.T) {
 	}
 	res := readResult(t, dir)
 	var command string
-	chats, chatIn, chatOut := 0, 0, 0
+	chats, chatIn, chatOut, chatCached := 0, 0, 0, 0
 	var root jSpan
 	for _, s := range traces[0].Spans {
 		switch {
@@ -417,6 +417,7 @@ func TestOtelRunTraceKeepsSecretsOut(t *testing.T) {
 			chats++
 			chatIn += s.num("gen_ai.usage.input_tokens")
 			chatOut += s.num("gen_ai.usage.output_tokens")
+			chatCached += s.num("gen_ai.usage.cache_read.input_tokens")
 			if s.tag("server.address") != "127.0.0.1" || s.tag("gen_ai.provider.name") != "openai" {
 				t.Errorf("model call span %v", s.Tags)
 			}
@@ -429,7 +430,8 @@ func TestOtelRunTraceKeepsSecretsOut(t *testing.T) {
 	}
 	usage := res["usage"].(map[string]any)
 	if chats != 2 || chatIn == 0 || chatIn != int(usage["prompt_tokens"].(float64)) || chatOut != int(usage["completion_tokens"].(float64)) ||
-		root.num("gen_ai.usage.input_tokens") != chatIn || root.num("wright.model_calls") != 2 {
+		root.num("gen_ai.usage.input_tokens") != chatIn || root.num("wright.model_calls") != 2 ||
+		chatCached != 60 || root.num("gen_ai.usage.cache_read.input_tokens") != 60 || int(usage["cached_tokens"].(float64)) != 60 {
 		t.Errorf("%d model calls with %d/%d tokens, root %v; result.json %v", chats, chatIn, chatOut, root.Tags, usage)
 	}
 	if len(srv.Requests()) < 2 {
