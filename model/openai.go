@@ -194,6 +194,9 @@ func (c *openAIClient) classify(ctx, actx context.Context, err error, ex *exchan
 	if ex.status >= 200 && ex.status < 300 {
 		return &transientError{err: fmt.Errorf("endpoint sent a body that is not a chat completion (%v): %s", err, c.snippet(ex.body))}
 	}
+	if !c.reached.Load() && unreachable(err) {
+		return fmt.Errorf("model: cannot reach %s: %w (is the server running? check --base-url or model.base_url)", c.cfg.BaseURL, err)
+	}
 	if isNetworkError(err) {
 		return &transientError{err: fmt.Errorf("connection failed: %w", err)}
 	}
