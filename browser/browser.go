@@ -106,7 +106,7 @@ type Browser struct {
 
 	// For a launched browser: the process and its end.
 	proc    *launcher.Process
-	proxy   string // the --proxy-server it was launched with (neterror.go)
+	proxy   string // the --proxy-server it was launched with (network.go, proxy failures)
 	pid     int
 	exited  chan struct{} // closed when the process is reaped
 	cleaned chan struct{} // closed when its helpers are swept and the profile removed

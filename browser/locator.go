@@ -28,16 +28,6 @@ type Locator struct {
 // Page is the page the locator searches.
 func (l *Locator) Page() *Page { return l.p }
 
-// Locator parses selector (see driver/PROTOCOL.md, "Selectors") for use on p.
-// A malformed selector is an InvalidSelector error here, not later.
-func (p *Page) Locator(selector string) (*Locator, error) {
-	parts, err := parseSelector(selector, p.b.hasCustomEngine)
-	if err != nil {
-		return nil, err
-	}
-	return &Locator{p: p, selector: selector, parts: parts}, nil
-}
-
 // Selector is the locator's selector.
 func (l *Locator) Selector() string { return l.selector }
 
@@ -88,7 +78,7 @@ type ClickOptions struct {
 	Timeout    time.Duration
 	NoScroll   bool // never scroll: wait until the point is in the viewport where the element already is
 	// NoWaitAfter returns as soon as the click is sent, without waiting for
-	// a navigation it starts to commit (navwait.go).
+	// a navigation it starts to commit (navigation.go, navWatches).
 	NoWaitAfter bool
 }
 
@@ -573,51 +563,6 @@ func (l *Locator) WaitFor(ctx context.Context, state ElementState, timeout time.
 			}
 		}
 		return true, "", nil
-	})
-}
-
-// WaitForSelector waits on the page for any match of selector to be in state
-// (not strict: one matching element is enough).
-func (p *Page) WaitForSelector(ctx context.Context, selector string, state ElementState, timeout time.Duration) error {
-	l, err := p.Locator(selector)
-	if err != nil {
-		return err
-	}
-	state, err = state.valid()
-	if err != nil {
-		return err
-	}
-	o := p.begin(ctx, timeout)
-	defer o.end()
-	return l.poll(o, "to be "+string(state), func() (bool, string, error) {
-		hs, err := p.resolve(o, l.parts)
-		if err != nil {
-			return false, "", err
-		}
-		switch state {
-		case stateAttached:
-			return len(hs) > 0, noMatch, nil
-		case stateDetached:
-			return len(hs) == 0, fmt.Sprintf("%d element(s) still match", len(hs)), nil
-		}
-		anyVisible := false
-		for _, h := range hs {
-			var vis bool
-			if err := p.callValue(o, h.ec, "state", &vis, objArg(h.obj), valArg("visible")); err != nil {
-				return false, "", err
-			}
-			if vis {
-				anyVisible = true
-				break
-			}
-		}
-		if state == stateVisible {
-			if len(hs) == 0 {
-				return false, noMatch, nil
-			}
-			return anyVisible, fmt.Sprintf("%d element(s) match but none is visible", len(hs)), nil
-		}
-		return !anyVisible, "a matching element is still visible", nil
 	})
 }
 

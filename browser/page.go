@@ -93,7 +93,7 @@ type Page struct {
 
 	aria *aria.Registry
 
-	navs navWatches // actions waiting for the navigations they start (navwait.go)
+	navs navWatches // actions waiting for the navigations they start (navigation.go)
 
 	groupSeq atomic.Int64 // object groups, one per operation
 

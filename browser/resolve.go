@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
@@ -862,4 +863,59 @@ func parseSelector(sel string, known ...func(string) bool) ([]selector.Part, err
 		return nil, wrapErr(ErrInvalidSelector, err, "%s", err.Error())
 	}
 	return parts, nil
+}
+
+// Locator parses selector (see driver/PROTOCOL.md, "Selectors") for use on p.
+// A malformed selector is an InvalidSelector error here, not later.
+func (p *Page) Locator(selector string) (*Locator, error) {
+	parts, err := parseSelector(selector, p.b.hasCustomEngine)
+	if err != nil {
+		return nil, err
+	}
+	return &Locator{p: p, selector: selector, parts: parts}, nil
+}
+
+// WaitForSelector waits on the page for any match of selector to be in state
+// (not strict: one matching element is enough).
+func (p *Page) WaitForSelector(ctx context.Context, selector string, state ElementState, timeout time.Duration) error {
+	l, err := p.Locator(selector)
+	if err != nil {
+		return err
+	}
+	state, err = state.valid()
+	if err != nil {
+		return err
+	}
+	o := p.begin(ctx, timeout)
+	defer o.end()
+	return l.poll(o, "to be "+string(state), func() (bool, string, error) {
+		hs, err := p.resolve(o, l.parts)
+		if err != nil {
+			return false, "", err
+		}
+		switch state {
+		case stateAttached:
+			return len(hs) > 0, noMatch, nil
+		case stateDetached:
+			return len(hs) == 0, fmt.Sprintf("%d element(s) still match", len(hs)), nil
+		}
+		anyVisible := false
+		for _, h := range hs {
+			var vis bool
+			if err := p.callValue(o, h.ec, "state", &vis, objArg(h.obj), valArg("visible")); err != nil {
+				return false, "", err
+			}
+			if vis {
+				anyVisible = true
+				break
+			}
+		}
+		if state == stateVisible {
+			if len(hs) == 0 {
+				return false, noMatch, nil
+			}
+			return anyVisible, fmt.Sprintf("%d element(s) match but none is visible", len(hs)), nil
+		}
+		return !anyVisible, "a matching element is still visible", nil
+	})
 }
