@@ -91,27 +91,7 @@ func (c *anthropicClient) buildParams(messages []Message) (anthropic.MessageNewP
 		Model:     anthropic.Model(c.cfg.Name),
 		MaxTokens: int64(c.cfg.MaxTokens),
 	}
-	thinking := c.cfg.Thinking == ThinkingAdaptive
-	if thinking {
-		p.Thinking.OfAdaptive = &anthropic.ThinkingConfigAdaptiveParam{}
-	}
-	if e := c.cfg.ReasoningEffort; e != "" {
-		p.OutputConfig.Effort = anthropicEffort(e)
-	}
-	if c.schema != nil {
-		if !c.dropped("output_config.format") {
-			p.OutputConfig.Format = anthropic.JSONOutputFormatParam{Schema: c.schema}
-		} else {
-			p.Tools = []anthropic.ToolUnionParam{{OfTool: toolFor(c.schema)}}
-			// Thinking allows no forced tool: then the model is asked to
-			// use it, and a text answer is parsed as it is.
-			if thinking {
-				p.ToolChoice.OfAuto = &anthropic.ToolChoiceAutoParam{}
-			} else {
-				p.ToolChoice = anthropic.ToolChoiceParamOfTool(toolName)
-			}
-		}
-	}
+	c.setOutput(&p)
 
 	var turns []anthropic.MessageParam
 	var roles []string
@@ -157,12 +137,46 @@ func (c *anthropicClient) buildParams(messages []Message) (anthropic.MessageNewP
 		}
 		return p, fmt.Errorf("model: nothing to send but a system prompt: the Messages API needs a user turn")
 	}
-	// Cache breakpoints: the system prompt, which never changes in a run;
-	// the newest turn, which the next call extends (a write now, a read
-	// then); and the user turn before it, which the next call still
-	// finds if the newest one is edited (an observation pruned).
-	if n := len(p.System); n > 0 {
-		p.System[n-1].CacheControl = anthropic.NewCacheControlEphemeralParam()
+	markCache(p.System, turns, roles)
+	p.Messages = turns
+	return p, nil
+}
+
+// setOutput asks for the configured thinking and effort, and for the
+// reply's schema: as the output format, or as a tool once the model has
+// refused that.
+func (c *anthropicClient) setOutput(p *anthropic.MessageNewParams) {
+	thinking := c.cfg.Thinking == ThinkingAdaptive
+	if thinking {
+		p.Thinking.OfAdaptive = &anthropic.ThinkingConfigAdaptiveParam{}
+	}
+	if e := c.cfg.ReasoningEffort; e != "" {
+		p.OutputConfig.Effort = anthropicEffort(e)
+	}
+	if c.schema != nil {
+		if !c.dropped("output_config.format") {
+			p.OutputConfig.Format = anthropic.JSONOutputFormatParam{Schema: c.schema}
+		} else {
+			p.Tools = []anthropic.ToolUnionParam{{OfTool: toolFor(c.schema)}}
+			// Thinking allows no forced tool: then the model is asked to
+			// use it, and a text answer is parsed as it is.
+			if thinking {
+				p.ToolChoice.OfAuto = &anthropic.ToolChoiceAutoParam{}
+			} else {
+				p.ToolChoice = anthropic.ToolChoiceParamOfTool(toolName)
+			}
+		}
+	}
+}
+
+// markCache sets the cache breakpoints: the system prompt, which never
+// changes in a run; the newest turn, which the next call extends (a write
+// now, a read then); and the user turn before it, which the next call
+// still finds if the newest one is edited (an observation pruned). roles
+// are the turns' roles.
+func markCache(system []anthropic.TextBlockParam, turns []anthropic.MessageParam, roles []string) {
+	if n := len(system); n > 0 {
+		system[n-1].CacheControl = anthropic.NewCacheControlEphemeralParam()
 	}
 	marked := 0
 	for i := len(turns) - 1; i >= 0 && marked < 2; i-- {
@@ -170,8 +184,6 @@ func (c *anthropicClient) buildParams(messages []Message) (anthropic.MessageNewP
 			marked++
 		}
 	}
-	p.Messages = turns
-	return p, nil
 }
 
 // toolFor is the forced tool whose input schema is the reply's.

@@ -150,40 +150,8 @@ func build(cfg Config, warn func(string)) (Client, error) {
 	if path, ok := strings.CutPrefix(cfg.Name, ReplayPrefix); ok {
 		return NewReplay(path)
 	}
-	switch cfg.API {
-	case "":
-		cfg.API = APIChat
-	case APIChat, APIResponses, APIAnthropic:
-	default:
-		return nil, fmt.Errorf("model: api is %q: use %s, %s or %s", cfg.API, APIChat, APIResponses, APIAnthropic)
-	}
-	switch cfg.Thinking {
-	case "", ThinkingOff:
-		cfg.Thinking = ThinkingOff
-	case ThinkingAdaptive:
-		if cfg.API != APIAnthropic {
-			return nil, fmt.Errorf("model: thinking %q is an Anthropic setting (model.api: anthropic); for %s use model.reasoning_effort", cfg.Thinking, cfg.API)
-		}
-	default:
-		return nil, fmt.Errorf("model: thinking is %q: use %s or %s", cfg.Thinking, ThinkingOff, ThinkingAdaptive)
-	}
-	if !validEffort(cfg.ReasoningEffort) {
-		return nil, fmt.Errorf("model: reasoning_effort is %q: use none, minimal, low, medium, high, xhigh or max (or leave it empty for the model's default)", cfg.ReasoningEffort)
-	}
-	if strings.TrimSpace(cfg.Name) == "" {
-		return nil, fmt.Errorf("model: no model name: set model.name (or replay:<file.jsonl>)")
-	}
-	if cfg.ActionField == "" {
-		cfg.ActionField = FieldBash
-	} else if !fieldName.MatchString(cfg.ActionField) {
-		return nil, fmt.Errorf("model: action_field is %q: a JSON field name such as %s or %s", cfg.ActionField, FieldBash, FieldPython)
-	}
-	switch cfg.ResponseFormat {
-	case "":
-		cfg.ResponseFormat = FormatJSONSchema
-	case FormatJSONSchema, FormatJSONObject, FormatNone:
-	default:
-		return nil, fmt.Errorf("model: response_format is %q: use %s, %s or %s", cfg.ResponseFormat, FormatJSONSchema, FormatJSONObject, FormatNone)
+	if err := checkRequest(&cfg); err != nil {
+		return nil, err
 	}
 	cfg.BaseURL = ResolveBaseURL(cfg.API, cfg.BaseURL)
 	u, err := url.Parse(cfg.BaseURL)
@@ -198,11 +166,68 @@ func build(cfg Config, warn func(string)) (Client, error) {
 		// Names the variable, never a value.
 		return nil, fmt.Errorf("model: no API key: set %s (or point model.api_key_env at the variable that holds it)", cfg.APIKeyEnv)
 	}
+	if err := checkLimits(&cfg); err != nil {
+		return nil, err
+	}
+	switch cfg.API {
+	case APIResponses:
+		return newResponses(cfg, key, warn)
+	case APIAnthropic:
+		return newAnthropic(cfg, key, warn)
+	}
+	return newOpenAI(cfg, key, warn)
+}
+
+// checkRequest checks the settings that shape every request (the wire
+// API, thinking, effort, name, action field and response format) and
+// fills in their defaults.
+func checkRequest(cfg *Config) error {
+	switch cfg.API {
+	case "":
+		cfg.API = APIChat
+	case APIChat, APIResponses, APIAnthropic:
+	default:
+		return fmt.Errorf("model: api is %q: use %s, %s or %s", cfg.API, APIChat, APIResponses, APIAnthropic)
+	}
+	switch cfg.Thinking {
+	case "", ThinkingOff:
+		cfg.Thinking = ThinkingOff
+	case ThinkingAdaptive:
+		if cfg.API != APIAnthropic {
+			return fmt.Errorf("model: thinking %q is an Anthropic setting (model.api: anthropic); for %s use model.reasoning_effort", cfg.Thinking, cfg.API)
+		}
+	default:
+		return fmt.Errorf("model: thinking is %q: use %s or %s", cfg.Thinking, ThinkingOff, ThinkingAdaptive)
+	}
+	if !validEffort(cfg.ReasoningEffort) {
+		return fmt.Errorf("model: reasoning_effort is %q: use none, minimal, low, medium, high, xhigh or max (or leave it empty for the model's default)", cfg.ReasoningEffort)
+	}
+	if strings.TrimSpace(cfg.Name) == "" {
+		return fmt.Errorf("model: no model name: set model.name (or replay:<file.jsonl>)")
+	}
+	if cfg.ActionField == "" {
+		cfg.ActionField = FieldBash
+	} else if !fieldName.MatchString(cfg.ActionField) {
+		return fmt.Errorf("model: action_field is %q: a JSON field name such as %s or %s", cfg.ActionField, FieldBash, FieldPython)
+	}
+	switch cfg.ResponseFormat {
+	case "":
+		cfg.ResponseFormat = FormatJSONSchema
+	case FormatJSONSchema, FormatJSONObject, FormatNone:
+	default:
+		return fmt.Errorf("model: response_format is %q: use %s, %s or %s", cfg.ResponseFormat, FormatJSONSchema, FormatJSONObject, FormatNone)
+	}
+	return nil
+}
+
+// checkLimits checks the timeout, retry and price settings and fills in
+// the defaults of the timeout and retries.
+func checkLimits(cfg *Config) error {
 	if cfg.TimeoutSeconds < 0 || cfg.Retry.Attempts < 0 || cfg.Retry.InitialDelaySeconds < 0 || cfg.Retry.MaxDelaySeconds < 0 {
-		return nil, fmt.Errorf("model: timeout_seconds and retry values must not be negative")
+		return fmt.Errorf("model: timeout_seconds and retry values must not be negative")
 	}
 	if cfg.Price.Input < 0 || cfg.Price.Output < 0 || cfg.Price.CachedInput < 0 || cfg.Price.CacheWrite < 0 {
-		return nil, fmt.Errorf("model: price_per_mtok must not be negative")
+		return fmt.Errorf("model: price_per_mtok must not be negative")
 	}
 	if cfg.TimeoutSeconds == 0 {
 		cfg.TimeoutSeconds = DefaultTimeoutSeconds
@@ -216,13 +241,7 @@ func build(cfg Config, warn func(string)) (Client, error) {
 	if cfg.Retry.MaxDelaySeconds == 0 {
 		cfg.Retry.MaxDelaySeconds = DefaultMaxDelaySeconds
 	}
-	switch cfg.API {
-	case APIResponses:
-		return newResponses(cfg, key, warn)
-	case APIAnthropic:
-		return newAnthropic(cfg, key, warn)
-	}
-	return newOpenAI(cfg, key, warn)
+	return nil
 }
 
 // DefaultKeyEnv is the variable that holds the key for an API when

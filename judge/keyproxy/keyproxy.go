@@ -128,67 +128,12 @@ func StartFor(ctx context.Context, upstream Upstream, socketPath string, onUsage
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
 		return nil, fmt.Errorf("keyproxy: upstream %q is not an http(s) URL", upstreamBaseURL)
 	}
-	if socketPath == "" {
-		return nil, errors.New("keyproxy: no socket path")
-	}
-	if len(socketPath) > maxSocketPath {
-		return nil, fmt.Errorf("keyproxy: socket path is %d bytes, over the %d a Unix socket allows: use a shorter directory", len(socketPath), maxSocketPath)
-	}
-	if err := clearStale(socketPath); err != nil {
+	l, err := listen(socketPath)
+	if err != nil {
 		return nil, err
 	}
-	l, err := net.Listen("unix", socketPath)
-	if err != nil {
-		return nil, fmt.Errorf("keyproxy: listen: %w", err)
-	}
-	// Other users must not borrow the key. (Changing the umask instead would
-	// close the short window before the chmod, but the umask is
-	// process-wide and would race with every other file the harness
-	// creates; put the socket in a private directory to close it.)
-	if err := os.Chmod(socketPath, 0o600); err != nil {
-		l.Close()
-		return nil, fmt.Errorf("keyproxy: %w", err)
-	}
 
-	rp := &httputil.ReverseProxy{
-		Rewrite: func(r *httputil.ProxyRequest) {
-			rest := strings.TrimPrefix(r.In.URL.Path, "/v1")
-			r.Out.URL.Scheme = up.Scheme
-			r.Out.URL.Host = up.Host
-			r.Out.URL.Path = path.Join("/", up.Path, rest)
-			if strings.HasSuffix(rest, "/") && !strings.HasSuffix(r.Out.URL.Path, "/") {
-				r.Out.URL.Path += "/"
-			}
-			r.Out.URL.RawPath = ""
-			r.Out.URL.RawQuery = r.In.URL.RawQuery
-			r.Out.Host = up.Host
-			// The caller's credentials never travel: only ours do.
-			r.Out.Header.Del("Authorization")
-			r.Out.Header.Del("Proxy-Authorization")
-			r.Out.Header.Del("X-Api-Key")
-			switch {
-			case api == APIAnthropic:
-				if apiKey != "" {
-					r.Out.Header.Set("X-Api-Key", apiKey)
-				}
-				if r.Out.Header.Get("Anthropic-Version") == "" {
-					r.Out.Header.Set("Anthropic-Version", anthropicVersion)
-				}
-			case apiKey != "":
-				r.Out.Header.Set("Authorization", "Bearer "+apiKey)
-			}
-		},
-		ModifyResponse: func(resp *http.Response) error {
-			if onUsage != nil {
-				meter(resp, api, onUsage)
-			}
-			return nil
-		},
-		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			// 502 is what the client's retry logic treats as transient.
-			http.Error(w, "wright key proxy: upstream unreachable: "+redact(err.Error(), apiKey), http.StatusBadGateway)
-		},
-	}
+	rp := newReverseProxy(up, api, apiKey, onUsage)
 	// ServeMux cleans the path first (a "/v1/../x" is redirected to "/x"),
 	// so nothing outside the allowed routes is reachable with the key.
 	mux := http.NewServeMux()
@@ -217,6 +162,83 @@ func StartFor(ctx context.Context, upstream Upstream, socketPath string, onUsage
 		}
 	}()
 	return p, nil
+}
+
+// listen checks socketPath, replaces a stale socket there and listens on
+// it with mode 0600.
+func listen(socketPath string) (net.Listener, error) {
+	if socketPath == "" {
+		return nil, errors.New("keyproxy: no socket path")
+	}
+	if len(socketPath) > maxSocketPath {
+		return nil, fmt.Errorf("keyproxy: socket path is %d bytes, over the %d a Unix socket allows: use a shorter directory", len(socketPath), maxSocketPath)
+	}
+	if err := clearStale(socketPath); err != nil {
+		return nil, err
+	}
+	l, err := net.Listen("unix", socketPath)
+	if err != nil {
+		return nil, fmt.Errorf("keyproxy: listen: %w", err)
+	}
+	// Other users must not borrow the key. (Changing the umask instead would
+	// close the short window before the chmod, but the umask is
+	// process-wide and would race with every other file the harness
+	// creates; put the socket in a private directory to close it.)
+	if err := os.Chmod(socketPath, 0o600); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("keyproxy: %w", err)
+	}
+	return l, nil
+}
+
+// newReverseProxy forwards to up with apiKey in the header api takes,
+// metering each answer for onUsage (may be nil).
+func newReverseProxy(up *url.URL, api, apiKey string, onUsage func(Usage)) *httputil.ReverseProxy {
+	return &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			rewrite(r, up, api, apiKey)
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			if onUsage != nil {
+				meter(resp, api, onUsage)
+			}
+			return nil
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			// 502 is what the client's retry logic treats as transient.
+			http.Error(w, "wright key proxy: upstream unreachable: "+redact(err.Error(), apiKey), http.StatusBadGateway)
+		},
+	}
+}
+
+// rewrite maps r's /v1 path onto up and replaces the caller's credentials
+// with apiKey.
+func rewrite(r *httputil.ProxyRequest, up *url.URL, api, apiKey string) {
+	rest := strings.TrimPrefix(r.In.URL.Path, "/v1")
+	r.Out.URL.Scheme = up.Scheme
+	r.Out.URL.Host = up.Host
+	r.Out.URL.Path = path.Join("/", up.Path, rest)
+	if strings.HasSuffix(rest, "/") && !strings.HasSuffix(r.Out.URL.Path, "/") {
+		r.Out.URL.Path += "/"
+	}
+	r.Out.URL.RawPath = ""
+	r.Out.URL.RawQuery = r.In.URL.RawQuery
+	r.Out.Host = up.Host
+	// The caller's credentials never travel: only ours do.
+	r.Out.Header.Del("Authorization")
+	r.Out.Header.Del("Proxy-Authorization")
+	r.Out.Header.Del("X-Api-Key")
+	switch {
+	case api == APIAnthropic:
+		if apiKey != "" {
+			r.Out.Header.Set("X-Api-Key", apiKey)
+		}
+		if r.Out.Header.Get("Anthropic-Version") == "" {
+			r.Out.Header.Set("Anthropic-Version", anthropicVersion)
+		}
+	case apiKey != "":
+		r.Out.Header.Set("Authorization", "Bearer "+apiKey)
+	}
 }
 
 // SocketPath is where the proxy listens.

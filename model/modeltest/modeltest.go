@@ -473,6 +473,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	writeResponse(w, req, resp, served)
+}
+
+// writeResponse writes resp with its headers as the answer to req: its raw
+// body, its error, or a reply in req's wire API whose ids carry served.
+func writeResponse(w http.ResponseWriter, req Request, resp Response, served int) {
 	for k, vs := range resp.header {
 		for _, v := range vs {
 			w.Header().Add(k, v)
