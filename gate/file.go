@@ -60,32 +60,11 @@ func (g *FileGate) Check(ctx context.Context) (Verdict, error) {
 	if err := ctx.Err(); err != nil {
 		return Verdict{}, err
 	}
-	ws := g.workspace
-	if ws == "" {
-		return refuse("The gate has no workspace directory, so no final run can be checked. This is a harness problem, not yours: report it in final_response."), nil
+	newest, msg := g.newestRun()
+	if msg != "" {
+		return refuse(msg), nil
 	}
-	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
-		return refuse(fmt.Sprintf("The workspace %s does not exist, so there is no final run to check. Recreate it (mkdir -p %s), write final_script.py there and run it into %s/run_1.", ws, ws, FinalRunsDir)), nil
-	}
-	runsDir := filepath.Join(ws, FinalRunsDir)
-	runs, err := ListRuns(runsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return refuse(fmt.Sprintf("There is no %s/ folder in the workspace, so final_script.py has never had a clean final run.\n"+
-			"Do this next:\n%s", FinalRunsDir, g.rerunSteps(1))), nil
-	}
-	if err != nil {
-		return refuse(fmt.Sprintf("The folder %s/ cannot be read (%v). Fix its permissions, then:\n%s", FinalRunsDir, err, g.rerunSteps(1))), nil
-	}
-	if len(runs) == 0 {
-		return refuse(fmt.Sprintf("The folder %s/ holds no run_<N> folder, so final_script.py has never had a clean final run.\n"+
-			"Do this next:\n%s", FinalRunsDir, g.rerunSteps(1))), nil
-	}
-	newest := runs[len(runs)-1]
 	next := newest.N + 1
-	if len(runs) > 1 && runs[len(runs)-2].N == newest.N {
-		return refuse(fmt.Sprintf("The folder %s/ has two folders numbered %d (%s and %s), so it is unclear which run is the newest. Do not reuse numbers: make a fresh run instead.\n%s",
-			FinalRunsDir, newest.N, runs[len(runs)-2].Name, newest.Name, g.rerunSteps(next))), nil
-	}
 	rel := FinalRunsDir + "/" + newest.Name
 	verdictPath := filepath.Join(newest.Path, VerdictName)
 	if msg := CheckResult(g.Schema, newest.Path, rel); msg != "" {
@@ -149,6 +128,37 @@ func (g *FileGate) Check(ctx context.Context) (Verdict, error) {
 		return v, nil
 	}
 	return Verdict{Pass: true, Label: label, Run: newest.N}, nil
+}
+
+// newestRun is the newest final run in the workspace, or, when there is
+// none to check, the message that refuses the gate.
+func (g *FileGate) newestRun() (RunFolder, string) {
+	ws := g.workspace
+	if ws == "" {
+		return RunFolder{}, "The gate has no workspace directory, so no final run can be checked. This is a harness problem, not yours: report it in final_response."
+	}
+	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
+		return RunFolder{}, fmt.Sprintf("The workspace %s does not exist, so there is no final run to check. Recreate it (mkdir -p %s), write final_script.py there and run it into %s/run_1.", ws, ws, FinalRunsDir)
+	}
+	runsDir := filepath.Join(ws, FinalRunsDir)
+	runs, err := ListRuns(runsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return RunFolder{}, fmt.Sprintf("There is no %s/ folder in the workspace, so final_script.py has never had a clean final run.\n"+
+			"Do this next:\n%s", FinalRunsDir, g.rerunSteps(1))
+	}
+	if err != nil {
+		return RunFolder{}, fmt.Sprintf("The folder %s/ cannot be read (%v). Fix its permissions, then:\n%s", FinalRunsDir, err, g.rerunSteps(1))
+	}
+	if len(runs) == 0 {
+		return RunFolder{}, fmt.Sprintf("The folder %s/ holds no run_<N> folder, so final_script.py has never had a clean final run.\n"+
+			"Do this next:\n%s", FinalRunsDir, g.rerunSteps(1))
+	}
+	newest := runs[len(runs)-1]
+	if len(runs) > 1 && runs[len(runs)-2].N == newest.N {
+		return RunFolder{}, fmt.Sprintf("The folder %s/ has two folders numbered %d (%s and %s), so it is unclear which run is the newest. Do not reuse numbers: make a fresh run instead.\n%s",
+			FinalRunsDir, newest.N, runs[len(runs)-2].Name, newest.Name, g.rerunSteps(newest.N+1))
+	}
+	return newest, ""
 }
 
 // parseLabel accepts 1, 0 or null; anything else is reported.

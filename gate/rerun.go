@@ -137,23 +137,7 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	}
 
 	logPath := filepath.Join(runDir, FinalLogName)
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		return Verdict{}, fmt.Errorf("rerun gate: create %s: %w", FinalLogName, err)
-	}
-	runner := g
-	if returned != nil && o.Sandbox != nil {
-		// The capture writes outside the workspace, which a sandbox
-		// otherwise keeps read-only or hidden.
-		box := *o.Sandbox
-		box.Writable = append(slices.Clone(box.Writable), returned.dir)
-		runner = &RerunGate{opts: o}
-		runner.opts.Sandbox = &box
-	}
-	res, err := runner.runPython(ctx, o.Timeout, env, logFile, args...)
-	if cerr := logFile.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("rerun gate: write %s: %w", FinalLogName, cerr)
-	}
+	res, err := g.runLogged(ctx, env, logPath, returned, args)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -172,6 +156,31 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 		return v, nil
 	}
 	return g.judge(ctx, runDir, rel, n)
+}
+
+// runLogged runs the final script, python with args, in env, its output
+// going to the log file at logPath; returned, when set, is the capture of
+// the script's return value.
+func (g *RerunGate) runLogged(ctx context.Context, env []string, logPath string, returned *returnFile, args []string) (runResult, error) {
+	o := g.opts
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return runResult{}, fmt.Errorf("rerun gate: create %s: %w", FinalLogName, err)
+	}
+	runner := g
+	if returned != nil && o.Sandbox != nil {
+		// The capture writes outside the workspace, which a sandbox
+		// otherwise keeps read-only or hidden.
+		box := *o.Sandbox
+		box.Writable = append(slices.Clone(box.Writable), returned.dir)
+		runner = &RerunGate{opts: o}
+		runner.opts.Sandbox = &box
+	}
+	res, err := runner.runPython(ctx, o.Timeout, env, logFile, args...)
+	if cerr := logFile.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("rerun gate: write %s: %w", FinalLogName, cerr)
+	}
+	return res, err
 }
 
 // checkHelp runs a crafted tool's --help: a refusal when it fails, or

@@ -18,6 +18,7 @@ import (
 	"wright/env"
 	"wright/harness"
 	"wright/harness/probe"
+	"wright/runs"
 )
 
 // HarnessExecutor runs attempts through the harness, one run each, and
@@ -116,16 +117,7 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 	var probe *PageProbe
 	var probeErr string
 	live := cfg.Agent.Mode == "browser"
-	opts := harness.Options{
-		RunDir:     a.RunDir,
-		Executable: x.Executable,
-		Warn:       x.Warn,
-		Observer: agent.ObserverFunc(func(e agent.Event) {
-			if e.Kind == agent.StepStarted && a.Step != nil {
-				a.Step(e.Step, e.Command)
-			}
-		}),
-	}
+	opts := x.harnessOptions(a)
 	if live && a.Task.Eval.NeedsPage() {
 		opts.AtEnd = func(ctx context.Context, e env.Environment) {
 			probe, probeErr = probeLive(ctx, e, a.Task.Eval.ProbeExprs())
@@ -138,18 +130,59 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 	start := time.Now()
 	res, err := h.Run(ctx, harness.Task{ID: a.Task.ID, Text: a.Task.Text, StartURL: a.Task.StartURL, OutputSchema: a.Task.Schema})
 	if err != nil && res.ExitStatus == "" {
-		var dirErr *harness.RunDirError
-		if errors.As(err, &dirErr) {
-			return Record{}, &FatalError{Err: err}
-		}
-		if ctx.Err() != nil && !errors.Is(context.Cause(ctx), ErrTaskTimeout) {
-			// Ctrl-C while the browser or the shell was starting: the
-			// attempt was interrupted, as one interrupted later is, and
-			// runs again on resume; it says nothing about the machine.
-			return Record{ExitStatus: string(agent.Interrupted), Mode: cfg.Agent.Mode, Seconds: time.Since(start).Seconds()}, nil
-		}
-		return Record{ExitStatus: "EnvironmentError", Seconds: time.Since(start).Seconds()}, fmt.Errorf("the run did not start: %w", err)
+		return notStarted(ctx, cfg, err, start)
 	}
+	rec := x.agentRecord(ctx, cfg, a, res, spent)
+	if stop, err := endedEarly(rec, res); stop {
+		return rec, err
+	}
+	if rec.ExitStatus == string(agent.Submitted) && !live && a.Task.Eval.NeedsPage() {
+		probe, probeErr = x.rerun(ctx, cfg, a, res.RunDir)
+	}
+	judged := judgeFinal(ctx, cfg, a, res.RunDir, &rec)
+	passed, evals, reason := Score(a.Task, Final{
+		ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel,
+		Page: probe, PageErr: probeErr, Judge: judged,
+	})
+	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
+	return rec, nil
+}
+
+// harnessOptions are the options of an attempt's harness, but for the
+// page probe at the end of a live run, which run sets.
+func (x *HarnessExecutor) harnessOptions(a Attempt) harness.Options {
+	return harness.Options{
+		RunDir:     a.RunDir,
+		Executable: x.Executable,
+		Warn:       x.Warn,
+		Observer: agent.ObserverFunc(func(e agent.Event) {
+			if e.Kind == agent.StepStarted && a.Step != nil {
+				a.Step(e.Step, e.Command)
+			}
+		}),
+	}
+}
+
+// notStarted is the record and error of a run that failed before it
+// started, begun at start.
+func notStarted(ctx context.Context, cfg *config.Config, err error, start time.Time) (Record, error) {
+	var dirErr *harness.RunDirError
+	if errors.As(err, &dirErr) {
+		return Record{}, &FatalError{Err: err}
+	}
+	if ctx.Err() != nil && !errors.Is(context.Cause(ctx), ErrTaskTimeout) {
+		// Ctrl-C while the browser or the shell was starting: the
+		// attempt was interrupted, as one interrupted later is, and
+		// runs again on resume; it says nothing about the machine.
+		return Record{ExitStatus: string(agent.Interrupted), Mode: cfg.Agent.Mode, Seconds: time.Since(start).Seconds()}, nil
+	}
+	return Record{ExitStatus: "EnvironmentError", Seconds: time.Since(start).Seconds()}, fmt.Errorf("the run did not start: %w", err)
+}
+
+// agentRecord is the record of the agent's run res, before scoring, with
+// the cost of a failed script rerun, spent, counted in; it saves the
+// run's script to the library when the reuse asks so.
+func (x *HarnessExecutor) agentRecord(ctx context.Context, cfg *config.Config, a Attempt, res runs.Result, spent Record) Record {
 	rec := Record{
 		ExitStatus:    string(res.ExitStatus),
 		GateLabel:     res.GateLabel,
@@ -178,38 +211,42 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 	if errors.Is(context.Cause(ctx), ErrTaskTimeout) {
 		rec.ExitStatus = TimeLimitExceeded
 	}
+	return rec
+}
+
+// endedEarly reports whether the run of rec ended in a way that is not
+// scored (a model or environment error, an interrupt), with the error
+// the attempt returns.
+func endedEarly(rec Record, res runs.Result) (bool, error) {
 	switch rec.ExitStatus {
 	case string(agent.ModelError):
 		if m := endpointStatus.FindStringSubmatch(res.Message); m != nil {
 			switch code, _ := strconv.Atoi(m[1]); code {
 			case 400, 401, 403, 404:
-				return rec, &FatalError{Err: errors.New(res.Message)}
+				return true, &FatalError{Err: errors.New(res.Message)}
 			}
 		}
-		return rec, errors.New(res.Message)
+		return true, errors.New(res.Message)
 	case string(agent.EnvironmentError):
-		return rec, errors.New(res.Message)
+		return true, errors.New(res.Message)
 	case string(agent.Interrupted):
-		return rec, nil
+		return true, nil
 	}
-	if rec.ExitStatus == string(agent.Submitted) && !live && a.Task.Eval.NeedsPage() {
-		probe, probeErr = x.rerun(ctx, cfg, a, res.RunDir)
+	return false, nil
+}
+
+// judgeFinal judges the final response of a submitted run when the task
+// has a judge check, and adds the judge's usage to rec. Nil: not judged.
+func judgeFinal(ctx context.Context, cfg *config.Config, a Attempt, runDir string, rec *Record) *EvalResult {
+	if rec.ExitStatus != string(agent.Submitted) || a.Task.Eval == nil || a.Task.Eval.Judge == nil {
+		return nil
 	}
-	var judged *EvalResult
-	if rec.ExitStatus == string(agent.Submitted) && a.Task.Eval != nil && a.Task.Eval.Judge != nil {
-		r, usage := judgeAttempt(ctx, cfg, res.RunDir, a.Task.Eval.Judge, rec.FinalResponse)
-		judged = &r
-		rec.Cost += usage.Cost
-		rec.Tokens += usage.TotalTokens
-		rec.PromptTokens += usage.PromptTokens
-		rec.CachedTokens += usage.CachedTokens
-	}
-	passed, evals, reason := Score(a.Task, Final{
-		ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel,
-		Page: probe, PageErr: probeErr, Judge: judged,
-	})
-	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
-	return rec, nil
+	r, usage := judgeAttempt(ctx, cfg, runDir, a.Task.Eval.Judge, rec.FinalResponse)
+	rec.Cost += usage.Cost
+	rec.Tokens += usage.TotalTokens
+	rec.PromptTokens += usage.PromptTokens
+	rec.CachedTokens += usage.CachedTokens
+	return &r
 }
 
 func probeLive(ctx context.Context, e env.Environment, exprs []string) (*PageProbe, string) {

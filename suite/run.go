@@ -130,23 +130,8 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 	if err != nil {
 		return Outcome{}, err
 	}
-	final := map[string]bool{}
-	for _, r := range results.Latest(prior) {
-		if r.Final() {
-			final[r.TaskID+"#"+strconv.Itoa(r.Attempt)] = true
-		}
-	}
-	var jobs []job
-	out := Outcome{}
-	for _, t := range tasks {
-		for k := 1; k <= cfg.Repeat; k++ {
-			if final[t.ID+"#"+strconv.Itoa(k)] && !cfg.Redo {
-				out.Skipped++
-				continue
-			}
-			jobs = append(jobs, job{t, k})
-		}
-	}
+	jobs, skipped := pendingJobs(cfg, tasks, prior)
+	out := Outcome{Skipped: skipped}
 	if cfg.Repro != nil {
 		if err := WriteRepro(cfg.Dir, cfg.Repro); err != nil {
 			return out, err
@@ -162,37 +147,7 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 	for _, r := range prior {
 		b.cost += r.Cost
 	}
-	queue := make(chan job)
-	var wg sync.WaitGroup
-	for w := 1; w <= cfg.Parallel; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range queue {
-				b.runJob(ctx, w, j)
-			}
-		}()
-	}
-	for i, j := range jobs {
-		if reason := b.stopReason(ctx); reason != "" {
-			out.NotRun = len(jobs) - i
-			out.Stopped = reason
-			b.emit(Event{Kind: BenchStopping, Reason: reason})
-			break
-		}
-		select {
-		case queue <- j:
-		case <-ctx.Done():
-			out.NotRun = len(jobs) - i
-			out.Stopped = "interrupted"
-			b.emit(Event{Kind: BenchStopping, Reason: out.Stopped})
-		}
-		if out.Stopped != "" {
-			break
-		}
-	}
-	close(queue)
-	wg.Wait()
+	out.NotRun, out.Stopped = b.dispatch(ctx, jobs)
 	out.Ran = b.ran
 	out.Fatal = b.fatal
 	if out.Stopped == "" {
@@ -210,6 +165,66 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 		return out, err
 	}
 	return out, nil
+}
+
+// pendingJobs are the attempts of tasks to run: all of them with cfg.Redo,
+// else those not final in prior, the records of an earlier bench; skipped
+// counts the others.
+func pendingJobs(cfg Config, tasks []Task, prior []Record) (jobs []job, skipped int) {
+	final := map[string]bool{}
+	for _, r := range results.Latest(prior) {
+		if r.Final() {
+			final[r.TaskID+"#"+strconv.Itoa(r.Attempt)] = true
+		}
+	}
+	for _, t := range tasks {
+		for k := 1; k <= cfg.Repeat; k++ {
+			if final[t.ID+"#"+strconv.Itoa(k)] && !cfg.Redo {
+				skipped++
+				continue
+			}
+			jobs = append(jobs, job{t, k})
+		}
+	}
+	return jobs, skipped
+}
+
+// dispatch runs jobs on cfg.Parallel workers and returns when they are
+// done. When the bench stops before every job is handed out, notRun counts
+// those left and stopped says why.
+func (b *bench) dispatch(ctx context.Context, jobs []job) (notRun int, stopped string) {
+	queue := make(chan job)
+	var wg sync.WaitGroup
+	for w := 1; w <= b.cfg.Parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range queue {
+				b.runJob(ctx, w, j)
+			}
+		}()
+	}
+	for i, j := range jobs {
+		if reason := b.stopReason(ctx); reason != "" {
+			notRun = len(jobs) - i
+			stopped = reason
+			b.emit(Event{Kind: BenchStopping, Reason: reason})
+			break
+		}
+		select {
+		case queue <- j:
+		case <-ctx.Done():
+			notRun = len(jobs) - i
+			stopped = "interrupted"
+			b.emit(Event{Kind: BenchStopping, Reason: stopped})
+		}
+		if stopped != "" {
+			break
+		}
+	}
+	close(queue)
+	wg.Wait()
+	return notRun, stopped
 }
 
 type bench struct {

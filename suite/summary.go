@@ -106,8 +106,7 @@ func Summarize(recs []Record, repro *Repro) Summary {
 	s := Summary{Total: len(recs), ByStatus: map[string]int{}, Repro: repro}
 	byLevel := map[string]*Rate{}
 	bySite := map[string]*Rate{}
-	type tally struct{ n, c int }
-	perTask := map[string]*tally{}
+	perTask := map[string]*taskTally{}
 	var order []string
 	var steps, tokens, cost, secs []float64
 	for _, r := range recs {
@@ -122,7 +121,7 @@ func Summarize(recs []Record, repro *Repro) Summary {
 		s.PromptTokens += r.PromptTokens
 		s.CachedTokens += r.CachedTokens
 		if _, ok := perTask[r.TaskID]; !ok {
-			perTask[r.TaskID] = &tally{}
+			perTask[r.TaskID] = &taskTally{}
 			order = append(order, r.TaskID)
 		}
 		groups := []*Rate{&s.Rate}
@@ -161,32 +160,42 @@ func Summarize(recs []Record, repro *Repro) Summary {
 	s.BySite = finishGroups(bySite)
 	s.Steps, s.Tokens, s.Cost, s.Seconds = spread(steps), spread(tokens), spread(cost), spread(secs)
 	s.ByVia, s.CostSaved = byVia(recs)
+	s.PassAtK = passAtKs(perTask, order)
+	if v, ok := s.PassAtK[1]; ok {
+		s.PassAt1 = &v
+	}
+	return s
+}
 
-	// pass@k over the tasks that have at least k scored attempts.
+// taskTally counts a task's scored attempts, n, and those that passed, c.
+type taskTally struct{ n, c int }
+
+// passAtKs is pass@k for each k up to the most scored attempts of a task,
+// over the tasks, in order, that have at least k. Nil when no task has
+// more than one.
+func passAtKs(perTask map[string]*taskTally, order []string) map[int]float64 {
 	maxN := 0
 	for _, t := range perTask {
 		maxN = max(maxN, t.n)
 	}
-	if maxN > 1 {
-		s.PassAtK = map[int]float64{}
-		for k := 1; k <= maxN; k++ {
-			sum, n := 0.0, 0
-			for _, id := range order {
-				t := perTask[id]
-				if t.n >= k {
-					sum += PassAtK(t.n, t.c, k)
-					n++
-				}
-			}
-			if n > 0 {
-				s.PassAtK[k] = sum / float64(n)
+	if maxN <= 1 {
+		return nil
+	}
+	m := map[int]float64{}
+	for k := 1; k <= maxN; k++ {
+		sum, n := 0.0, 0
+		for _, id := range order {
+			t := perTask[id]
+			if t.n >= k {
+				sum += PassAtK(t.n, t.c, k)
+				n++
 			}
 		}
-		if v, ok := s.PassAtK[1]; ok {
-			s.PassAt1 = &v
+		if n > 0 {
+			m[k] = sum / float64(n)
 		}
 	}
-	return s
+	return m
 }
 
 func group(m map[string]*Rate, key string) *Rate {
@@ -324,26 +333,31 @@ func (s Summary) Markdown() string {
 				orDash(a.Status), a.Outcome, mdCell(a.Evals), a.Steps, a.Cost, a.Seconds, mdCell(clipTo(oneLine(a.Answer), 80)))
 		}
 	}
-	if r := s.Repro; r != nil {
-		fmt.Fprintf(&b, "\n## Reproducibility\n\n")
-		fmt.Fprintf(&b, "- %s\n- model %s, mode %s for tasks that name none, repeat %d\n- config sha256 %s\n- suite %s (sha256 %s), %d tasks selected\n",
-			strings.Join(nonEmpty("wright", r.Version, r.Commit), " "), r.Model, r.Mode, r.Repeat, r.ConfigHash, r.Suite, r.SuiteHash, r.Selected)
-		if r.Chromium != "" {
-			fmt.Fprintf(&b, "- %s\n", r.Chromium)
-		}
-		if r.Shard != "" {
-			fmt.Fprintf(&b, "- shard %s\n", r.Shard)
-		}
-		fmt.Fprintf(&b, "- started %s", r.Started.UTC().Format(time.RFC3339))
-		if !r.Ended.IsZero() {
-			fmt.Fprintf(&b, ", ended %s", r.Ended.UTC().Format(time.RFC3339))
-		}
-		b.WriteString("\n")
-		for _, p := range r.Invalid {
-			fmt.Fprintf(&b, "- invalid task %s\n", p)
-		}
+	if s.Repro != nil {
+		reproMarkdown(&b, s.Repro)
 	}
 	return b.String()
+}
+
+// reproMarkdown writes the summary's reproducibility section, r.
+func reproMarkdown(b *strings.Builder, r *Repro) {
+	fmt.Fprintf(b, "\n## Reproducibility\n\n")
+	fmt.Fprintf(b, "- %s\n- model %s, mode %s for tasks that name none, repeat %d\n- config sha256 %s\n- suite %s (sha256 %s), %d tasks selected\n",
+		strings.Join(nonEmpty("wright", r.Version, r.Commit), " "), r.Model, r.Mode, r.Repeat, r.ConfigHash, r.Suite, r.SuiteHash, r.Selected)
+	if r.Chromium != "" {
+		fmt.Fprintf(b, "- %s\n", r.Chromium)
+	}
+	if r.Shard != "" {
+		fmt.Fprintf(b, "- shard %s\n", r.Shard)
+	}
+	fmt.Fprintf(b, "- started %s", r.Started.UTC().Format(time.RFC3339))
+	if !r.Ended.IsZero() {
+		fmt.Fprintf(b, ", ended %s", r.Ended.UTC().Format(time.RFC3339))
+	}
+	b.WriteString("\n")
+	for _, p := range r.Invalid {
+		fmt.Fprintf(b, "- invalid task %s\n", p)
+	}
 }
 
 // nonEmpty keeps the strings that are not empty, so a missing part leaves
