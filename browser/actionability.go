@@ -278,31 +278,8 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 			return false, "", newErr(ErrBrowser, "Element is not attached to the DOM: %s was removed from the page", l.selector)
 		}
 		if !a.force {
-			var st struct {
-				State string `json:"state"`
-			}
-			checks := map[string]bool{"visible": a.visible, "stable": a.stable, "enabled": a.enabled, "editable": a.editable}
-			if err := l.p.callValue(o, h.ec, "check", &st, objArg(h.obj), valArg(checks)); err != nil {
-				return false, "", err
-			}
-			switch st.State {
-			case "ok":
-			case "detached":
-				if l.startsAtHandle() {
-					// An element handle cannot come back: no point waiting.
-					return false, "", newErr(ErrBrowser, "Element is not attached to the DOM: the element handle's node was removed from the page")
-				}
-				return false, "the element was removed from the page", nil
-			case "hidden":
-				return false, "element is not visible: " + l.one(o, h), nil
-			case "disabled":
-				return false, "element is not enabled: " + l.one(o, h) + " is disabled", nil
-			case "readonly":
-				return false, "element is not editable: " + l.one(o, h) + " is readonly", nil
-			case "unstable":
-				return false, "element is not stable: " + l.one(o, h) + " is still moving (animating)", nil
-			default:
-				return false, "unexpected state " + st.State, nil
+			if wait, err := l.stateWait(o, h, a); wait != "" || err != nil {
+				return false, wait, err
 			}
 		}
 		if !a.pointer && a.position == nil {
@@ -342,19 +319,62 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 		if a.force || !a.pointer {
 			return true, "", nil
 		}
-		var hit struct {
-			OK    bool   `json:"ok"`
-			Other string `json:"other"`
-		}
-		if err := l.p.callValue(o, h.ec, "hitTargetAt", &hit, objArg(h.obj), valArg(pt.X), valArg(pt.Y), valArg(origin.X), valArg(origin.Y)); err != nil {
-			return false, "", err
-		}
-		if !hit.OK {
-			return false, fmt.Sprintf("%s intercepts pointer events at (%.0f, %.0f) instead of %s; wait for it to go away, close it, or pass force: true", hit.Other, pt.X, pt.Y, l.one(o, h)), nil
+		if wait, err := l.hitWait(o, h, pt, origin); wait != "" || err != nil {
+			return false, wait, err
 		}
 		return true, "", nil
 	})
 	return h, pt, box, err
+}
+
+// stateWait runs the page's checks of the action's states (visible,
+// stable, enabled, editable) on h. It returns why the action must wait, ""
+// when h passes them all, or an error when waiting cannot help.
+func (l *Locator) stateWait(o *op, h handle, a action) (string, error) {
+	var st struct {
+		State string `json:"state"`
+	}
+	checks := map[string]bool{"visible": a.visible, "stable": a.stable, "enabled": a.enabled, "editable": a.editable}
+	if err := l.p.callValue(o, h.ec, "check", &st, objArg(h.obj), valArg(checks)); err != nil {
+		return "", err
+	}
+	switch st.State {
+	case "ok":
+		return "", nil
+	case "detached":
+		if l.startsAtHandle() {
+			// An element handle cannot come back: no point waiting.
+			return "", newErr(ErrBrowser, "Element is not attached to the DOM: the element handle's node was removed from the page")
+		}
+		return "the element was removed from the page", nil
+	case "hidden":
+		return "element is not visible: " + l.one(o, h), nil
+	case "disabled":
+		return "element is not enabled: " + l.one(o, h) + " is disabled", nil
+	case "readonly":
+		return "element is not editable: " + l.one(o, h) + " is readonly", nil
+	case "unstable":
+		return "element is not stable: " + l.one(o, h) + " is still moving (animating)", nil
+	default:
+		return "unexpected state " + st.State, nil
+	}
+}
+
+// hitWait says why pointer events at pt would not reach h, because another
+// element is on top of it there ("" when they would). origin is h's
+// top-left in page coordinates.
+func (l *Locator) hitWait(o *op, h handle, pt, origin Point) (string, error) {
+	var hit struct {
+		OK    bool   `json:"ok"`
+		Other string `json:"other"`
+	}
+	if err := l.p.callValue(o, h.ec, "hitTargetAt", &hit, objArg(h.obj), valArg(pt.X), valArg(pt.Y), valArg(origin.X), valArg(origin.Y)); err != nil {
+		return "", err
+	}
+	if !hit.OK {
+		return fmt.Sprintf("%s intercepts pointer events at (%.0f, %.0f) instead of %s; wait for it to go away, close it, or pass force: true", hit.Other, pt.X, pt.Y, l.one(o, h)), nil
+	}
+	return "", nil
 }
 
 // clickPoint returns the point to click (the centre of the element's

@@ -180,15 +180,19 @@ func (r *Registry) resolve(ctx context.Context, page *rod.Page, ref string) (*ro
 		return nil, stale("frame navigated")
 	}
 
-	el, err := sess.ElementFromNode(&proto.DOMNode{BackendNodeID: e.key.backend})
+	el, err := connectedElement(ctx, sess, ref, e.key.backend)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if isNodeGone(err) {
-			return nil, stale("element removed")
-		}
-		return nil, fmt.Errorf("resolve %s: %w", ref, err)
+		return nil, err
+	}
+	return el.Context(owner.GetContext()), nil
+}
+
+// connectedElement is the element of the backend node in sess, with a
+// StaleRefError for ref when the node is gone or no longer in the document.
+func connectedElement(ctx context.Context, sess *rod.Page, ref string, backend proto.DOMBackendNodeID) (*rod.Element, error) {
+	el, err := sess.ElementFromNode(&proto.DOMNode{BackendNodeID: backend})
+	if err != nil {
+		return nil, nodeError(ctx, ref, err)
 	}
 	// A removed element that script still holds is alive but detached.
 	res, err := proto.RuntimeCallFunctionOn{
@@ -197,16 +201,23 @@ func (r *Registry) resolve(ctx context.Context, page *rod.Page, ref string) (*ro
 		ReturnByValue:       true,
 	}.Call(sess)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if isNodeGone(err) {
-			return nil, stale("element removed")
-		}
-		return nil, fmt.Errorf("resolve %s: %w", ref, err)
+		return nil, nodeError(ctx, ref, err)
 	}
 	if !res.Result.Value.Bool() {
-		return nil, stale("element removed")
+		return nil, &StaleRefError{Ref: ref, Reason: "element removed"}
 	}
-	return el.Context(owner.GetContext()), nil
+	return el, nil
+}
+
+// nodeError is the error of resolving ref when a call on its node failed
+// with err: the context's error when it ended, a StaleRefError when the
+// node is gone.
+func nodeError(ctx context.Context, ref string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if isNodeGone(err) {
+		return &StaleRefError{Ref: ref, Reason: "element removed"}
+	}
+	return fmt.Errorf("resolve %s: %w", ref, err)
 }

@@ -113,28 +113,38 @@ func startPython(ctx context.Context, python, runner, workspace, taskJSON string
 		close(p.done)
 	}()
 
+	if err := p.awaitReady(ctx, box != nil); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// awaitReady waits for the runner started by startPython to say it is
+// ready, and kills it when it fails, ends, or takes longer than 30s first.
+// sandboxed says the runner runs in a sandbox of its own.
+func (p *pyProc) awaitReady(ctx context.Context, sandboxed bool) error {
 	timer := time.NewTimer(30 * time.Second)
 	defer timer.Stop()
 	select {
 	case a, ok := <-p.answers:
 		if ok && a["ready"] == true {
-			if box != nil {
+			if sandboxed {
 				// SIGINT must reach Python itself, inside the sandbox.
 				p.intr, _ = sandbox.FirstHostPID(p.pid)
 			}
-			return p, nil
+			return nil
 		}
 		p.kill()
 		if ok {
-			return nil, fmt.Errorf("start python: the runner failed: %v", a["error"])
+			return fmt.Errorf("start python: the runner failed: %v", a["error"])
 		}
-		return nil, fmt.Errorf("start python: the runner ended before it was ready (%s); it printed: %s", p.waitExit(), p.out.peek(2000))
+		return fmt.Errorf("start python: the runner ended before it was ready (%s); it printed: %s", p.waitExit(), p.out.peek(2000))
 	case <-timer.C:
 		p.kill()
-		return nil, fmt.Errorf("start python: the runner was not ready within 30s; it printed: %s", p.out.peek(2000))
+		return fmt.Errorf("start python: the runner was not ready within 30s; it printed: %s", p.out.peek(2000))
 	case <-ctx.Done():
 		p.kill()
-		return nil, fmt.Errorf("start python: %w", ctx.Err())
+		return fmt.Errorf("start python: %w", ctx.Err())
 	}
 }
 

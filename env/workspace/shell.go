@@ -449,15 +449,22 @@ func (s *Shell) Execute(ctx context.Context, step int, code string) (env.Observa
 		},
 		Prunable: map[string]string{"command_output": OutputPlaceholder(output, logRel)},
 	}
+	return obs, stepError(ctx, step, res, runErr, restartErr)
+}
+
+// stepError is the error Execute returns with the observation of step: the
+// command's failure to run, the shell's failure to restart after it, or
+// the interrupt that stopped it; nil when none happened.
+func stepError(ctx context.Context, step int, res outcome, runErr, restartErr error) error {
 	switch {
 	case runErr != nil:
-		return obs, fmt.Errorf("execute step %d: %w", step, runErr)
+		return fmt.Errorf("execute step %d: %w", step, runErr)
 	case restartErr != nil:
-		return obs, fmt.Errorf("execute step %d: %w", step, restartErr)
+		return fmt.Errorf("execute step %d: %w", step, restartErr)
 	case res.interrupted:
-		return obs, fmt.Errorf("execute step %d: interrupted: %w", step, context.Cause(ctx))
+		return fmt.Errorf("execute step %d: interrupted: %w", step, context.Cause(ctx))
 	}
-	return obs, nil
+	return nil
 }
 
 // writeStep writes the command to steps/step_NNNN.sh and creates its log,
