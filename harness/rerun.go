@@ -101,29 +101,15 @@ func (h *Harness) RunScript(ctx context.Context, s ScriptRun) (ScriptResult, err
 	if s.Dir == "" || len(s.Script) == 0 {
 		return ScriptResult{}, errors.New("run script: no run directory or no script")
 	}
-	verify := s.Verify
-	if verify == "" {
-		verify = VerifyJudge
-		if s.Schema != nil {
-			verify = VerifyBoth
-		}
-	}
-	if (verify == VerifyBoth || verify == VerifySchema) && s.Schema == nil {
-		return ScriptResult{}, fmt.Errorf("--verify %s: the script has no output schema", verify)
+	verify, err := scriptVerify(s)
+	if err != nil {
+		return ScriptResult{}, err
 	}
 	// The judge's client first: a judge that cannot be configured (no
 	// key) fails before anything is made or run.
-	meter := &judgeMeter{}
-	var j gate.Judge = passJudge{}
-	counter := &countingClient{}
-	if verify == VerifyBoth || verify == VerifyJudge {
-		client, jm, err := meteredJudge(h.cfg, meter)
-		if err != nil {
-			return ScriptResult{}, &ConfigError{Err: err}
-		}
-		meter.price = jm.Price
-		counter.Client = client
-		j = &judge.RunJudge{Client: counter, Options: judge.ReflectOptions{Model: jm.Name, Endpoint: endpoint(jm)}}
+	j, meter, counter, err := h.scriptJudge(verify)
+	if err != nil {
+		return ScriptResult{}, err
 	}
 	run, err := runs.Create(s.Dir)
 	if err != nil {
@@ -141,35 +127,9 @@ func (h *Harness) RunScript(ctx context.Context, s ScriptRun) (ScriptResult, err
 	if err := os.WriteFile(filepath.Join(run.Workspace, gate.FinalScriptName), s.Script, 0o644); err != nil {
 		return res, fmt.Errorf("run script: %w", err)
 	}
-	if r.sandboxed, err = useSandbox(h.cfg); err != nil {
-		return res, err
-	}
-	vars := map[string]string{}
-	socket, err := r.sandboxSocket()
+	env, err := r.scriptEnv()
 	if err != nil {
 		return res, err
-	}
-	pvars, proxyURL, closeProxy, err := workspaceProxy(h.cfg, socket)
-	if err != nil {
-		return res, err
-	}
-	r.onClose(closeProxy)
-	if err := r.scriptBrowsers(vars, proxyURL); err != nil {
-		return res, err
-	}
-	for k, v := range pvars {
-		vars[k] = v
-	}
-	shellVars, err := r.shellEnv(vars)
-	if err != nil {
-		return res, err
-	}
-	if r.sandboxed {
-		r.box = sandboxSpec(run.Workspace, h.opts.Executable, r.proxySocket, shellVars)
-	}
-	env := hiddenEnviron(h.cfg.KeyNames())
-	for k, v := range shellVars {
-		env = append(env, k+"="+v)
 	}
 	var schema *output.Schema
 	if verify == VerifyBoth || verify == VerifySchema {
@@ -193,6 +153,79 @@ func (h *Harness) RunScript(ctx context.Context, s ScriptRun) (ScriptResult, err
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, err
+}
+
+// scriptVerify is the checks s gets: s.Verify, else both with a schema and
+// the judge only without one.
+func scriptVerify(s ScriptRun) (Verify, error) {
+	verify := s.Verify
+	if verify == "" {
+		verify = VerifyJudge
+		if s.Schema != nil {
+			verify = VerifyBoth
+		}
+	}
+	if (verify == VerifyBoth || verify == VerifySchema) && s.Schema == nil {
+		return "", fmt.Errorf("--verify %s: the script has no output schema", verify)
+	}
+	return verify, nil
+}
+
+// scriptJudge is the judge of a script run, metered and counted; a run
+// that verify does not judge gets one that passes every run.
+func (h *Harness) scriptJudge(verify Verify) (gate.Judge, *judgeMeter, *countingClient, error) {
+	meter := &judgeMeter{}
+	var j gate.Judge = passJudge{}
+	counter := &countingClient{}
+	if verify == VerifyBoth || verify == VerifyJudge {
+		client, jm, err := meteredJudge(h.cfg, meter)
+		if err != nil {
+			return nil, nil, nil, &ConfigError{Err: err}
+		}
+		meter.price = jm.Price
+		counter.Client = client
+		j = &judge.RunJudge{Client: counter, Options: judge.ReflectOptions{Model: jm.Name, Endpoint: endpoint(jm)}}
+	}
+	return j, meter, counter, nil
+}
+
+// scriptEnv sets up the script run's sandbox, proxy and browsers and
+// returns the environment the script runs with: the parent's without the
+// model keys, plus the shell's variables.
+func (r *runner) scriptEnv() ([]string, error) {
+	h := r.h
+	var err error
+	if r.sandboxed, err = useSandbox(h.cfg); err != nil {
+		return nil, err
+	}
+	vars := map[string]string{}
+	socket, err := r.sandboxSocket()
+	if err != nil {
+		return nil, err
+	}
+	pvars, proxyURL, closeProxy, err := workspaceProxy(h.cfg, socket)
+	if err != nil {
+		return nil, err
+	}
+	r.onClose(closeProxy)
+	if err := r.scriptBrowsers(vars, proxyURL); err != nil {
+		return nil, err
+	}
+	for k, v := range pvars {
+		vars[k] = v
+	}
+	shellVars, err := r.shellEnv(vars)
+	if err != nil {
+		return nil, err
+	}
+	if r.sandboxed {
+		r.box = sandboxSpec(r.run.Workspace, h.opts.Executable, r.proxySocket, shellVars)
+	}
+	env := hiddenEnviron(h.cfg.KeyNames())
+	for k, v := range shellVars {
+		env = append(env, k+"="+v)
+	}
+	return env, nil
 }
 
 // ConfigError is a configuration that cannot run a script (a judge with

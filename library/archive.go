@@ -73,51 +73,9 @@ func (l *Library) Export(name, file string) error {
 // under its own name or as (when not empty). A name the library has is
 // refused: nothing is overwritten. It returns the name.
 func (l *Library) Import(file, as string) (string, error) {
-	f, err := os.Open(file)
+	name, files, err := readExport(file)
 	if err != nil {
-		return "", fmt.Errorf("import: %w", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return "", fmt.Errorf("import %s: not a script export (%w)", file, err)
-	}
-	tr := tar.NewReader(zr)
-	files := map[string][]byte{}
-	name := ""
-	var total int64
-	for {
-		hdr, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return "", fmt.Errorf("import %s: %w", file, err)
-		}
-		if hdr.Typeflag != tar.TypeReg {
-			continue
-		}
-		clean := path.Clean(hdr.Name)
-		top, rel, ok := strings.Cut(clean, "/")
-		if !ok || strings.HasPrefix(clean, "/") || strings.Contains("/"+clean+"/", "/../") || CheckName(top) != nil {
-			return "", fmt.Errorf("import %s: entry %q is not inside a script folder", file, hdr.Name)
-		}
-		if name != "" && top != name {
-			return "", fmt.Errorf("import %s: holds more than one script (%s, %s)", file, name, top)
-		}
-		name = top
-		total += hdr.Size
-		if total > 1<<30 {
-			return "", fmt.Errorf("import %s: larger than 1 GiB", file)
-		}
-		data, err := io.ReadAll(tr)
-		if err != nil {
-			return "", fmt.Errorf("import %s: %w", file, err)
-		}
-		files[rel] = data
-	}
-	if name == "" {
-		return "", fmt.Errorf("import %s: no script in it", file)
+		return "", err
 	}
 	if as != "" {
 		if err := CheckName(as); err != nil {
@@ -164,4 +122,57 @@ func (l *Library) Import(file, as string) (string, error) {
 		}
 	}
 	return name, nil
+}
+
+// readExport reads the entries of a file Export wrote: the script's name
+// and its files by their path inside the script folder. Entries outside one
+// script folder, and exports over 1 GiB, are refused.
+func readExport(file string) (string, map[string][]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", nil, fmt.Errorf("import: %w", err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return "", nil, fmt.Errorf("import %s: not a script export (%w)", file, err)
+	}
+	tr := tar.NewReader(zr)
+	files := map[string][]byte{}
+	name := ""
+	var total int64
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", nil, fmt.Errorf("import %s: %w", file, err)
+		}
+		if hdr.Typeflag != tar.TypeReg {
+			continue
+		}
+		clean := path.Clean(hdr.Name)
+		top, rel, ok := strings.Cut(clean, "/")
+		if !ok || strings.HasPrefix(clean, "/") || strings.Contains("/"+clean+"/", "/../") || CheckName(top) != nil {
+			return "", nil, fmt.Errorf("import %s: entry %q is not inside a script folder", file, hdr.Name)
+		}
+		if name != "" && top != name {
+			return "", nil, fmt.Errorf("import %s: holds more than one script (%s, %s)", file, name, top)
+		}
+		name = top
+		total += hdr.Size
+		if total > 1<<30 {
+			return "", nil, fmt.Errorf("import %s: larger than 1 GiB", file)
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			return "", nil, fmt.Errorf("import %s: %w", file, err)
+		}
+		files[rel] = data
+	}
+	if name == "" {
+		return "", nil, fmt.Errorf("import %s: no script in it", file)
+	}
+	return name, files, nil
 }

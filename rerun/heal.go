@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"wright/atomicfile"
+	"wright/config"
 	"wright/gate"
 	"wright/harness"
 	"wright/library"
@@ -34,40 +35,18 @@ const healDir = "heals"
 func (p *Prepared) heal(ctx context.Context, rep *Report, startURL string) error {
 	o, saved := p.o, p.saved
 	start := time.Now()
-	cfg := *p.cfg
-	if cfg.Agent.Mode != "workspace" {
-		return fmt.Errorf("heal: agent.mode is %s; a heal runs in workspace mode", cfg.Agent.Mode)
-	}
-	cfg.Agent.StepLimit = DefaultHealSteps
-	if o.HealStepLimit > 0 {
-		cfg.Agent.StepLimit = o.HealStepLimit
-	}
-	if o.HealCostLimit > 0 {
-		cfg.Agent.CostLimit = o.HealCostLimit
-	}
-	cfg.Gate.Crafted = saved.Crafted
-	cfg.Agent.RequireSelfReflectionSuccess = true
-	if cfg.Gate.Mode == "off" {
-		cfg.Gate.Mode = "rerun"
+	cfg, err := p.healConfig()
+	if err != nil {
+		return err
 	}
 	h, err := harness.Build(&cfg, harness.Options{OutputDir: filepath.Join(o.Library.ScriptDir(o.Name), healDir), Observer: o.Observer, Warn: o.Warn})
 	if err != nil {
 		return fmt.Errorf("heal: %w", err)
 	}
-	script, err := saved.Script()
+	task, script, err := p.healTask(rep, startURL)
 	if err != nil {
 		return err
 	}
-	files := map[string][]byte{gate.FinalScriptName: script}
-	seedFailedRun(files, rep.FinalRun)
-	files["heal/reason.txt"] = []byte(rep.Reason + "\n")
-	task := harness.Task{
-		ID:       o.Name + "_heal",
-		Text:     saved.Task + "\n\n" + healBrief(saved, rep),
-		StartURL: startURL,
-		Files:    files,
-	}
-	task.OutputSchema = p.schema
 	res, err := h.Run(ctx, task)
 	hr := &Heal{RunDir: res.RunDir, ExitStatus: string(res.ExitStatus), ModelCalls: res.ModelCalls,
 		Tokens: res.Usage.TotalTokens, Cost: res.Usage.Cost}
@@ -113,13 +92,67 @@ func (p *Prepared) heal(ctx context.Context, rep *Report, startURL string) error
 		rep.Output = readOutput(spec.VerifiedRun)
 		return nil
 	}
+	return p.rerunHealed(ctx, rep, newV.Version.Version)
+}
+
+// healConfig is the rerun's config made a heal's: workspace mode, the heal's
+// step and cost limits, a self-reflection that must succeed and a gate that
+// reruns the repair.
+func (p *Prepared) healConfig() (config.Config, error) {
+	o, saved := p.o, p.saved
+	cfg := *p.cfg
+	if cfg.Agent.Mode != "workspace" {
+		return cfg, fmt.Errorf("heal: agent.mode is %s; a heal runs in workspace mode", cfg.Agent.Mode)
+	}
+	cfg.Agent.StepLimit = DefaultHealSteps
+	if o.HealStepLimit > 0 {
+		cfg.Agent.StepLimit = o.HealStepLimit
+	}
+	if o.HealCostLimit > 0 {
+		cfg.Agent.CostLimit = o.HealCostLimit
+	}
+	cfg.Gate.Crafted = saved.Crafted
+	cfg.Agent.RequireSelfReflectionSuccess = true
+	if cfg.Gate.Mode == "off" {
+		cfg.Gate.Mode = "rerun"
+	}
+	return cfg, nil
+}
+
+// healTask is the heal's agent task: the saved task and the brief, seeded
+// with the script and the failing rerun's files. It returns the saved
+// script too, which the new version's diff starts from.
+func (p *Prepared) healTask(rep *Report, startURL string) (harness.Task, []byte, error) {
+	saved := p.saved
+	script, err := saved.Script()
+	if err != nil {
+		return harness.Task{}, nil, err
+	}
+	files := map[string][]byte{gate.FinalScriptName: script}
+	seedFailedRun(files, rep.FinalRun)
+	files["heal/reason.txt"] = []byte(rep.Reason + "\n")
+	task := harness.Task{
+		ID:       p.o.Name + "_heal",
+		Text:     saved.Task + "\n\n" + healBrief(saved, rep),
+		StartURL: startURL,
+		Files:    files,
+	}
+	task.OutputSchema = p.schema
+	return task, script, nil
+}
+
+// rerunHealed reruns version newV, just saved by the heal, on the rerun's
+// own inputs and verification, and makes rep that rerun's report; its
+// model use adds to rep's.
+func (p *Prepared) rerunHealed(ctx context.Context, rep *Report, newV int) error {
+	o := p.o
 	again, err := Prepare(Options{Library: o.Library, Name: o.Name, Params: o.Params, Verify: o.Verify,
 		OutputDir: o.OutputDir, StartURL: o.StartURL, Config: o.Config, Warn: o.Warn})
 	if o.RunDir != "" {
 		again.o.RunDir = o.RunDir + "_healed"
 	}
 	if err != nil {
-		return fmt.Errorf("heal: rerun v%d: %w", newV.Version.Version, err)
+		return fmt.Errorf("heal: rerun v%d: %w", newV, err)
 	}
 	again.inner = true
 	second, err := again.Run(ctx)
@@ -127,7 +160,7 @@ func (p *Prepared) heal(ctx context.Context, rep *Report, startURL string) error
 	rep.Tokens += second.Tokens
 	rep.Cost += second.Cost
 	if err != nil {
-		return fmt.Errorf("heal: rerun v%d: %w", newV.Version.Version, err)
+		return fmt.Errorf("heal: rerun v%d: %w", newV, err)
 	}
 	rep.Verified, rep.Reason, rep.Version = second.Verified, second.Reason, second.Version
 	rep.FinalRun, rep.Output = second.FinalRun, second.Output

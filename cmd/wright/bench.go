@@ -101,32 +101,13 @@ func init() {
 
 func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	stderr := cmd.ErrOrStderr()
-	if f.out == "" {
-		return usageError("-o DIR is required: the bench folder for its runs and results (wright bench %s -o bench-out)", suiteRef)
+	sel, err := benchSelection(suiteRef, f)
+	if err != nil {
+		return err
 	}
-	if f.mode != "workspace" && f.mode != "browser" {
-		return usageError("--mode %q: use workspace or browser", f.mode)
-	}
-	if f.parallel < 1 || f.repeat < 1 || f.retries < 0 {
-		return usageError("--parallel and --repeat must be at least 1, --retries at least 0")
-	}
-	sel := suite.Selection{Limit: f.limit}
-	var err error
-	if sel.Shard, err = suite.ParseShard(f.shard); err != nil {
-		return usageError("--shard: %v", err)
-	}
-	if f.filter != "" {
-		if sel.Filter, err = regexp.Compile(f.filter); err != nil {
-			return usageError("--filter: %v", err)
-		}
-	}
-	sites := map[string]string{}
-	for _, s := range f.sites {
-		name, url, ok := strings.Cut(s, "=")
-		if !ok || name == "" || url == "" {
-			return usageError("--sites %q: want NAME=URL", s)
-		}
-		sites[name] = url
+	sites, err := benchSites(f.sites)
+	if err != nil {
+		return err
 	}
 	builtin := strings.HasPrefix(suiteRef, "builtin:")
 	if builtin {
@@ -182,6 +163,63 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 		repro.Model = base.Model.Name
 	}
 	display := newBenchDisplay(stderr, isTerminal(os.Stderr), f.parallel)
+	exec, err := benchExecutor(f, configFor, exe, endpoints, display)
+	if err != nil {
+		return err
+	}
+	outcome, err := suite.Run(cmd.Context(), suite.Config{
+		Dir: out, Parallel: f.parallel, Repeat: f.repeat, Redo: f.redo, Retries: f.retries,
+		TaskTimeout: f.taskTimeout, CostLimit: f.costLimit, Repro: repro, OnEvent: display.Event,
+	}, tasks, exec)
+	display.Close()
+	if err != nil {
+		return err
+	}
+	return reportBench(cmd, f, outcome)
+}
+
+// benchSelection checks the flags that need no suite and returns the
+// selection --filter, --shard and --limit make.
+func benchSelection(suiteRef string, f benchFlags) (suite.Selection, error) {
+	if f.out == "" {
+		return suite.Selection{}, usageError("-o DIR is required: the bench folder for its runs and results (wright bench %s -o bench-out)", suiteRef)
+	}
+	if f.mode != "workspace" && f.mode != "browser" {
+		return suite.Selection{}, usageError("--mode %q: use workspace or browser", f.mode)
+	}
+	if f.parallel < 1 || f.repeat < 1 || f.retries < 0 {
+		return suite.Selection{}, usageError("--parallel and --repeat must be at least 1, --retries at least 0")
+	}
+	sel := suite.Selection{Limit: f.limit}
+	var err error
+	if sel.Shard, err = suite.ParseShard(f.shard); err != nil {
+		return suite.Selection{}, usageError("--shard: %v", err)
+	}
+	if f.filter != "" {
+		if sel.Filter, err = regexp.Compile(f.filter); err != nil {
+			return suite.Selection{}, usageError("--filter: %v", err)
+		}
+	}
+	return sel, nil
+}
+
+// benchSites parses the --sites NAME=URL flags.
+func benchSites(flags []string) (map[string]string, error) {
+	sites := map[string]string{}
+	for _, s := range flags {
+		name, url, ok := strings.Cut(s, "=")
+		if !ok || name == "" || url == "" {
+			return nil, usageError("--sites %q: want NAME=URL", s)
+		}
+		sites[name] = url
+	}
+	return sites, nil
+}
+
+// benchExecutor is the executor of the bench's attempts: each a wright run
+// of exe, with the script library when --library or --save-scripts asks for
+// one. Its warnings print once each, above the progress display.
+func benchExecutor(f benchFlags, configFor func(suite.Task, int) (*config.Config, error), exe string, endpoints []string, display *benchDisplay) (*suite.HarnessExecutor, error) {
 	warned := map[string]bool{}
 	exec := &suite.HarnessExecutor{
 		Config:     configFor,
@@ -197,20 +235,19 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	if f.library != "" || f.save {
 		lib, err := library.Open(f.library)
 		if err != nil {
-			return usageError("%v", err)
+			return nil, usageError("%v", err)
 		}
 		exec.Reuse = &suite.Reuse{Library: lib, Heal: f.heal, Save: f.save}
 	} else if f.heal {
-		return usageError("--heal needs --library DIR: the scripts it heals")
+		return nil, usageError("--heal needs --library DIR: the scripts it heals")
 	}
-	outcome, err := suite.Run(cmd.Context(), suite.Config{
-		Dir: out, Parallel: f.parallel, Repeat: f.repeat, Redo: f.redo, Retries: f.retries,
-		TaskTimeout: f.taskTimeout, CostLimit: f.costLimit, Repro: repro, OnEvent: display.Event,
-	}, tasks, exec)
-	display.Close()
-	if err != nil {
-		return err
-	}
+	return exec, nil
+}
+
+// reportBench prints the bench's summary line and turns how it ended into
+// the exit code.
+func reportBench(cmd *cobra.Command, f benchFlags, outcome suite.Outcome) error {
+	stderr := cmd.ErrOrStderr()
 	sum := outcome.Summary
 	fmt.Fprintf(cmd.OutOrStdout(), "%d passed, %d failed, %d unscored, %d errors; success %s; results in %s\n",
 		sum.Passed, sum.Failed, sum.Rate.Unscored, sum.Errors, rateText(sum.SuccessRate), filepath.Join(f.out, "summary.md"))

@@ -42,55 +42,70 @@ with wright scripts check.`,
 		return lib, nil
 	}
 
-	cmd.AddCommand(&cobra.Command{
-		Use:   "list",
-		Short: "List the saved scripts",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			lib, err := open()
-			if err != nil {
-				return err
-			}
-			return scriptsList(cmd.OutOrStdout(), lib, f.json)
+	cmd.AddCommand(scriptsViewCommands(&f, open)...)
+	cmd.AddCommand(scriptsRemoveCommand(open), scriptsExportCommand(open), scriptsImportCommand(&f, open))
+	cmd.AddCommand(checkCommand(&f))
+	rootCmd.AddCommand(cmd)
+}
+
+// scriptsViewCommands are the commands that only read the library: list,
+// show, history and diff.
+func scriptsViewCommands(f *scriptsFlags, open func() (*library.Library, error)) []*cobra.Command {
+	return []*cobra.Command{
+		{
+			Use:   "list",
+			Short: "List the saved scripts",
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				lib, err := open()
+				if err != nil {
+					return err
+				}
+				return scriptsList(cmd.OutOrStdout(), lib, f.json)
+			},
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
-		Use:   "show NAME [VERSION]",
-		Short: "Show a script's interface, task template and verdict (its newest version by default)",
-		Args:  cobra.RangeArgs(1, 2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := open()
-			if err != nil {
-				return err
-			}
-			return scriptsShow(cmd.OutOrStdout(), lib, args, f.json)
+		{
+			Use:   "show NAME [VERSION]",
+			Short: "Show a script's interface, task template and verdict (its newest version by default)",
+			Args:  cobra.RangeArgs(1, 2),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				lib, err := open()
+				if err != nil {
+					return err
+				}
+				return scriptsShow(cmd.OutOrStdout(), lib, args, f.json)
+			},
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
-		Use:   "history NAME",
-		Short: "One line per version and per rerun of a script",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := open()
-			if err != nil {
-				return err
-			}
-			return scriptsHistory(cmd.OutOrStdout(), lib, args[0], f.json)
+		{
+			Use:   "history NAME",
+			Short: "One line per version and per rerun of a script",
+			Args:  cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				lib, err := open()
+				if err != nil {
+					return err
+				}
+				return scriptsHistory(cmd.OutOrStdout(), lib, args[0], f.json)
+			},
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
-		Use:   "diff NAME [V1 V2]",
-		Short: "The diff between two versions (default: the newest against the one before)",
-		Args:  cobra.RangeArgs(1, 3),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := open()
-			if err != nil {
-				return err
-			}
-			return scriptsDiff(cmd.OutOrStdout(), lib, args, f.json)
+		{
+			Use:   "diff NAME [V1 V2]",
+			Short: "The diff between two versions (default: the newest against the one before)",
+			Args:  cobra.RangeArgs(1, 3),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				lib, err := open()
+				if err != nil {
+					return err
+				}
+				return scriptsDiff(cmd.OutOrStdout(), lib, args, f.json)
+			},
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+// scriptsRemoveCommand is `wright scripts rm`.
+func scriptsRemoveCommand(open func() (*library.Library, error)) *cobra.Command {
+	return &cobra.Command{
 		Use:   "rm NAME",
 		Short: "Remove a script, every version and its history",
 		Args:  cobra.ExactArgs(1),
@@ -105,8 +120,12 @@ with wright scripts check.`,
 			fmt.Fprintf(cmd.ErrOrStderr(), "wright: removed %s\n", args[0])
 			return nil
 		},
-	})
-	cmd.AddCommand(&cobra.Command{
+	}
+}
+
+// scriptsExportCommand is `wright scripts export`.
+func scriptsExportCommand(open func() (*library.Library, error)) *cobra.Command {
+	return &cobra.Command{
 		Use:   "export NAME FILE",
 		Short: "Write a script (every version and its history) to a .tar.gz",
 		Args:  cobra.ExactArgs(2),
@@ -121,7 +140,11 @@ with wright scripts check.`,
 			fmt.Fprintf(cmd.ErrOrStderr(), "wright: exported %s to %s\n", args[0], args[1])
 			return nil
 		},
-	})
+	}
+}
+
+// scriptsImportCommand is `wright scripts import`.
+func scriptsImportCommand(f *scriptsFlags, open func() (*library.Library, error)) *cobra.Command {
 	var importAs string
 	imp := &cobra.Command{
 		Use:   "import FILE",
@@ -144,9 +167,7 @@ with wright scripts check.`,
 		},
 	}
 	imp.Flags().StringVar(&importAs, "as", "", "import under this name instead of the exported one")
-	cmd.AddCommand(imp)
-	cmd.AddCommand(checkCommand(&f))
-	rootCmd.AddCommand(cmd)
+	return imp
 }
 
 // libError turns the library's usage problems (a bad or unknown name) into

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -111,28 +112,31 @@ func runCheck(cmd *cobra.Command, names []string, f rerunFlags) error {
 		}
 		rows = append(rows, row)
 	}
-	if f.json {
-		if err := printJSON(cmd.OutOrStdout(), rows); err != nil {
-			return err
-		}
-	} else {
-		tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tVERSION\tSTATE\tSECONDS\tCOST\tWHY")
-		for _, r := range rows {
-			why := r.Reason
-			if r.State == "healed" {
-				why = fmt.Sprintf("healed into v%d", r.Healed)
-			}
-			fmt.Fprintf(tw, "%s\tv%d\t%s\t%.1f\t$%.4f\t%s\n", r.Name, r.Version, r.State, r.Seconds, r.Cost, clipWhy(why))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+	if err := printCheckRows(cmd.OutOrStdout(), rows, f.json); err != nil {
+		return err
 	}
 	if broken {
 		return &exitError{code: 1, err: errSilent}
 	}
 	return nil
+}
+
+// printCheckRows prints the rows of `wright scripts check` as JSON or as a
+// table.
+func printCheckRows(w io.Writer, rows []checkRow, asJSON bool) error {
+	if asJSON {
+		return printJSON(w, rows)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERSION\tSTATE\tSECONDS\tCOST\tWHY")
+	for _, r := range rows {
+		why := r.Reason
+		if r.State == "healed" {
+			why = fmt.Sprintf("healed into v%d", r.Healed)
+		}
+		fmt.Fprintf(tw, "%s\tv%d\t%s\t%.1f\t$%.4f\t%s\n", r.Name, r.Version, r.State, r.Seconds, r.Cost, clipWhy(why))
+	}
+	return tw.Flush()
 }
 
 // clipWhy is a reason's first line, short enough for a table cell.
