@@ -15,9 +15,8 @@ import (
 // Playwright's action details: the call log an action's timeout carries,
 // positions relative to the padding box, points scrolled into view.
 
-// checksPhrase names the action's checks as Playwright's call log does
-// ("visible, enabled and stable").
-func (a action) checksPhrase() string {
+// checks are the states the action waits for, in Playwright's order.
+func (a action) checks() []string {
 	var c []string
 	if a.visible {
 		c = append(c, "visible")
@@ -31,6 +30,13 @@ func (a action) checksPhrase() string {
 	if a.stable {
 		c = append(c, "stable")
 	}
+	return c
+}
+
+// checksPhrase names the action's checks as Playwright's call log does
+// ("visible, enabled and stable").
+func (a action) checksPhrase() string {
+	c := a.checks()
 	switch len(c) {
 	case 0:
 		return "attached"
@@ -220,19 +226,7 @@ type action struct {
 }
 
 func (a action) waitingFor() string {
-	var c []string
-	if a.visible {
-		c = append(c, "visible")
-	}
-	if a.enabled {
-		c = append(c, "enabled")
-	}
-	if a.editable {
-		c = append(c, "editable")
-	}
-	if a.stable {
-		c = append(c, "stable")
-	}
+	c := a.checks()
 	s := "to be " + strings.Join(c, ", ")
 	if a.pointer {
 		s += " and to receive pointer events"
