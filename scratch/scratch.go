@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // OwnerFile is the file in each folder that names its maker.
@@ -62,12 +63,27 @@ func Sweep(dirs ...string) []string {
 				continue
 			}
 			p := filepath.Join(dir, e.Name())
-			if ownerGone(p) && os.RemoveAll(p) == nil {
+			if ownerGone(p) && removeAll(p) == nil {
 				removed = append(removed, p)
 			}
 		}
 	}
 	return removed
+}
+
+// removeAll is os.RemoveAll, tried again for a moment: the helpers of a
+// browser killed with its dead owner may still be writing into its profile
+// when the sweep comes, and a folder they refill is not empty on the first
+// pass.
+func removeAll(p string) error {
+	var err error
+	for range 20 {
+		if err = os.RemoveAll(p); err == nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return err
 }
 
 // TempDirs are where wright makes its folders: the temp dir, and /tmp
