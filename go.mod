@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/alecthomas/chroma/v2 v2.27.0
+	github.com/andybalholm/brotli v1.3.0
 	github.com/anthropics/anthropic-sdk-go/v2 v2.16.0
 	github.com/aymanbagabas/go-udiff v0.2.0
 	github.com/charmbracelet/glamour v1.0.0

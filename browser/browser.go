@@ -133,6 +133,7 @@ type Browser struct {
 
 	paused      *pausingClient             // targets.go; nil when new targets are not held
 	ctxDefaults map[string]ContextDefaults // contexts.go, by the client's context id
+	userAgent   string                     // the browser's own, read once for API requests (network.go)
 	custom      customEngines              // resolve.go
 }
 

@@ -1,14 +1,10 @@
 package browser
 
 import (
-	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -19,6 +15,8 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
+	"wright/browser/apirequest"
 )
 
 // postData is a request's body, nil when it has none.
@@ -49,10 +47,10 @@ func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
 }
 
 // Fetch is Playwright's route.fetch() and page.request: the driver makes
-// an HTTP request on the page's behalf, with the page's cookies, and hands
-// the whole response back. The URL policy decides each URL (redirects
-// included), and the run's policy proxy carries it as it carries the
-// browser's own requests.
+// an HTTP request on the page's behalf, sharing its context's cookies both
+// ways, and hands the whole response back. The URL policy decides each URL
+// (redirects included), and the run's policy proxy carries it as it
+// carries the browser's own requests (package apirequest).
 
 // FetchRequest is one request to make.
 type FetchRequest struct {
@@ -63,133 +61,145 @@ type FetchRequest struct {
 	MaxRedirects int // -1: the default (20)
 }
 
-// FetchResult is the response, body included.
-type FetchResult struct {
-	URL        string      `json:"url"`
-	Status     int         `json:"status"`
-	StatusText string      `json:"status_text"`
-	Headers    [][2]string `json:"headers"`
-	Body       string      `json:"body"` // base64
-}
-
-// maxFetchBody caps a fetched body; a bigger one is an error, not a cut.
-const maxFetchBody = 64 << 20
-
 // Fetch makes the request within timeout.
-func (p *Page) Fetch(ctx context.Context, req FetchRequest, timeout time.Duration) (*FetchResult, error) {
-	u, err := url.Parse(req.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+func (p *Page) Fetch(ctx context.Context, req FetchRequest, timeout time.Duration) (*apirequest.Response, error) {
+	if u, err := url.Parse(req.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil, newErr(ErrInvalidParams, "fetch needs an http(s) URL, not %q", req.URL)
-	}
-	if err := p.fetchAllowed(req.URL); err != nil {
-		return nil, err
 	}
 	o := p.begin(ctx, timeout)
 	defer o.end()
-	method := strings.ToUpper(req.Method)
-	if method == "" {
-		method = http.MethodGet
-	}
-	hr, err := http.NewRequestWithContext(o.ctx, method, req.URL, bytes.NewReader(req.PostData))
+	c, err := p.b.APIClient(o.ctx, p.ContextID())
 	if err != nil {
-		return nil, newErr(ErrInvalidParams, "fetch: %v", err)
+		return nil, err
+	}
+	c.IgnoreHTTPSErrors = p.ignoresHTTPSErrors()
+	ar := apirequest.Request{URL: req.URL, Method: req.Method, Body: req.PostData, MaxRedirects: req.MaxRedirects}
+	if ar.MaxRedirects < 0 {
+		ar.MaxRedirects = apirequest.DefaultMaxRedirects
 	}
 	for k, v := range req.Headers {
-		hr.Header.Set(k, v)
+		ar.Headers = append(ar.Headers, [2]string{k, v})
 	}
-	if hr.Header.Get("Cookie") == "" {
-		if c := p.cookieHeader(o, req.URL); c != "" {
-			hr.Header.Set("Cookie", c)
-		}
-	}
-	resp, err := p.fetchClient(req.MaxRedirects).Do(hr)
+	res, err := c.Do(o.ctx, ar)
 	if err != nil {
 		return nil, p.fetchErr(o, err)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxFetchBody+1))
-	if err != nil {
-		return nil, p.fetchErr(o, err)
+	return res, nil
+}
+
+// APIClient is the client for the API requests of the browser context id
+// ("" is the default one): the URL policy, the run's policy proxy, the
+// context's cookie store as its jar, and its user agent.
+func (b *Browser) APIClient(ctx context.Context, id string) (*apirequest.Client, error) {
+	if err := b.alive(); err != nil {
+		return nil, err
 	}
-	if len(body) > maxFetchBody {
-		return nil, newErr(ErrBrowser, "fetch: the response body of %s is over %d MB", req.URL, maxFetchBody>>20)
-	}
-	out := &FetchResult{URL: resp.Request.URL.String(), Status: resp.StatusCode,
-		StatusText: strings.TrimSpace(strings.TrimPrefix(resp.Status, fmt.Sprint(resp.StatusCode))),
-		Body:       base64.StdEncoding.EncodeToString(body)}
-	for k, vs := range resp.Header {
-		for _, v := range vs {
-			out.Headers = append(out.Headers, [2]string{strings.ToLower(k), v})
+	b.mu.Lock()
+	d := b.ctxDefaults[id]
+	b.mu.Unlock()
+	c := &apirequest.Client{Policy: b.opts.URLPolicy, Proxy: apirequest.RunProxy(os.Getenv(ProxyEnv)),
+		Jar: contextJar{b: b, id: id}, IgnoreHTTPSErrors: d.IgnoreHTTPSErrors}
+	if d.Emulation != nil && d.Emulation.UserAgent != "" {
+		c.UserAgent = d.Emulation.UserAgent
+	} else {
+		ua, err := b.defaultUserAgent(ctx)
+		if err != nil {
+			return nil, err
 		}
+		c.UserAgent = ua
+	}
+	return c, nil
+}
+
+// defaultUserAgent is the browser's own user agent, what navigator.userAgent
+// says in a page nothing emulates.
+func (b *Browser) defaultUserAgent(ctx context.Context) (string, error) {
+	b.mu.Lock()
+	ua := b.userAgent
+	b.mu.Unlock()
+	if ua != "" {
+		return ua, nil
+	}
+	ctx, cancel := b.opContext(ctx, 0)
+	defer cancel()
+	v, err := proto.BrowserGetVersion{}.Call(b.rod.Context(ctx))
+	if err != nil {
+		return "", wrapErr(ErrBrowser, err, "read the browser's user agent: %s", cdpMessage(err))
+	}
+	b.mu.Lock()
+	b.userAgent = v.UserAgent
+	b.mu.Unlock()
+	return v.UserAgent, nil
+}
+
+// contextJar is a browser context's cookie store as an API request's jar:
+// cookies a page set go with API requests, and cookies an API response
+// sets are the pages' too.
+type contextJar struct {
+	b  *Browser
+	id string
+}
+
+func (j contextJar) All(ctx context.Context) ([]apirequest.Cookie, error) {
+	cs, err := j.b.Cookies(ctx, j.id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]apirequest.Cookie, 0, len(cs))
+	for _, c := range cs {
+		ac := apirequest.Cookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, Expires: float64(c.Expires),
+			HTTPOnly: c.HTTPOnly, Secure: c.Secure, SameSite: string(c.SameSite)}
+		if c.Session {
+			ac.Expires = -1
+		}
+		out = append(out, ac)
 	}
 	return out, nil
 }
 
-func (p *Page) fetchAllowed(u string) error {
-	if pol := p.b.opts.URLPolicy; pol != nil {
-		if err := pol(u); err != nil {
-			return wrapErr(ErrBlockedURL, err, "fetch of %s refused by the URL policy: %v", u, err)
+func (j contextJar) Store(ctx context.Context, from *url.URL, cookies []apirequest.Cookie) error {
+	params := make([]*proto.NetworkCookieParam, 0, len(cookies))
+	for _, c := range cookies {
+		cp := &proto.NetworkCookieParam{Name: c.Name, Value: c.Value, Path: c.Path, Secure: c.Secure, HTTPOnly: c.HTTPOnly,
+			SameSite: proto.NetworkCookieSameSite(c.SameSite)}
+		if strings.HasPrefix(c.Domain, ".") {
+			cp.Domain = c.Domain
+		} else {
+			// a host-only cookie: CDP makes one from a URL without a domain
+			cp.URL = (&url.URL{Scheme: from.Scheme, Host: from.Host, Path: c.Path}).String()
 		}
-	}
-	return nil
-}
-
-// fetchClient follows up to max redirects (0: none, the 3xx is the
-// answer), each passing the URL policy, through the run's proxy.
-func (p *Page) fetchClient(max int) *http.Client {
-	if max < 0 {
-		max = 20
-	}
-	tr := &http.Transport{Proxy: runProxy, ForceAttemptHTTP2: true, DisableKeepAlives: true}
-	if p.ignoresHTTPSErrors() {
-		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the context's ignore_https_errors asks for it
-	}
-	return &http.Client{Transport: tr, CheckRedirect: func(r *http.Request, via []*http.Request) error {
-		if len(via) > max {
-			return http.ErrUseLastResponse
+		if c.Expires >= 0 {
+			cp.Expires = proto.TimeSinceEpoch(c.Expires)
 		}
-		return p.fetchAllowed(r.URL.String())
-	}}
+		params = append(params, cp)
+	}
+	return j.b.SetCookies(ctx, j.id, params)
 }
 
-// runProxy sends a request through the run's policy proxy, as the browser
-// does, except for loopback hosts (the browser's bypass list).
-func runProxy(r *http.Request) (*url.URL, error) {
-	proxy := os.Getenv(ProxyEnv)
-	if proxy == "" {
-		return nil, nil
+// APIError gives an API request's failure its place among wright's errors.
+func APIError(err error) error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, apirequest.ErrPolicy):
+		return wrapErr(ErrBlockedURL, err, "%v", err)
+	case errors.Is(err, apirequest.ErrTimeout):
+		return wrapErr(ErrTimeout, err, "%s", strings.TrimPrefix(err.Error(), apirequest.ErrTimeout.Error()+": "))
+	case errors.Is(err, apirequest.ErrInvalid):
+		return wrapErr(ErrInvalidParams, err, "%v", err)
 	}
-	host := r.URL.Hostname()
-	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
-		return nil, nil
-	}
-	return url.Parse(proxy)
-}
-
-func (p *Page) cookieHeader(o *op, u string) string {
-	res, err := proto.NetworkGetCookies{Urls: []string{u}}.Call(o.rodPage())
-	if err != nil {
-		return ""
-	}
-	parts := make([]string, 0, len(res.Cookies))
-	for _, c := range res.Cookies {
-		parts = append(parts, c.Name+"="+c.Value)
-	}
-	return strings.Join(parts, "; ")
+	return wrapErr(ErrBrowser, err, "%v", err)
 }
 
 func (p *Page) fetchErr(o *op, err error) error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
 	if errors.Is(context.Cause(o.ctx), context.DeadlineExceeded) {
 		return newErr(ErrTimeout, "Timeout %dms exceeded.", o.timeout.Milliseconds())
 	}
 	if e := p.closedErr(); e != nil {
 		return e
 	}
-	return wrapErr(ErrBrowser, err, "fetch: %v", err)
+	return APIError(err)
 }
 
 // The interception layer: every request a page makes that wright needs to

@@ -101,7 +101,7 @@ func TestFetch(t *testing.T) {
 
 func hasHeader(hs [][2]string, name, value string) bool {
 	for _, h := range hs {
-		if h[0] == name && h[1] == value {
+		if strings.EqualFold(h[0], name) && h[1] == value {
 			return true
 		}
 	}

@@ -134,12 +134,17 @@ var methods = map[string]method{
 	"page.expose_binding":     {handle: onPage(pageExposeBinding)},
 
 	// Network: routing, responses, API requests.
-	"request.fetch":         {handle: onPageTimed(requestFetch), quiet: true},
-	"network.response_body": {handle: onPage(networkResponseBody), quiet: true},
-	"page.set_routing":      {handle: onPage(pageSetRouting), quiet: true},
-	"route.continue":        {handle: onPage(routeContinue), quiet: true},
-	"route.fulfill":         {handle: onPage(routeFulfill), quiet: true},
-	"route.abort":           {handle: onPage(routeAbort), quiet: true},
+	"request.fetch":            {handle: onPageTimed(requestFetch), quiet: true},
+	"network.response_body":    {handle: onPage(networkResponseBody), quiet: true},
+	"page.set_routing":         {handle: onPage(pageSetRouting), quiet: true},
+	"route.continue":           {handle: onPage(routeContinue), quiet: true},
+	"route.fulfill":            {handle: onPage(routeFulfill), quiet: true},
+	"route.abort":              {handle: onPage(routeAbort), quiet: true},
+	"context.fetch":            {handle: onContext(contextFetch), quiet: true},
+	"apirequest.new":           {handle: apiRequestNew, quiet: true},
+	"apirequest.fetch":         {handle: apiRequestFetch, quiet: true},
+	"apirequest.storage_state": {handle: apiRequestStorageState, quiet: true},
+	"apirequest.dispose":       {handle: apiRequestDispose, quiet: true},
 
 	// Files and downloads.
 	"locator.drag_to":             {handle: onLocator(locatorDragTo)},

@@ -55,6 +55,8 @@ type conn struct {
 
 	subMu       sync.Mutex
 	unsubscribe func() // the connection's event subscription, if any
+
+	api apiContexts // its API request contexts of no browser (apirequest_methods.go)
 }
 
 func (c *conn) write(resp rpcResponse) {

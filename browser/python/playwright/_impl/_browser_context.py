@@ -8,6 +8,7 @@ import urllib.parse
 from ._errors import Error, TargetClosed
 from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
+from ._fetch import _context_request
 from ._network import Disposable, _Routing
 
 
@@ -48,6 +49,7 @@ class BrowserContext(_Routing, _Emitter):
         self._closes_browser = closes_browser  # a persistent context is its browser's one context
         self._bindings = {}
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
+        self._request = None  # context.request, made on first use (_fetch.py)
         self._id = ""
         if isolated:
             self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
@@ -68,6 +70,10 @@ class BrowserContext(_Routing, _Emitter):
         self._ccall("context.set_defaults", emulation=emulation or None, init_scripts=list(self._init_scripts),
                     bindings=list(self._bindings), routing=bool(self._routes),
                     ignore_https_errors=bool(self._options.get("ignore_https_errors")))
+
+    @property
+    def request(self):
+        return _context_request(self)
 
     def _ccall(self, method, **params):
         body = {"browser": self._browser.id, "context": self._id}
@@ -352,6 +358,8 @@ class BrowserContext(_Routing, _Emitter):
         if self._closed:
             return
         self._closed = True
+        if self._request is not None:
+            self._request.dispose()
         if not self._browser.is_connected():
             return
         for page in self.pages:

@@ -17,7 +17,7 @@ from ._events import _Emitter, _fit_args
 from ._js_handle import _decode, _encode, _js_call, _named_after
 from ._console_message import ConsoleMessage
 from ._dialog import Dialog
-from ._fetch import APIRequestContext
+from ._fetch import _page_request
 from ._network import Disposable, PageError, Request, Response, Route, WebError, _Routing, _route_through
 from ._input import Keyboard, Mouse
 from ._files import Download, FileChooser
@@ -165,7 +165,11 @@ class Page(_Routing, _Emitter, _Locating):
         self._locator_handlers = {}  # uid -> [handler, times left, locator]
         self.local_storage = WebStorage(self, "localStorage")
         self.session_storage = WebStorage(self, "sessionStorage")
-        self.request = APIRequestContext(self)  # its requests carry the page's cookies
+        self._request = None  # page.request when the page has no context of the client's (_fetch.py)
+
+    @property
+    def request(self):
+        return _page_request(self)
 
     def __repr__(self):
         return "<Page url=%r>" % (self.url if not self._closed else "",)

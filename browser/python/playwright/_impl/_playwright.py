@@ -7,6 +7,7 @@ import threading
 from ._errors import Error
 from ._browser_type import BrowserType
 from ._selectors import Selectors
+from ._fetch import APIRequest
 
 
 class Playwright:
@@ -19,6 +20,7 @@ class Playwright:
         self.webkit = BrowserType(self, "webkit")
         self.selectors = Selectors(self)
         self.devices = {}
+        self.request = APIRequest(self)
 
     def _started(self, browser):
         """A browser this Playwright launched: it is closed by stop() and gets the registered engines."""
@@ -28,16 +30,13 @@ class Playwright:
     def __getitem__(self, name):
         return {"chromium": self.chromium, "firefox": self.firefox, "webkit": self.webkit}[name]
 
-    @property
-    def request(self):
-        raise Error("playwright.request (APIRequestContext) is not supported by wright")
-
     def stop(self):
         if _running_here() is self:
             _running.playwright = (None, None)
         for browser in self._browsers:
             browser.close()
         self._browsers.clear()
+        self.request._stop()
 
 
 # The Playwright object started and not yet stopped in each thread, with the process it belongs to (a forked

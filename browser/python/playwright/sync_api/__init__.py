@@ -29,14 +29,13 @@ from playwright._impl._input import Keyboard, Mouse  # noqa: F401
 from playwright._impl._console_message import ConsoleMessage  # noqa: F401
 from playwright._impl._dialog import Dialog  # noqa: F401
 from playwright._impl._network import Disposable, Request, Response, Route, WebError  # noqa: F401
-from playwright._impl._fetch import APIRequestContext, APIResponse  # noqa: F401
+from playwright._impl._fetch import APIRequest, APIRequestContext, APIResponse, FormData  # noqa: F401
 from playwright._impl._files import Download, FileChooser  # noqa: F401
 from playwright._impl._assertions import APIResponseAssertions, LocatorAssertions, PageAssertions, expect  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
 
 _OUT_OF_SCOPE = {
-    "APIRequest": "APIRequestContext (playwright.request)",
     "CDPSession": "raw CDP sessions",
     "Video": "video recording",
     "Tracing": "tracing",
@@ -44,7 +43,6 @@ _OUT_OF_SCOPE = {
     "Clock": "clock emulation",
     "Touchscreen": "touch emulation",
     "Worker": "web and service workers",
-    "FormData": "APIRequestContext (multipart forms)",
     "WebSocket": "WebSocket events (not yet in wright)",
     "BrowserBindResult": "Playwright's server protocol",
 }

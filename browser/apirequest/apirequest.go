@@ -1,0 +1,369 @@
+// Package apirequest makes Playwright's API requests (context.request,
+// page.request, route.fetch, playwright.request.new_context()): HTTP
+// exchanges outside the page, made by the driver, with a cookie jar shared
+// with a browser context or kept apart.
+//
+// Every hop, each redirect included, is asked of the run's URL policy
+// before a connection is made, and goes through the run's policy proxy as
+// the browser's own requests do, so an API request reaches no more than a
+// page could. Redirects are followed here, one hop at a time, rather than by
+// net/http, so that each hop's Set-Cookie lands in the jar and the next hop
+// carries the cookies and headers it should.
+package apirequest
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Client is what one request context shares between its requests.
+type Client struct {
+	// Policy is the run's URL policy, asked for every hop; nil allows all.
+	Policy func(rawURL string) error
+	// Proxy picks the proxy for a hop (the run's policy proxy); nil: none.
+	Proxy func(*http.Request) (*url.URL, error)
+	// Jar holds the cookies; nil sends and keeps none.
+	Jar Jar
+	// UserAgent is sent unless a request sets its own.
+	UserAgent string
+	// Credentials answer a 401 (or go with every request, Send "always").
+	Credentials *Credentials
+	// IgnoreHTTPSErrors accepts any certificate.
+	IgnoreHTTPSErrors bool
+	// MaxBody caps a response body (after decoding); 0: DefaultMaxBody.
+	MaxBody int64
+}
+
+// Credentials are HTTP Basic credentials, for Origin only when it is set.
+type Credentials struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+	Origin   string `json:"origin"`
+	Send     string `json:"send"` // "unauthorized" (the default) or "always"
+}
+
+// Request is one request to make.
+type Request struct {
+	URL     string
+	Method  string
+	Headers [][2]string // in the caller's order; a name set twice keeps both
+	Body    []byte
+	// MaxRedirects is how many redirects are followed; more is an error.
+	// 0 follows none: the 3xx is the answer.
+	MaxRedirects int
+	// Timeout bounds the whole exchange, redirects included; 0: none.
+	Timeout time.Duration
+	// IgnoreHTTPSErrors accepts any certificate for this request.
+	IgnoreHTTPSErrors bool
+}
+
+// Response is the last hop's response, body included.
+type Response struct {
+	URL        string      `json:"url"`
+	Status     int         `json:"status"`
+	StatusText string      `json:"status_text"`
+	Headers    [][2]string `json:"headers"`
+	Body       string      `json:"body"` // base64
+	Timing     Timing      `json:"timing"`
+}
+
+// DefaultMaxBody caps a response body unless Client.MaxBody says otherwise;
+// a bigger one is an error, not a cut.
+const DefaultMaxBody = 64 << 20
+
+// DefaultMaxRedirects is Playwright's.
+const DefaultMaxRedirects = 20
+
+// Error kinds a caller maps to its own errors.
+var (
+	// ErrPolicy wraps a hop the URL policy refused.
+	ErrPolicy = errors.New("refused by the URL policy")
+	// ErrTimeout is the request's Timeout running out.
+	ErrTimeout = errors.New("timeout")
+	// ErrInvalid is a request that cannot be made (bad URL, method).
+	ErrInvalid = errors.New("invalid request")
+)
+
+// Do makes the request, following redirects.
+func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
+	u, err := url.Parse(req.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%w: an API request needs an absolute http(s) URL, not %q", ErrInvalid, req.URL)
+	}
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, req.Timeout, ErrTimeout)
+		defer cancel()
+	}
+	tr := c.transport(req.IgnoreHTTPSErrors)
+	defer tr.CloseIdleConnections()
+	h := &hop{c: c, tr: tr, method: strings.ToUpper(req.Method), url: u, body: req.Body, headers: req.Headers}
+	if h.method == "" {
+		h.method = http.MethodGet
+	}
+	resp, err := h.follow(ctx, req.MaxRedirects)
+	if err != nil {
+		return nil, timeoutErr(ctx, req.Timeout, err)
+	}
+	return resp, nil
+}
+
+func timeoutErr(ctx context.Context, to time.Duration, err error) error {
+	if errors.Is(context.Cause(ctx), ErrTimeout) {
+		return fmt.Errorf("%w: Timeout %dms exceeded.", ErrTimeout, to.Milliseconds())
+	}
+	return err
+}
+
+func (c *Client) transport(ignoreHTTPS bool) *http.Transport {
+	tr := &http.Transport{Proxy: c.Proxy, ForceAttemptHTTP2: true, DisableCompression: true,
+		MaxResponseHeaderBytes: 1 << 20, ResponseHeaderTimeout: 0}
+	if ignoreHTTPS || c.IgnoreHTTPSErrors {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // ignore_https_errors asks for it
+	}
+	return tr
+}
+
+func (c *Client) maxBody() int64 {
+	if c.MaxBody > 0 {
+		return c.MaxBody
+	}
+	return DefaultMaxBody
+}
+
+func (c *Client) allowed(u *url.URL) error {
+	if c.Policy == nil {
+		return nil
+	}
+	if err := c.Policy(u.String()); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrPolicy, u.Redacted(), err)
+	}
+	return nil
+}
+
+// hop is the state carried from one hop of a request to the next.
+type hop struct {
+	c       *Client
+	tr      *http.Transport
+	method  string
+	url     *url.URL
+	body    []byte
+	headers [][2]string
+}
+
+// follow makes hops until one is not a redirect to follow.
+func (h *hop) follow(ctx context.Context, maxRedirects int) (*Response, error) {
+	for redirects := 0; ; redirects++ {
+		resp, timing, err := h.exchange(ctx)
+		if err != nil {
+			return nil, err
+		}
+		next := h.redirect(resp)
+		if next == nil || maxRedirects == 0 {
+			return h.finish(ctx, resp, timing)
+		}
+		resp.Body.Close()
+		if redirects >= maxRedirects {
+			return nil, errors.New("Max redirect count exceeded")
+		}
+		h.url = next
+	}
+}
+
+// exchange makes one hop: the policy, the cookies, the credentials, the
+// round trip, and the cookies the answer sets.
+func (h *hop) exchange(ctx context.Context) (*http.Response, *timer, error) {
+	if err := h.c.allowed(h.url); err != nil {
+		return nil, nil, err
+	}
+	resp, t, err := h.roundTrip(ctx, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.StatusCode == http.StatusUnauthorized && h.c.credentialsFor(h.url) && h.c.Credentials.Send != "always" &&
+		strings.HasPrefix(strings.ToLower(resp.Header.Get("WWW-Authenticate")), "basic") {
+		resp.Body.Close()
+		if resp, t, err = h.roundTrip(ctx, true); err != nil {
+			return nil, nil, err
+		}
+	}
+	if h.c.Jar != nil {
+		if set := parseSetCookies(resp.Header, h.url, time.Now()); len(set) > 0 {
+			if err := h.c.Jar.Store(ctx, h.url, set); err != nil {
+				resp.Body.Close()
+				return nil, nil, fmt.Errorf("keep the cookies %s set: %w", h.url.Redacted(), err)
+			}
+		}
+	}
+	return resp, t, nil
+}
+
+func (h *hop) roundTrip(ctx context.Context, withAuth bool) (*http.Response, *timer, error) {
+	t := newTimer()
+	hr, err := http.NewRequestWithContext(t.trace(ctx), h.method, h.url.String(), bytes.NewReader(h.body))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if len(h.body) == 0 {
+		hr.Body, hr.ContentLength = http.NoBody, 0
+	}
+	if err := h.setHeaders(ctx, hr, withAuth); err != nil {
+		return nil, nil, err
+	}
+	resp, err := h.tr.RoundTrip(hr)
+	if err != nil {
+		return nil, nil, networkErr(err)
+	}
+	return resp, t, nil
+}
+
+func (h *hop) setHeaders(ctx context.Context, hr *http.Request, withAuth bool) error {
+	for _, kv := range h.headers {
+		if strings.EqualFold(kv[0], "host") {
+			hr.Host = kv[1]
+			continue
+		}
+		hr.Header.Add(kv[0], kv[1])
+	}
+	for _, d := range [][2]string{{"User-Agent", h.c.UserAgent}, {"Accept", "*/*"}, {"Accept-Encoding", "gzip,deflate,br"}} {
+		if _, set := hr.Header[d[0]]; !set && d[1] != "" {
+			hr.Header.Set(d[0], d[1])
+		}
+	}
+	if _, set := hr.Header["User-Agent"]; !set {
+		hr.Header["User-Agent"] = nil // net/http would send its own
+	}
+	if cr := h.c.Credentials; cr != nil && h.c.credentialsFor(h.url) && (withAuth || cr.Send == "always") {
+		hr.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(cr.Username+":"+cr.Password)))
+	}
+	if _, set := hr.Header["Cookie"]; set || h.c.Jar == nil {
+		return nil
+	}
+	all, err := h.c.Jar.All(ctx)
+	if err != nil {
+		return fmt.Errorf("read the cookies for %s: %w", h.url.Redacted(), err)
+	}
+	if v := cookieHeader(all, h.url, time.Now()); v != "" {
+		hr.Header.Set("Cookie", v)
+	}
+	return nil
+}
+
+// credentialsFor says whether the credentials may go to u: any origin when
+// they name none, else theirs only (compared without case).
+func (c *Client) credentialsFor(u *url.URL) bool {
+	if c.Credentials == nil {
+		return false
+	}
+	if c.Credentials.Origin == "" {
+		return true
+	}
+	o, err := url.Parse(strings.ToLower(c.Credentials.Origin))
+	if err != nil {
+		return false
+	}
+	return o.Scheme == strings.ToLower(u.Scheme) && hostPort(o) == hostPort(u)
+}
+
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Hostname()) + ":" + port
+}
+
+// redirect is where a redirect answer sends the next hop, nil if resp is
+// none. The method and body change as fetch() changes them: a 303 (and a
+// 301 or 302 to a POST) becomes a GET without its body.
+func (h *hop) redirect(resp *http.Response) *url.URL {
+	switch resp.StatusCode {
+	case 301, 302, 303, 307, 308:
+	default:
+		return nil
+	}
+	loc := resp.Header.Get("Location")
+	if loc == "" {
+		return nil
+	}
+	next, err := h.url.Parse(loc)
+	if err != nil {
+		return nil
+	}
+	if (resp.StatusCode == 303 && h.method != http.MethodHead) ||
+		((resp.StatusCode == 301 || resp.StatusCode == 302) && h.method == http.MethodPost) {
+		h.method, h.body = http.MethodGet, nil
+		kept := h.headers[:0:0]
+		for _, kv := range h.headers {
+			if !strings.EqualFold(kv[0], "content-type") && !strings.EqualFold(kv[0], "content-length") {
+				kept = append(kept, kv)
+			}
+		}
+		h.headers = kept
+	}
+	return next
+}
+
+// finish reads and decodes the body of the last hop.
+func (h *hop) finish(_ context.Context, resp *http.Response, t *timer) (*Response, error) {
+	defer resp.Body.Close()
+	body, err := readBody(resp, h.c.maxBody())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", h.url.Redacted(), err)
+	}
+	t.done()
+	out := &Response{URL: h.url.String(), Status: resp.StatusCode,
+		StatusText: strings.TrimSpace(strings.TrimPrefix(resp.Status, fmt.Sprint(resp.StatusCode))),
+		Body:       base64.StdEncoding.EncodeToString(body), Timing: t.timing()}
+	if out.StatusText == "" {
+		out.StatusText = http.StatusText(resp.StatusCode)
+	}
+	names := make([]string, 0, len(resp.Header))
+	for k := range resp.Header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, v := range resp.Header[k] {
+			out.Headers = append(out.Headers, [2]string{k, v})
+		}
+	}
+	return out, nil
+}
+
+// networkErr names a failed exchange as Playwright does where the cause is
+// the same (a peer that closed the connection without an answer).
+func networkErr(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "connection reset") {
+		return fmt.Errorf("socket hang up (%w)", err)
+	}
+	return err
+}
+
+// RunProxy is the proxy choice of the run's policy proxy at proxyURL (""
+// for none): every host but loopback ones goes through it, as the browser's
+// requests do (its bypass list).
+func RunProxy(proxyURL string) func(*http.Request) (*url.URL, error) {
+	if proxyURL == "" {
+		return nil
+	}
+	return func(r *http.Request) (*url.URL, error) {
+		if isLoopback(strings.ToLower(r.URL.Hostname())) {
+			return nil, nil
+		}
+		return url.Parse(proxyURL)
+	}
+}
