@@ -168,8 +168,14 @@ func (h *hop) follow(ctx context.Context, maxRedirects int) (*Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		next := h.redirect(resp)
-		if next == nil || maxRedirects == 0 {
+		var next *url.URL
+		if maxRedirects > 0 {
+			if next, err = h.redirect(resp); err != nil {
+				resp.Body.Close()
+				return nil, err
+			}
+		}
+		if next == nil {
 			return h.finish(ctx, resp, timing)
 		}
 		resp.Body.Close()
@@ -284,34 +290,44 @@ func hostPort(u *url.URL) string {
 }
 
 // redirect is where a redirect answer sends the next hop, nil if resp is
-// none. The method and body change as fetch() changes them: a 303 (and a
-// 301 or 302 to a POST) becomes a GET without its body.
-func (h *hop) redirect(resp *http.Response) *url.URL {
+// none. The next hop is a new request as fetch() makes it: the method and
+// body change (a 303 to other than GET or HEAD, a 301 or 302 to a POST
+// become a GET without its body and content headers), the caller's Cookie
+// header gives way to the jar's cookies for the new URL, and an
+// Authorization header does not follow to another origin.
+func (h *hop) redirect(resp *http.Response) (*url.URL, error) {
 	switch resp.StatusCode {
 	case 301, 302, 303, 307, 308:
 	default:
-		return nil
+		return nil, nil
 	}
 	loc := resp.Header.Get("Location")
 	if loc == "" {
-		return nil
+		return nil, nil
 	}
 	next, err := h.url.Parse(loc)
-	if err != nil {
-		return nil
+	if err != nil || (next.Scheme != "http" && next.Scheme != "https") {
+		return nil, fmt.Errorf("uri requested responds with an invalid redirect URL: %s", loc)
 	}
-	if (resp.StatusCode == 303 && h.method != http.MethodHead) ||
+	drop := map[string]bool{"cookie": true, "host": true}
+	if hostPort(next) != hostPort(h.url) || !strings.EqualFold(next.Scheme, h.url.Scheme) {
+		drop["authorization"] = true
+	}
+	if (resp.StatusCode == 303 && h.method != http.MethodGet && h.method != http.MethodHead) ||
 		((resp.StatusCode == 301 || resp.StatusCode == 302) && h.method == http.MethodPost) {
 		h.method, h.body = http.MethodGet, nil
-		kept := h.headers[:0:0]
-		for _, kv := range h.headers {
-			if !strings.EqualFold(kv[0], "content-type") && !strings.EqualFold(kv[0], "content-length") {
-				kept = append(kept, kv)
-			}
+		for _, k := range []string{"content-encoding", "content-language", "content-length", "content-location", "content-type"} {
+			drop[k] = true
 		}
-		h.headers = kept
 	}
-	return next
+	kept := h.headers[:0:0]
+	for _, kv := range h.headers {
+		if !drop[strings.ToLower(kv[0])] {
+			kept = append(kept, kv)
+		}
+	}
+	h.headers = kept
+	return next, nil
 }
 
 // finish reads and decodes the body of the last hop.

@@ -255,3 +255,36 @@ func TestDefaultsAndMethodChanges(t *testing.T) {
 		t.Fatal("no host:port")
 	}
 }
+
+func TestRedirectDropsWhatBelongsToTheFirstHop(t *testing.T) {
+	var got []string
+	var other *httptest.Server
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, fmt.Sprintf("%s auth=%q cookie=%q", r.URL.Path, r.Header.Get("Authorization"), r.Header.Get("Cookie")))
+		switch r.URL.Path {
+		case "/same":
+			http.Redirect(w, r, "/next", http.StatusFound)
+		case "/next":
+			http.Redirect(w, r, other.URL+"/away", http.StatusFound)
+		case "/bad":
+			w.Header().Set("Location", "javascript:alert(1)")
+			w.WriteHeader(http.StatusFound)
+		}
+	}))
+	defer srv.Close()
+	other = httptest.NewServer(srv.Config.Handler)
+	defer other.Close()
+	c := &Client{}
+	_, err := c.Do(bg, Request{URL: srv.URL + "/same", MaxRedirects: 5,
+		Headers: [][2]string{{"Authorization", "Bearer t"}, {"Cookie", "mine=1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`/same auth="Bearer t" cookie="mine=1"`, `/next auth="Bearer t" cookie=""`, `/away auth="" cookie=""`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	if _, err := c.Do(bg, Request{URL: srv.URL + "/bad", MaxRedirects: 5}); err == nil || !strings.Contains(err.Error(), "invalid redirect URL") {
+		t.Fatalf("a redirect to javascript: %v", err)
+	}
+}
