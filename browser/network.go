@@ -97,7 +97,7 @@ func (b *Browser) APIClient(ctx context.Context, id string) (*apirequest.Client,
 	b.mu.Lock()
 	d := b.ctxDefaults[id]
 	b.mu.Unlock()
-	c := &apirequest.Client{Policy: b.opts.URLPolicy, Proxy: apirequest.RunProxy(os.Getenv(ProxyEnv)),
+	c := &apirequest.Client{Policy: b.opts.URLPolicy, Proxy: apirequest.RunProxy(b.policyProxy()),
 		Jar: contextJar{b: b, id: id}, IgnoreHTTPSErrors: d.IgnoreHTTPSErrors}
 	if d.Emulation != nil && d.Emulation.UserAgent != "" {
 		c.UserAgent = d.Emulation.UserAgent
@@ -109,6 +109,15 @@ func (b *Browser) APIClient(ctx context.Context, id string) (*apirequest.Client,
 		c.UserAgent = ua
 	}
 	return c, nil
+}
+
+// policyProxy is the proxy the browser's own requests go through: the one
+// it was launched with, else (a browser attached over CDP) the run's.
+func (b *Browser) policyProxy() string {
+	if b.proxy != "" {
+		return b.proxy
+	}
+	return os.Getenv(ProxyEnv)
 }
 
 // defaultUserAgent is the browser's own user agent, what navigator.userAgent

@@ -369,17 +369,34 @@ func networkErr(err error) error {
 	return err
 }
 
-// RunProxy is the proxy choice of the run's policy proxy at proxyURL (""
-// for none): every host but loopback ones goes through it, as the browser's
-// requests do (its bypass list).
+// RunProxy sends every hop through the run's policy proxy at proxyURL (""
+// for none; "host:port" as Chromium's --proxy-server takes it is read as
+// http), loopback hosts included, as the browser's requests go
+// (--proxy-bypass-list=<-loopback>): the proxy decides what they may reach.
 func RunProxy(proxyURL string) func(*http.Request) (*url.URL, error) {
 	if proxyURL == "" {
 		return nil
 	}
-	return func(r *http.Request) (*url.URL, error) {
-		if isLoopback(strings.ToLower(r.URL.Hostname())) {
-			return nil, nil
-		}
-		return url.Parse(proxyURL)
+	if !strings.Contains(proxyURL, "://") {
+		proxyURL = "http://" + proxyURL
 	}
+	u, err := url.Parse(proxyURL)
+	return func(*http.Request) (*url.URL, error) {
+		if err != nil {
+			return nil, fmt.Errorf("the run's proxy %q: %w", proxyURL, err)
+		}
+		return u, nil
+	}
+}
+
+// ProxyFlag is the proxy a list of Chromium flags names (--proxy-server),
+// "" if none.
+func ProxyFlag(args []string) string {
+	p := ""
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "--proxy-server="); ok {
+			p = v
+		}
+	}
+	return p
 }

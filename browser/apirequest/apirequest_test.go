@@ -96,13 +96,18 @@ func TestRunProxyCarriesTheRequest(t *testing.T) {
 	if len(seen) != 1 || seen[0] != "http://through-proxy.test/page?q=1" {
 		t.Fatalf("the proxy saw %v", seen)
 	}
-	// Loopback hosts bypass it, as the browser's do.
+	// Loopback hosts too, as the browser's (the proxy decides what they may reach).
 	direct := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "direct") }))
 	defer direct.Close()
-	if res, err := c.Do(bg, Request{URL: direct.URL}); err != nil || body(t, res) != "direct" {
+	if res, err := c.Do(bg, Request{URL: direct.URL}); err != nil || body(t, res) != "from the proxy" {
 		t.Fatalf("a loopback host: %+v %v", res, err)
 	}
-	if RunProxy("") != nil {
+	// Chromium's flag form, without a scheme.
+	flag := ProxyFlag([]string{"--headless", "--proxy-server=" + strings.TrimPrefix(proxy.URL, "http://")})
+	if res, err := (&Client{Proxy: RunProxy(flag)}).Do(bg, Request{URL: "http://x.test/"}); err != nil || body(t, res) != "from the proxy" {
+		t.Fatalf("the flag's proxy %q: %+v %v", flag, res, err)
+	}
+	if RunProxy("") != nil || ProxyFlag(nil) != "" {
 		t.Error("no proxy URL should mean no proxy")
 	}
 }

@@ -132,6 +132,15 @@ func (a *apiContexts) remove(id string) {
 	delete(a.jars, id)
 }
 
+// policyProxy is what the server's browser would be launched through: the
+// proxy its flags name (a run's script drivers), else the run's.
+func (s *Server) policyProxy() string {
+	if p := apirequest.ProxyFlag(s.opts.Browser.Args); p != "" {
+		return p
+	}
+	return os.Getenv(browser.ProxyEnv)
+}
+
 // apiRequestNew answers apirequest.new. It needs no browser: the URL
 // policy and the run's proxy are the server's.
 func apiRequestNew(_ context.Context, c *conn, raw json.RawMessage) (any, error) {
@@ -144,7 +153,7 @@ func apiRequestNew(_ context.Context, c *conn, raw json.RawMessage) (any, error)
 		return nil, err
 	}
 	jar := apirequest.NewMemJar(p.Cookies)
-	client := &apirequest.Client{Policy: c.s.opts.Browser.URLPolicy, Proxy: apirequest.RunProxy(os.Getenv(browser.ProxyEnv)),
+	client := &apirequest.Client{Policy: c.s.opts.Browser.URLPolicy, Proxy: apirequest.RunProxy(c.s.policyProxy()),
 		Jar: jar, IgnoreHTTPSErrors: p.IgnoreHTTPSErrors}
 	p.clientParams.apply(client)
 	id, err := c.api.add(client, jar)

@@ -104,6 +104,16 @@ func TestAPIRequestThroughTheRunProxy(t *testing.T) {
 	if decodedBody(t, res) != "proxied" || fmt.Sprint(seen) != "[PUT http://site.test/a]" {
 		t.Fatalf("through the proxy: %v, the proxy saw %v", res, seen)
 	}
+	// A run's script driver names its proxy in the browser's flags (its
+	// process has no WRIGHT_PROXY): API requests take that one.
+	t.Setenv(browser.ProxyEnv, "")
+	seen = nil
+	c = optsDriver(t, ServerOptions{Browser: browser.Options{Args: []string{"--proxy-server=" + proxy.URL, "--proxy-bypass-list=<-loopback>"}}})
+	id = c.call("apirequest.new", map[string]any{})["request"]
+	c.call("apirequest.fetch", map[string]any{"request": id, "url": "http://site.test/b"})
+	if fmt.Sprint(seen) != "[GET http://site.test/b]" {
+		t.Fatalf("the flags' proxy saw %v", seen)
+	}
 }
 
 // context.fetch shares the context's cookies both ways.
