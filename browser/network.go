@@ -182,7 +182,15 @@ func (j contextJar) Store(ctx context.Context, from *url.URL, cookies []apireque
 		}
 		params = append(params, cp)
 	}
-	return j.b.SetCookies(ctx, j.id, params)
+	if err := j.b.SetCookies(ctx, j.id, params); err != nil {
+		// One cookie Chromium refuses (SameSite=None without Secure, a bad
+		// name) must not lose the others or fail the response, as a page's
+		// load would not: each goes on its own, and a refused one is dropped.
+		for _, cp := range params {
+			_ = j.b.SetCookies(ctx, j.id, []*proto.NetworkCookieParam{cp})
+		}
+	}
+	return nil
 }
 
 // APIError gives an API request's failure its place among wright's errors.

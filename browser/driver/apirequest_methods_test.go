@@ -122,6 +122,8 @@ func TestContextFetchSharesCookies(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/api" {
 			http.SetCookie(w, &http.Cookie{Name: "fromapi", Value: "1", Path: "/"})
+			// Chromium refuses this one (SameSite=None needs Secure): the other stays.
+			w.Header().Add("Set-Cookie", "refused=1; Path=/; SameSite=None")
 			fmt.Fprint(w, "cookie="+r.Header.Get("Cookie")+" ua="+r.Header.Get("User-Agent"))
 			return
 		}
