@@ -86,10 +86,12 @@ var methods = map[string]method{
 	"page.mouse.down":           {handle: onPage(pageMouseDown)},
 	"page.mouse.up":             {handle: onPage(pageMouseUp)},
 	"page.mouse.move_steps":     {handle: onPage(pageMouseMoveSteps)},
+	"page.touchscreen.tap":      {handle: onPage(pageTouchscreenTap)},
 
 	// Locators: actions, reads and waits.
 	"locator.click":                      {handle: onLocator(locatorClick)},
 	"locator.dblclick":                   {handle: onLocator(locatorDblClick)},
+	"locator.tap":                        {handle: onLocator(locatorTap)},
 	"locator.fill":                       {handle: onLocator(locatorFill)},
 	"locator.press":                      {handle: onLocator(locatorPress)},
 	"locator.press_sequentially":         {handle: onLocator(locatorPressSequentially)},
@@ -155,4 +157,5 @@ var methods = map[string]method{
 	"page.aria_snapshot":    {handle: onPageTimed(pageAriaSnapshot)},
 	"locator.screenshot":    {handle: onLocator(locatorScreenshot)},
 	"locator.aria_snapshot": {handle: onLocator(locatorAriaSnapshot)},
+	"page.pdf":              {handle: onPage(pagePDF)},
 }

@@ -19,12 +19,13 @@ from ._console_message import ConsoleMessage
 from ._dialog import Dialog
 from ._fetch import APIRequestContext
 from ._network import Disposable, PageError, Request, Response, Route, WebError, _Routing, _route_through
-from ._input import Keyboard, Mouse
+from ._input import Keyboard, Mouse, Touchscreen
 from ._files import Download, FileChooser
 from ._locator import FrameLocator, Locator, _HIGHLIGHT_JS, _Locating
 from ._element_handle import ElementHandle
 from ._waiter import _NavigationWaiter, _describe_pattern, _url_predicate
 from ._frame import Frame, _SET_CONTENT_JS
+from ._pdf import _pdf
 
 
 # add_script_tag / add_style_tag: insert the tag, settle on its load (or error).
@@ -144,6 +145,7 @@ class Page(_Routing, _Emitter, _Locating):
         self._closed = False
         self.keyboard = Keyboard(self)
         self.mouse = Mouse(self)
+        self.touchscreen = Touchscreen(self)
         self._context = None
         self._owned_context = None
         self._viewport = browser._viewport if browser is not None else None
@@ -315,6 +317,16 @@ class Page(_Routing, _Emitter, _Locating):
                             type=type, quality=quality)
         return _screenshot_bytes(result, target)
 
+    def pdf(self, scale=None, display_header_footer=None, header_template=None, footer_template=None,
+            print_background=None, landscape=None, page_ranges=None, format=None, width=None, height=None,
+            prefer_css_page_size=None, margin=None, path=None, outline=None, tagged=None):
+        """The page printed to PDF (Chromium headless); written to path if given."""
+        return _pdf(self, path=path, format=format, width=width, height=height, margin=margin, scale=scale,
+                    display_header_footer=display_header_footer, header_template=header_template,
+                    footer_template=footer_template, print_background=print_background, landscape=landscape,
+                    page_ranges=page_ranges, prefer_css_page_size=prefer_css_page_size, outline=outline,
+                    tagged=tagged)
+
     def aria_snapshot(self, interactive_only=False, max_depth=0, max_chars=0, ref=None, timeout=None, depth=None,
                       mode=None, boxes=None):
         """The page as ARIA snapshot YAML; elements that can be acted on carry [ref=eN] (wright's extra).
@@ -402,6 +414,9 @@ class Page(_Routing, _Emitter, _Locating):
 
     def dblclick(self, selector, strict=False, **kwargs):
         return self._first(selector, strict).dblclick(**kwargs)
+
+    def tap(self, selector, strict=False, **kwargs):
+        return self._first(selector, strict).tap(**kwargs)
 
     def fill(self, selector, value, strict=False, **kwargs):
         return self._first(selector, strict).fill(value, **kwargs)

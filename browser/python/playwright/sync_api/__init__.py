@@ -25,7 +25,7 @@ from playwright._impl._frame import Frame  # noqa: F401
 from playwright._impl._locator import FrameLocator, Locator  # noqa: F401
 from playwright._impl._js_handle import JSHandle  # noqa: F401
 from playwright._impl._element_handle import ElementHandle  # noqa: F401
-from playwright._impl._input import Keyboard, Mouse  # noqa: F401
+from playwright._impl._input import Keyboard, Mouse, Touchscreen  # noqa: F401
 from playwright._impl._console_message import ConsoleMessage  # noqa: F401
 from playwright._impl._dialog import Dialog  # noqa: F401
 from playwright._impl._network import Disposable, Request, Response, Route, WebError  # noqa: F401
@@ -68,6 +68,6 @@ StorageStateCookie = ScreencastFrame = VirtualCredential = DebuggerLocation = De
 
 __all__ = [
     "sync_playwright", "expect", "Playwright", "BrowserType", "Browser", "BrowserContext", "Page", "Frame",
-    "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Response", "Error",
+    "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Touchscreen", "Response", "Error",
     "TimeoutError", "Selectors",
 ]
