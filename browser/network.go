@@ -41,9 +41,11 @@ func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
 		RequestInfo: requestInfo(string(e.RequestID), e.Request.URL, e.Request, e.Type,
 			e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID)),
 		Frame: string(e.FrameID), MainFrame: e.FrameID == p.mainFrame(),
+		WallTime: float64(e.WallTime), Timestamp: float64(e.Timestamp),
 	}
 	if e.RedirectResponse != nil {
-		ev.Redirect = &Redirect{Status: e.RedirectResponse.Status, Headers: e.RedirectResponse.Headers, StatusText: e.RedirectResponse.StatusText}
+		ev.Redirect = &Redirect{Status: e.RedirectResponse.Status, Headers: e.RedirectResponse.Headers,
+			StatusText: e.RedirectResponse.StatusText, Timing: e.RedirectResponse.Timing}
 	}
 	p.emit(ev)
 }
@@ -506,13 +508,13 @@ func (p *Page) observeNetwork(msg *rod.Message) {
 				Request: string(e.RequestID), URL: e.Response.URL, Status: e.Response.Status,
 				StatusText: e.Response.StatusText, Headers: e.Response.Headers, FromCache: e.Response.FromDiskCache,
 				RemoteIP: e.Response.RemoteIPAddress, RemotePort: e.Response.RemotePort, Protocol: e.Response.Protocol,
-				Security: securityDetails(e.Response.SecurityDetails),
+				Security: securityDetails(e.Response.SecurityDetails), Timing: e.Response.Timing,
 			})
 		}
 	case "Network.loadingFinished":
 		var e proto.NetworkLoadingFinished
 		if msg.Load(&e) {
-			p.emit(&RequestFinishedEvent{Request: string(e.RequestID)})
+			p.emit(&RequestFinishedEvent{Request: string(e.RequestID), Timestamp: float64(e.Timestamp)})
 		}
 	case "Network.loadingFailed":
 		var e proto.NetworkLoadingFailed

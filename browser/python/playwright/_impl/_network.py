@@ -34,7 +34,10 @@ class Request:
         self._finished = False
         self._url_overridden = False  # a route continued it with another URL: that one is kept
         self.failure = None
-        self.timing = {"startTime": time.time() * 1000}
+        self._wall_time = params.get("wall_time") or time.time()
+        self._timestamp = params.get("timestamp")
+        self._raw_timing = None  # Chromium's resource timing, from the response
+        self.timing = _timing(self._wall_time, self._timestamp, None)
 
     def __repr__(self):
         return "<Request url=%r method=%r>" % (self.url, self.method)
@@ -101,6 +104,37 @@ class Request:
     @property
     def service_worker(self):
         return None
+
+
+_TIMING_FIELDS = (("domainLookupStart", "dnsStart"), ("domainLookupEnd", "dnsEnd"),
+                  ("connectStart", "connectStart"), ("secureConnectionStart", "sslStart"),
+                  ("connectEnd", "connectEnd"), ("requestStart", "sendStart"),
+                  ("responseStart", "receiveHeadersEnd"))
+
+
+def _timing(wall_time, timestamp, raw):
+    """Playwright's ResourceTiming of a request from Chromium's: startTime in ms since the epoch, the rest
+    in ms after it, -1 where not measured (responseEnd until the response has ended)."""
+    timing = {"startTime": wall_time * 1000}
+    timing.update({name: -1 for name, _ in _TIMING_FIELDS})
+    timing["responseEnd"] = -1
+    if raw:
+        if timestamp is not None and raw.get("requestTime"):
+            timing["startTime"] = (raw["requestTime"] - timestamp + wall_time) * 1000
+        for name, chromium in _TIMING_FIELDS:
+            value = raw.get(chromium)
+            timing[name] = -1 if value is None else value
+    return timing
+
+
+def _timing_ended(request, raw, end_timestamp):
+    """The request's timing once its response ended at end_timestamp (Chromium's monotonic seconds)."""
+    if raw is not None:
+        request.timing = _timing(request._wall_time, request._timestamp, raw)
+        request._raw_timing = raw
+    raw = request._raw_timing
+    if raw and raw.get("requestTime") and end_timestamp:
+        request.timing["responseEnd"] = (end_timestamp - raw["requestTime"]) * 1000
 
 
 class Response:

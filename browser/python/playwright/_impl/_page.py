@@ -19,6 +19,7 @@ from ._console_message import ConsoleMessage
 from ._dialog import Dialog
 from ._fetch import APIRequestContext
 from ._network import Disposable, PageError, Request, Response, Route, WebError, _Routing, _route_through
+from ._network import _timing_ended
 from ._input import Keyboard, Mouse, Touchscreen
 from ._files import Download, FileChooser
 from ._locator import FrameLocator, Locator, _HIGHLIGHT_JS, _Locating
@@ -548,6 +549,7 @@ class Page(_Routing, _Emitter, _Locating):
                         params.get("status_text"), params.get("from_cache"))
         resp._network = params
         req._response = resp
+        _timing_ended(req, params.get("timing"), None)
         if req._navigation and req._main_frame:
             self._nav_response = resp
         if req._navigation and req._frame_id:
@@ -562,6 +564,7 @@ class Page(_Routing, _Emitter, _Locating):
             req.failure = params.get("error") or "failed"
         else:
             req._finished = True
+            _timing_ended(req, None, params.get("timestamp"))
         self._each(kind, req)
 
     def _on_close(self, kind, params):
@@ -693,6 +696,7 @@ class Page(_Routing, _Emitter, _Locating):
             prev._response = Response(prev.url, params.get("redirect_status"), self, prev,
                                       params.get("redirect_headers"), params.get("redirect_status_text"))
             prev._finished = True
+            _timing_ended(prev, params.get("redirect_timing"), params.get("timestamp"))
             redirected_from = prev
         req = Request(self, params, redirected_from)
         if prev is not None and redirected_from is None:
@@ -700,6 +704,7 @@ class Page(_Routing, _Emitter, _Locating):
             req._navigation = bool(params.get("navigation"))
             req._main_frame = params.get("main_frame", True)
             req._frame_id = params.get("frame")
+            req._wall_time, req._timestamp = params.get("wall_time") or req._wall_time, params.get("timestamp")
         if redirected_from is not None:
             redirected_from.redirected_to = req
             self._emit("response", redirected_from._response)
