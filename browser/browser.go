@@ -469,6 +469,10 @@ func (b *Browser) wait(ctx context.Context) {
 	}
 }
 
+// DevToolsURL is the browser's DevTools WebSocket endpoint, for a raw
+// session of its own (package browser/cdpsession).
+func (b *Browser) DevToolsURL() string { return b.wsURL }
+
 // PID is the browser process id (0 when attached).
 func (b *Browser) PID() int { return b.pid }
 

@@ -152,6 +152,11 @@ var methods = map[string]method{
 	"download.cancel":             {handle: downloadDo((*browser.Download).Cancel), quiet: true},
 	"download.delete":             {handle: downloadDo((*browser.Download).Delete), quiet: true},
 
+	// Raw CDP sessions (guarded in a run: cdpsession.Allowed).
+	"cdp.new_session": {handle: cdpNewSession, quiet: true},
+	"cdp.send":        {handle: cdpSend},
+	"cdp.detach":      {handle: cdpDetach, quiet: true},
+
 	// Screenshots and ARIA snapshots.
 	"page.screenshot":       {handle: onPage(pageScreenshot)},
 	"page.aria_snapshot":    {handle: onPageTimed(pageAriaSnapshot)},

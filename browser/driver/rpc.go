@@ -55,6 +55,8 @@ type conn struct {
 
 	subMu       sync.Mutex
 	unsubscribe func() // the connection's event subscription, if any
+
+	cdp cdpSessions // raw CDP sessions (cdp_methods.go)
 }
 
 func (c *conn) write(resp rpcResponse) {
@@ -89,6 +91,7 @@ func (s *Server) serve(ctx context.Context, r io.Reader, w io.Writer, closeEnds 
 	defer cancel()
 	c := &conn{s: s, closeEnds: closeEnds, end: cancel, w: w}
 	defer endSubscription(c)
+	defer c.endCDPSessions()
 
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)

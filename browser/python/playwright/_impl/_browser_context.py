@@ -5,6 +5,7 @@ import os
 import re
 import urllib.parse
 
+from ._cdp_session import _new_cdp_session
 from ._errors import Error, TargetClosed
 from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
@@ -234,6 +235,10 @@ class BrowserContext(_Routing, _Emitter):
                     self._pages.append(page)
         self._pages = [p for p in self._pages if p.id in open_ids]
         return list(self._pages)
+
+    def new_cdp_session(self, page):
+        """A raw CDP session on page (a Page or a Frame of this context)."""
+        return _new_cdp_session(self._browser, page)
 
     def new_page(self):
         if self._closed:
