@@ -127,6 +127,24 @@ func (p *Page) Fetch(ctx context.Context, req FetchRequest, timeout time.Duratio
 	return out, nil
 }
 
+// CheckWebSocket says whether the page may open a WebSocket to u (a route's
+// connect_to_server): u must be ws:// or wss:// and pass the URL policy.
+// The socket itself is the page's, so in a run it also goes through the
+// policy proxy; this check gives the script the policy's refusal by name
+// instead of a socket that closes with 1006.
+func (p *Page) CheckWebSocket(u string) error {
+	parsed, err := url.Parse(u)
+	if err != nil || (parsed.Scheme != "ws" && parsed.Scheme != "wss") || parsed.Host == "" {
+		return newErr(ErrInvalidParams, "%q is not a ws:// or wss:// URL", u)
+	}
+	if pol := p.b.opts.URLPolicy; pol != nil {
+		if err := pol(u); err != nil {
+			return wrapErr(ErrBlockedURL, err, "WebSocket to %s refused by the URL policy: %v", u, err)
+		}
+	}
+	return nil
+}
+
 func (p *Page) fetchAllowed(u string) error {
 	if pol := p.b.opts.URLPolicy; pol != nil {
 		if err := pol(u); err != nil {

@@ -142,6 +142,7 @@ var methods = map[string]method{
 	"route.continue":        {handle: onPage(routeContinue), quiet: true},
 	"route.fulfill":         {handle: onPage(routeFulfill), quiet: true},
 	"route.abort":           {handle: onPage(routeAbort), quiet: true},
+	"websocket.check":       {handle: onPage(websocketCheck), quiet: true},
 
 	// Files and downloads.
 	"locator.drag_to":             {handle: onLocator(locatorDragTo)},

@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"strings"
 	"testing"
 
@@ -49,4 +50,22 @@ func TestPDF(t *testing.T) {
 		t.Error("the PDF has no end-of-file marker")
 	}
 	c.fail("page.pdf", map[string]any{"page": page, "scale": 5}, codeBadParams, browser.ErrInvalidParams, "scale")
+}
+
+// websocket.check: a WebSocket route's server connection passes the URL
+// policy first; a denied host is refused by name.
+func TestWebSocketCheck(t *testing.T) {
+	opts := ServerOptions{}
+	opts.Browser.URLPolicy = func(u string) error {
+		if strings.Contains(u, "denied.example") {
+			return errors.New("denied.example is not on the allow list")
+		}
+		return nil
+	}
+	c, _, _, _ := pipeDriverWith(t, opts)
+	c.call("browser.launch", map[string]any{})
+	page := c.call("browser.new_page", map[string]any{})["page"]
+	c.call("websocket.check", map[string]any{"page": page, "url": "ws://127.0.0.1:1/ws"})
+	c.fail("websocket.check", map[string]any{"page": page, "url": "wss://denied.example/feed"}, codeServer, browser.ErrBlockedURL, "denied.example", "URL policy")
+	c.fail("websocket.check", map[string]any{"page": page, "url": "http://127.0.0.1/ws"}, codeBadParams, browser.ErrInvalidParams, "ws://")
 }

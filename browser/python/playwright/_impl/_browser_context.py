@@ -48,6 +48,7 @@ class BrowserContext(_Routing, _Emitter):
         self._init_scripts = []
         self._closes_browser = closes_browser  # a persistent context is its browser's one context
         self._bindings = {}
+        self._ws_routes = None  # context.route_web_socket (_web_socket_route.py)
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
         self._id = ""
         if isolated:

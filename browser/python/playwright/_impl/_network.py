@@ -12,6 +12,7 @@ import urllib.parse
 from ._errors import Error, TargetClosed
 from ._helpers import _url_matches
 from ._fetch import _fetch
+from ._web_socket_route import _route_web_socket
 
 
 class Request:
@@ -482,8 +483,9 @@ class _Routing:
     def route_from_har(self, *args, **kwargs):
         raise Error("route_from_har is not supported by wright (HAR is out of its scope)")
 
-    def route_web_socket(self, *args, **kwargs):
-        raise Error("route_web_socket is not supported by wright")
+    def route_web_socket(self, url, handler):
+        """Route the WebSockets whose URL matches url to handler(WebSocketRoute) (_web_socket_route.py)."""
+        _route_web_socket(self, url, handler)
 
 
 def _link():

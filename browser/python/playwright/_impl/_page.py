@@ -154,6 +154,9 @@ class Page(_Routing, _Emitter, _Locating):
         self._requests = {}
         self._nav_response = None
         self._bindings = {}
+        self._ws_routes = None  # page.route_web_socket (_web_socket_route.py)
+        self._ws_sockets = {}  # routed WebSockets of the page, by the page's id for them
+        self._ws_backlog = collections.deque()  # their news from the page, handled in order
         self._routing_on = False
         self._routes = []  # page.route() entries, newest last
         self._main_frame_id = None  # the CDP id of the main frame, once the driver said it

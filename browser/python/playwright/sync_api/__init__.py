@@ -29,6 +29,7 @@ from playwright._impl._input import Keyboard, Mouse, Touchscreen  # noqa: F401
 from playwright._impl._console_message import ConsoleMessage  # noqa: F401
 from playwright._impl._dialog import Dialog  # noqa: F401
 from playwright._impl._cdp_session import CDPSession  # noqa: F401
+from playwright._impl._web_socket_route import WebSocketRoute  # noqa: F401
 from playwright._impl._network import Disposable, Request, Response, Route, WebError  # noqa: F401
 from playwright._impl._fetch import APIRequestContext, APIResponse  # noqa: F401
 from playwright._impl._files import Download, FileChooser  # noqa: F401
@@ -40,7 +41,6 @@ _OUT_OF_SCOPE = {
     "APIRequest": "APIRequestContext (playwright.request)",
     "Video": "video recording",
     "Tracing": "tracing",
-    "WebSocketRoute": "WebSocket routing",
     "Clock": "clock emulation",
     "Worker": "web and service workers",
     "FormData": "APIRequestContext (multipart forms)",
@@ -67,6 +67,6 @@ StorageStateCookie = ScreencastFrame = VirtualCredential = DebuggerLocation = De
 
 __all__ = [
     "sync_playwright", "expect", "Playwright", "BrowserType", "Browser", "BrowserContext", "Page", "Frame",
-    "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Touchscreen", "CDPSession", "Response", "Error",
+    "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Touchscreen", "CDPSession", "WebSocketRoute", "Response", "Error",
     "TimeoutError", "Selectors",
 ]
