@@ -26,7 +26,7 @@ class BrowserContext(_Routing, _Emitter):
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
                                         "strict_selectors", "service_workers", "permissions", "storage_state",
-                                        "ignore_https_errors"))
+                                        "ignore_https_errors", "default_browser_type"))
 
     def __init__(self, browser, options=None, isolated=True, closes_browser=False):
         options = {k: v for k, v in (options or {}).items() if v is not None}

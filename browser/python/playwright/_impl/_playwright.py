@@ -7,6 +7,7 @@ import threading
 from ._errors import Error
 from ._browser_type import BrowserType
 from ._selectors import Selectors
+from ._devices import devices
 
 
 class Playwright:
@@ -18,7 +19,7 @@ class Playwright:
         self.firefox = BrowserType(self, "firefox")
         self.webkit = BrowserType(self, "webkit")
         self.selectors = Selectors(self)
-        self.devices = {}
+        self.devices = devices()
 
     def _started(self, browser):
         """A browser this Playwright launched: it is closed by stop() and gets the registered engines."""
