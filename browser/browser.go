@@ -144,7 +144,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	}
 	for _, a := range opts.Args {
 		if !strings.HasPrefix(a, "--") {
-			return nil, newErr(ErrInvalidParams, "browser flag %q must start with --", a)
+			return nil, newErr(ErrInvalidParams, "browser flag %q must start with --: arguments can not specify page to be opened (goto the URL once the browser runs)", a)
 		}
 	}
 	if opts.CDPURL != "" {

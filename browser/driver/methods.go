@@ -134,6 +134,7 @@ var methods = map[string]method{
 	"locator.evaluate_all":    {handle: onLocator(locatorEvaluateAll)},
 	"page.add_init_script":    {handle: onPage(pageAddInitScript)},
 	"page.expose_binding":     {handle: onPage(pageExposeBinding)},
+	"page.request_gc":         {handle: onPage(pageRequestGC)},
 
 	// Network: routing, responses, API requests.
 	"request.fetch":         {handle: onPageTimed(requestFetch), quiet: true},

@@ -69,3 +69,20 @@ func TestWebSocketCheck(t *testing.T) {
 	c.fail("websocket.check", map[string]any{"page": page, "url": "wss://denied.example/feed"}, codeServer, browser.ErrBlockedURL, "denied.example", "URL policy")
 	c.fail("websocket.check", map[string]any{"page": page, "url": "http://127.0.0.1/ws"}, codeBadParams, browser.ErrInvalidParams, "ws://")
 }
+
+// page.request_gc clears what only a WeakRef holds.
+func TestRequestGC(t *testing.T) {
+	c, _, _, _ := pipeDriver(t)
+	c.call("browser.launch", map[string]any{})
+	page := c.call("browser.new_page", map[string]any{})["page"]
+	c.call("page.evaluate", map[string]any{"page": page, "expression": "() => { globalThis.held = {a: 1}; globalThis.ref = new WeakRef(globalThis.held); }"})
+	c.call("page.request_gc", map[string]any{"page": page})
+	if v := c.call("page.evaluate", map[string]any{"page": page, "expression": "() => !!globalThis.ref.deref()"})["value"]; v != true {
+		t.Errorf("a held object was collected: %v", v)
+	}
+	c.call("page.evaluate", map[string]any{"page": page, "expression": "() => { globalThis.held = null; }"})
+	c.call("page.request_gc", map[string]any{"page": page})
+	if v := c.call("page.evaluate", map[string]any{"page": page, "expression": "() => globalThis.ref.deref() === undefined"})["value"]; v != true {
+		t.Errorf("the dropped object is still there after request_gc: %v", v)
+	}
+}

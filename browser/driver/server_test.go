@@ -240,7 +240,7 @@ func TestProtocolOverPipe(t *testing.T) {
 	c.fail("locator.click", map[string]any{"page": page, "selector": "li", "timeout": -1}, codeBadParams, browser.ErrInvalidParams)
 	c.fail("locator.fill", map[string]any{"page": page, "selector": "li"}, codeBadParams, browser.ErrInvalidParams, "value")
 	c.fail("page.keyboard.press", map[string]any{"page": page, "key": "Ctrl+Q"}, codeBadParams, browser.ErrInvalidParams, "Ctrl")
-	c.fail("page.fly", map[string]any{"page": page}, codeUnknownMethod, browser.ErrInvalidParams, "page.fly", "page.goto")
+	c.fail("page.fly", map[string]any{"page": page}, codeUnknownMethod, browser.ErrInvalidParams, "page.fly", "PROTOCOL.md", "page.url")
 	c.fail("page.screenshot", map[string]any{"page": page, "path": "shot.png"}, codeBadParams, browser.ErrInvalidParams, "absolute")
 	c.raw(`{"jsonrpc":"2.0","id":`)
 	if a := c.wait(c.orphan()); a.Error == nil || a.Error.Code != codeParse {

@@ -174,6 +174,10 @@ class Browser(_Emitter):
             except Error:
                 pass
         self._transport.shutdown(grace=grace)
+        for context in list(self._contexts):  # they closed with the browser: say so, as Playwright does
+            if not context._closed:
+                context._closed = True
+                context._emit("close", context)
         self._emit("disconnected", self)
 
     def _listener_added(self, event):

@@ -321,6 +321,10 @@ class Page(_Routing, _Emitter, _Locating):
                             type=type, quality=quality)
         return _screenshot_bytes(result, target)
 
+    def request_gc(self):
+        """Collect the page's garbage now (objects only a WeakRef holds are gone after it)."""
+        self._call("page.request_gc")
+
     def pdf(self, scale=None, display_header_footer=None, header_template=None, footer_template=None,
             print_background=None, landscape=None, page_ranges=None, format=None, width=None, height=None,
             prefer_css_page_size=None, margin=None, path=None, outline=None, tagged=None):
