@@ -223,6 +223,7 @@ type action struct {
 	steps    int    // mouse moves to the point (click's steps)
 	origin   *Point // if set, receives the element's top-left in page coordinates (pointer actions)
 	noScroll bool   // leave the page's scroll position alone (scroll: "none")
+	touch    bool   // a touch (tap): the mouse stays where it is, the hit test is made without moving it
 }
 
 func (a action) waitingFor() string {
@@ -456,9 +457,10 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 		if err != nil || a.force || !a.pointer {
 			return pt, err
 		}
-		err = l.p.mouse.moveInSteps(o, pt, a.steps)
-		if err != nil {
-			return Point{}, o.fail(err, "moving the mouse to "+l.selector)
+		if !a.touch {
+			if err := l.p.mouse.moveInSteps(o, pt, a.steps); err != nil {
+				return Point{}, o.fail(err, "moving the mouse to "+l.selector)
+			}
 		}
 		state, err := l.hitAfterMove(o, h, pt, origin)
 		switch {

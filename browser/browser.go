@@ -145,7 +145,7 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 	}
 	for _, a := range opts.Args {
 		if !strings.HasPrefix(a, "--") {
-			return nil, newErr(ErrInvalidParams, "browser flag %q must start with --", a)
+			return nil, newErr(ErrInvalidParams, "browser flag %q must start with --: arguments can not specify page to be opened (goto the URL once the browser runs)", a)
 		}
 	}
 	if opts.CDPURL != "" {
@@ -469,6 +469,10 @@ func (b *Browser) wait(ctx context.Context) {
 	case <-ctx.Done():
 	}
 }
+
+// DevToolsURL is the browser's DevTools WebSocket endpoint, for a raw
+// session of its own (package browser/cdpsession).
+func (b *Browser) DevToolsURL() string { return b.wsURL }
 
 // PID is the browser process id (0 when attached).
 func (b *Browser) PID() int { return b.pid }

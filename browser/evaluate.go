@@ -711,3 +711,17 @@ func (p *Page) SettleBinding(ctx context.Context, name string, contextID int, id
 	}
 	return nil
 }
+
+// RequestGC asks the page's JavaScript engine to collect garbage now
+// (Playwright's page.request_gc), so a test can see a WeakRef cleared.
+func (p *Page) RequestGC(ctx context.Context) error {
+	if err := p.closedErr(); err != nil {
+		return err
+	}
+	o := p.begin(ctx, 0)
+	defer o.end()
+	if err := callCDP(o.rodPage(), proto.HeapProfilerCollectGarbage{}); err != nil {
+		return o.fail(err, "collecting garbage")
+	}
+	return nil
+}

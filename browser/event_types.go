@@ -177,7 +177,12 @@ type RequestEvent struct {
 	RequestInfo
 	Frame     string `json:"frame"`
 	MainFrame bool   `json:"main_frame"`
-	*Redirect        // the response that redirected to this request, if any
+	// WallTime (seconds since the epoch) and Timestamp (Chromium's
+	// monotonic clock, seconds) say when it was sent: a response's timing
+	// is on the monotonic clock, and the client needs both to place it.
+	WallTime  float64 `json:"wall_time"`
+	Timestamp float64 `json:"timestamp"`
+	*Redirect         // the response that redirected to this request, if any
 }
 
 // Redirect is the redirect response a request followed.
@@ -185,6 +190,9 @@ type Redirect struct {
 	Status     int                  `json:"redirect_status"`
 	Headers    proto.NetworkHeaders `json:"redirect_headers"`
 	StatusText string               `json:"redirect_status_text"`
+	// Timing is the redirect response's resource timing; it ended at this
+	// request's Timestamp.
+	Timing *proto.NetworkResourceTiming `json:"redirect_timing,omitempty"`
 }
 
 // RouteEvent: a routed request waits for the client's continue, fulfill
@@ -208,12 +216,17 @@ type ResponseEvent struct {
 	RemotePort *int                 `json:"remote_port"`
 	Protocol   string               `json:"protocol"`
 	Security   map[string]any       `json:"security"` // nil for plain HTTP
+	// Timing is Chromium's resource timing (ms after its requestTime, -1
+	// where not measured); nil for a response from a cache or a route.
+	Timing *proto.NetworkResourceTiming `json:"timing,omitempty"`
 }
 
-// RequestFinishedEvent: a request's body finished loading.
+// RequestFinishedEvent: a request's body finished loading, at Timestamp
+// (Chromium's monotonic clock, seconds: the end of the response's timing).
 type RequestFinishedEvent struct {
 	PageEvent
-	Request string `json:"request"`
+	Request   string  `json:"request"`
+	Timestamp float64 `json:"timestamp"`
 }
 
 // RequestFailedEvent: a request failed (or was canceled).

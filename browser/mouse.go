@@ -517,3 +517,76 @@ func (m *Mouse) pressAt(o *op, x, y float64, button MouseButton, count int, dela
 // Mouse is a page's mouse (Playwright's page.mouse): its position and held
 // buttons live on the Page, which the keyboard's modifiers share.
 type Mouse struct{ p *Page }
+
+// ---- touch -------------------------------------------------------------------
+
+// TapOptions shape a tap (Playwright's tap: no button, no count, no delay).
+type TapOptions struct {
+	Force       bool
+	Modifiers   []string
+	Position    *Point
+	Timeout     time.Duration
+	NoWaitAfter bool
+}
+
+// Tap waits for the element to be actionable and taps it: one touch that
+// starts and ends at its point, from which Chromium makes the pointer,
+// touch and compatibility mouse events of a real tap. The page must
+// emulate touch (a context with has_touch); Chromium ignores touches
+// otherwise.
+func (l *Locator) Tap(ctx context.Context, opts TapOptions) error {
+	mods, err := modifierMask(opts.Modifiers)
+	if err != nil {
+		return err
+	}
+	o := l.p.begin(ctx, opts.Timeout)
+	defer o.end()
+	pt, err := l.pointerReady(o, action{name: "tap", force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position, touch: true})
+	if err != nil {
+		return err
+	}
+	if err := l.p.beforeInput(o); err != nil {
+		return o.fail(err, "")
+	}
+	before := l.p.documentURL(o)
+	err = l.p.waitNavigationsOf(o, opts.NoWaitAfter, "the tap", func() error {
+		if err := l.p.touch(o, pt.X, pt.Y, mods); err != nil {
+			return o.fail(err, "tapping "+l.selector)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	l.p.settleURL(o, before)
+	return nil
+}
+
+// Tap taps a point of the viewport (Playwright's page.touchscreen.tap).
+func (p *Page) Tap(ctx context.Context, x, y float64) error {
+	o := p.begin(ctx, 0)
+	defer o.end()
+	if err := p.beforeInput(o); err != nil {
+		return o.fail(err, "")
+	}
+	if err := p.touch(o, x, y, 0); err != nil {
+		return o.fail(err, "tapping")
+	}
+	return nil
+}
+
+// touch sends one touch point down and up at (x, y), with the keyboard's
+// held modifiers added to mods.
+func (p *Page) touch(o *op, x, y float64, mods int) error {
+	p.inputMu.Lock()
+	defer p.inputMu.Unlock()
+	mods |= p.held
+	start := proto.InputDispatchTouchEvent{Type: proto.InputDispatchTouchEventTypeTouchStart,
+		TouchPoints: []*proto.InputTouchPoint{{X: x, Y: y}}, Modifiers: mods}
+	if err := callCDP(o.rodPage(), start); err != nil {
+		return err
+	}
+	end := proto.InputDispatchTouchEvent{Type: proto.InputDispatchTouchEventTypeTouchEnd,
+		TouchPoints: []*proto.InputTouchPoint{}, Modifiers: mods}
+	return callCDP(o.rodPage(), end)
+}

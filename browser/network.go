@@ -39,9 +39,11 @@ func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
 		RequestInfo: requestInfo(string(e.RequestID), e.Request.URL, e.Request, e.Type,
 			e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID)),
 		Frame: string(e.FrameID), MainFrame: e.FrameID == p.mainFrame(),
+		WallTime: float64(e.WallTime), Timestamp: float64(e.Timestamp),
 	}
 	if e.RedirectResponse != nil {
-		ev.Redirect = &Redirect{Status: e.RedirectResponse.Status, Headers: e.RedirectResponse.Headers, StatusText: e.RedirectResponse.StatusText}
+		ev.Redirect = &Redirect{Status: e.RedirectResponse.Status, Headers: e.RedirectResponse.Headers,
+			StatusText: e.RedirectResponse.StatusText, Timing: e.RedirectResponse.Timing}
 	}
 	p.emit(ev)
 }
@@ -188,6 +190,24 @@ func (j contextJar) Store(ctx context.Context, from *url.URL, cookies []apireque
 		// load would not: each goes on its own, and a refused one is dropped.
 		for _, cp := range params {
 			_ = j.b.SetCookies(ctx, j.id, []*proto.NetworkCookieParam{cp})
+		}
+	}
+	return nil
+}
+
+// CheckWebSocket says whether the page may open a WebSocket to u (a route's
+// connect_to_server): u must be ws:// or wss:// and pass the URL policy.
+// The socket itself is the page's, so in a run it also goes through the
+// policy proxy; this check gives the script the policy's refusal by name
+// instead of a socket that closes with 1006.
+func (p *Page) CheckWebSocket(u string) error {
+	parsed, err := url.Parse(u)
+	if err != nil || (parsed.Scheme != "ws" && parsed.Scheme != "wss") || parsed.Host == "" {
+		return newErr(ErrInvalidParams, "%q is not a ws:// or wss:// URL", u)
+	}
+	if pol := p.b.opts.URLPolicy; pol != nil {
+		if err := pol(u); err != nil {
+			return wrapErr(ErrBlockedURL, err, "WebSocket to %s refused by the URL policy: %v", u, err)
 		}
 	}
 	return nil
@@ -533,13 +553,13 @@ func (p *Page) observeNetwork(msg *rod.Message) {
 				Request: string(e.RequestID), URL: e.Response.URL, Status: e.Response.Status,
 				StatusText: e.Response.StatusText, Headers: e.Response.Headers, FromCache: e.Response.FromDiskCache,
 				RemoteIP: e.Response.RemoteIPAddress, RemotePort: e.Response.RemotePort, Protocol: e.Response.Protocol,
-				Security: securityDetails(e.Response.SecurityDetails),
+				Security: securityDetails(e.Response.SecurityDetails), Timing: e.Response.Timing,
 			})
 		}
 	case "Network.loadingFinished":
 		var e proto.NetworkLoadingFinished
 		if msg.Load(&e) {
-			p.emit(&RequestFinishedEvent{Request: string(e.RequestID)})
+			p.emit(&RequestFinishedEvent{Request: string(e.RequestID), Timestamp: float64(e.Timestamp)})
 		}
 	case "Network.loadingFailed":
 		var e proto.NetworkLoadingFailed

@@ -165,3 +165,44 @@ func TestIgnoreHTTPSErrors(t *testing.T) {
 		t.Fatal("another page accepted the self-signed certificate")
 	}
 }
+
+// A response carries Chromium's resource timing and its request's end the
+// time it finished, on the same clock as the request's timestamp.
+func TestResponseTiming(t *testing.T) {
+	p := testPage(t)
+	ch := events(t, p)
+	if _, err := p.Goto(bg, site.URL+"/buttons.html", Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	var sent float64
+	var resp *ResponseEvent
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case e := <-ch:
+			switch e := e.(type) {
+			case *RequestEvent:
+				if strings.HasSuffix(e.URL, "/buttons.html") {
+					sent = e.Timestamp
+				}
+			case *ResponseEvent:
+				if strings.HasSuffix(e.URL, "/buttons.html") {
+					resp = e
+				}
+			case *RequestFinishedEvent:
+				if resp == nil || e.Request != resp.Request {
+					continue
+				}
+				if sent <= 0 || resp.Timing == nil || resp.Timing.RequestTime < sent || e.Timestamp < resp.Timing.RequestTime {
+					t.Fatalf("sent at %v, timing %+v, finished at %v", sent, resp.Timing, e.Timestamp)
+				}
+				if resp.Timing.ReceiveHeadersEnd < resp.Timing.SendStart {
+					t.Errorf("headers came before the request was sent: %+v", resp.Timing)
+				}
+				return
+			}
+		case <-deadline:
+			t.Fatal("no requestfinished for the page")
+		}
+	}
+}

@@ -174,3 +174,65 @@ func ImageExt(format string) string {
 	}
 	return "png"
 }
+
+// ---- PDF ------------------------------------------------------------------------
+
+// PDFOptions shape page.pdf. Lengths are in inches (the client converts
+// Playwright's "10cm", "2in", "96px"); zero leaves Chromium's default.
+type PDFOptions struct {
+	Scale               float64
+	DisplayHeaderFooter bool
+	HeaderTemplate      string
+	FooterTemplate      string
+	PrintBackground     bool
+	Landscape           bool
+	PageRanges          string
+	Width, Height       float64
+	MarginTop           float64
+	MarginRight         float64
+	MarginBottom        float64
+	MarginLeft          float64
+	PreferCSSPageSize   bool
+	Outline             bool
+	Tagged              bool
+}
+
+// PDF prints the page to a PDF document, with the print media Chromium
+// applies when it prints (headless Chromium only: a headed one refuses).
+func (p *Page) PDF(ctx context.Context, opts PDFOptions, timeout time.Duration) ([]byte, error) {
+	if opts.Scale != 0 && (opts.Scale < 0.1 || opts.Scale > 2) {
+		return nil, newErr(ErrInvalidParams, "pdf scale must be between 0.1 and 2, got %g", opts.Scale)
+	}
+	if err := p.closedErr(); err != nil {
+		return nil, err
+	}
+	o := p.begin(ctx, timeout)
+	defer o.end()
+	req := proto.PagePrintToPDF{
+		Landscape: opts.Landscape, DisplayHeaderFooter: opts.DisplayHeaderFooter, PrintBackground: opts.PrintBackground,
+		PageRanges: opts.PageRanges, HeaderTemplate: opts.HeaderTemplate, FooterTemplate: opts.FooterTemplate,
+		PreferCSSPageSize: opts.PreferCSSPageSize, GenerateDocumentOutline: opts.Outline, GenerateTaggedPDF: opts.Tagged,
+	}
+	set := func(dst **float64, v float64) {
+		if v > 0 {
+			*dst = &v
+		}
+	}
+	set(&req.Scale, opts.Scale)
+	set(&req.PaperWidth, opts.Width)
+	set(&req.PaperHeight, opts.Height)
+	// Margins are set even at zero: Playwright's default margin is none,
+	// Chromium's is about 1cm.
+	for _, m := range []struct {
+		dst **float64
+		v   float64
+	}{{&req.MarginTop, opts.MarginTop}, {&req.MarginRight, opts.MarginRight}, {&req.MarginBottom, opts.MarginBottom}, {&req.MarginLeft, opts.MarginLeft}} {
+		v := m.v
+		*m.dst = &v
+	}
+	res, err := req.Call(o.rodPage())
+	if err != nil {
+		return nil, o.fail(err, "printing the page to PDF")
+	}
+	return res.Data, nil
+}

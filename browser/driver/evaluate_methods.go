@@ -105,3 +105,8 @@ func pageBindingResult(ctx context.Context, p *browser.Page, rp *struct {
 }) (any, error) {
 	return nil, p.SettleBinding(ctx, rp.Name, rp.Context, rp.ID, rp.OK, rp.Value)
 }
+
+// pageRequestGC answers page.request_gc.
+func pageRequestGC(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
+	return nil, p.RequestGC(ctx)
+}

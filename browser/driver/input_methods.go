@@ -105,3 +105,15 @@ func pageMouseMoveSteps(ctx context.Context, p *browser.Page, mp *struct {
 }) (any, error) {
 	return nil, p.Mouse().MoveSteps(ctx, mp.X, mp.Y, mp.Steps)
 }
+
+// pageTouchscreenTap answers page.touchscreen.tap.
+func pageTouchscreenTap(ctx context.Context, p *browser.Page, tp *struct {
+	pageParams
+	X *float64 `json:"x"`
+	Y *float64 `json:"y"`
+}) (any, error) {
+	if tp.X == nil || tp.Y == nil {
+		return nil, invalid("page.touchscreen.tap needs x and y")
+	}
+	return nil, p.Tap(ctx, *tp.X, *tp.Y)
+}

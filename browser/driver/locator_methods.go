@@ -201,3 +201,14 @@ func locatorBoundingBox(ctx context.Context, l *browser.Locator, to time.Duratio
 	}
 	return map[string]any{"value": b}, nil
 }
+
+func locatorTap(ctx context.Context, l *browser.Locator, tp *struct {
+	locatorParams
+	Force       bool           `json:"force"`
+	Modifiers   []string       `json:"modifiers"`
+	Position    *browser.Point `json:"position"`
+	NoWaitAfter bool           `json:"no_wait_after"`
+}, to time.Duration) (any, error) {
+	return nil, l.Tap(ctx, browser.TapOptions{Force: tp.Force, Modifiers: tp.Modifiers, Position: tp.Position,
+		Timeout: to, NoWaitAfter: tp.NoWaitAfter})
+}

@@ -86,10 +86,12 @@ var methods = map[string]method{
 	"page.mouse.down":           {handle: onPage(pageMouseDown)},
 	"page.mouse.up":             {handle: onPage(pageMouseUp)},
 	"page.mouse.move_steps":     {handle: onPage(pageMouseMoveSteps)},
+	"page.touchscreen.tap":      {handle: onPage(pageTouchscreenTap)},
 
 	// Locators: actions, reads and waits.
 	"locator.click":                      {handle: onLocator(locatorClick)},
 	"locator.dblclick":                   {handle: onLocator(locatorDblClick)},
+	"locator.tap":                        {handle: onLocator(locatorTap)},
 	"locator.fill":                       {handle: onLocator(locatorFill)},
 	"locator.press":                      {handle: onLocator(locatorPress)},
 	"locator.press_sequentially":         {handle: onLocator(locatorPressSequentially)},
@@ -132,6 +134,7 @@ var methods = map[string]method{
 	"locator.evaluate_all":    {handle: onLocator(locatorEvaluateAll)},
 	"page.add_init_script":    {handle: onPage(pageAddInitScript)},
 	"page.expose_binding":     {handle: onPage(pageExposeBinding)},
+	"page.request_gc":         {handle: onPage(pageRequestGC)},
 
 	// Network: routing, responses, API requests.
 	"request.fetch":            {handle: onPageTimed(requestFetch), quiet: true},
@@ -145,6 +148,7 @@ var methods = map[string]method{
 	"apirequest.fetch":         {handle: apiRequestFetch, quiet: true},
 	"apirequest.storage_state": {handle: apiRequestStorageState, quiet: true},
 	"apirequest.dispose":       {handle: apiRequestDispose, quiet: true},
+	"websocket.check":          {handle: onPage(websocketCheck), quiet: true},
 
 	// Files and downloads.
 	"locator.drag_to":             {handle: onLocator(locatorDragTo)},
@@ -155,9 +159,15 @@ var methods = map[string]method{
 	"download.cancel":             {handle: downloadDo((*browser.Download).Cancel), quiet: true},
 	"download.delete":             {handle: downloadDo((*browser.Download).Delete), quiet: true},
 
+	// Raw CDP sessions (guarded in a run: cdpsession.Allowed).
+	"cdp.new_session": {handle: cdpNewSession, quiet: true},
+	"cdp.send":        {handle: cdpSend},
+	"cdp.detach":      {handle: cdpDetach, quiet: true},
+
 	// Screenshots and ARIA snapshots.
 	"page.screenshot":       {handle: onPage(pageScreenshot)},
 	"page.aria_snapshot":    {handle: onPageTimed(pageAriaSnapshot)},
 	"locator.screenshot":    {handle: onLocator(locatorScreenshot)},
 	"locator.aria_snapshot": {handle: onLocator(locatorAriaSnapshot)},
+	"page.pdf":              {handle: onPage(pagePDF)},
 }

@@ -79,3 +79,12 @@ func routeAbort(ctx context.Context, p *browser.Page, rp *struct {
 }) (any, error) {
 	return nil, p.Router().Abort(ctx, rp.Route, rp.ErrorCode)
 }
+
+// websocketCheck answers websocket.check (a WebSocket route connecting to
+// its server).
+func websocketCheck(ctx context.Context, p *browser.Page, wp *struct {
+	pageParams
+	URL string `json:"url"`
+}) (any, error) {
+	return nil, p.CheckWebSocket(wp.URL)
+}

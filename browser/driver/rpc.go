@@ -57,6 +57,7 @@ type conn struct {
 	unsubscribe func() // the connection's event subscription, if any
 
 	api apiContexts // its API request contexts of no browser (apirequest_methods.go)
+	cdp cdpSessions // raw CDP sessions (cdp_methods.go)
 }
 
 func (c *conn) write(resp rpcResponse) {
@@ -91,6 +92,7 @@ func (s *Server) serve(ctx context.Context, r io.Reader, w io.Writer, closeEnds 
 	defer cancel()
 	c := &conn{s: s, closeEnds: closeEnds, end: cancel, w: w}
 	defer endSubscription(c)
+	defer c.endCDPSessions()
 
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)

@@ -32,16 +32,19 @@ type rpc struct {
 	n       int
 	waiting map[int]chan rpcAnswer
 	done    chan struct{}
+	events  chan rpcAnswer // notifications, the newest dropped when nobody reads them
 }
 
 type rpcAnswer struct {
 	ID     any             `json:"id"`
 	Result json.RawMessage `json:"result"`
 	Error  *rpcError       `json:"error"`
+	Method string          `json:"method"` // a notification's
+	Params json.RawMessage `json:"params"`
 }
 
 func newRPC(t testing.TB, r io.Reader, w io.Writer) *rpc {
-	c := &rpc{t: t, w: w, waiting: map[int]chan rpcAnswer{}, done: make(chan struct{})}
+	c := &rpc{t: t, w: w, waiting: map[int]chan rpcAnswer{}, done: make(chan struct{}), events: make(chan rpcAnswer, 256)}
 	go func() {
 		defer close(c.done)
 		sc := bufio.NewScanner(r)
@@ -53,6 +56,13 @@ func newRPC(t testing.TB, r io.Reader, w io.Writer) *rpc {
 			var a rpcAnswer
 			if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
 				t.Errorf("driver sent a line that is not JSON: %q", sc.Text())
+				continue
+			}
+			if a.ID == nil && a.Method != "" {
+				select {
+				case c.events <- a:
+				default:
+				}
 				continue
 			}
 			id, _ := a.ID.(float64)
@@ -155,13 +165,18 @@ func (c *rpc) fail(method string, params any, code int, typ browser.ErrorType, c
 // stdio. served is closed when ServeStdio returns, and *serveErr is then
 // what it returned.
 func pipeDriver(t testing.TB) (c *rpc, in io.WriteCloser, served chan struct{}, serveErr *error) {
+	return pipeDriverWith(t, ServerOptions{})
+}
+
+// pipeDriverWith is pipeDriver with the driver's options.
+func pipeDriverWith(t testing.TB, opts ServerOptions) (c *rpc, in io.WriteCloser, served chan struct{}, serveErr *error) {
 	needBrowser(t)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served = make(chan struct{})
 	serveErr = new(error)
 	go func() {
-		*serveErr = ServeStdio(bg, inR, outW, ServerOptions{})
+		*serveErr = ServeStdio(bg, inR, outW, opts)
 		outW.Close()
 		close(served)
 	}()
@@ -225,7 +240,7 @@ func TestProtocolOverPipe(t *testing.T) {
 	c.fail("locator.click", map[string]any{"page": page, "selector": "li", "timeout": -1}, codeBadParams, browser.ErrInvalidParams)
 	c.fail("locator.fill", map[string]any{"page": page, "selector": "li"}, codeBadParams, browser.ErrInvalidParams, "value")
 	c.fail("page.keyboard.press", map[string]any{"page": page, "key": "Ctrl+Q"}, codeBadParams, browser.ErrInvalidParams, "Ctrl")
-	c.fail("page.fly", map[string]any{"page": page}, codeUnknownMethod, browser.ErrInvalidParams, "page.fly", "page.goto")
+	c.fail("page.fly", map[string]any{"page": page}, codeUnknownMethod, browser.ErrInvalidParams, "page.fly", "PROTOCOL.md", "page.url")
 	c.fail("page.screenshot", map[string]any{"page": page, "path": "shot.png"}, codeBadParams, browser.ErrInvalidParams, "absolute")
 	c.raw(`{"jsonrpc":"2.0","id":`)
 	if a := c.wait(c.orphan()); a.Error == nil || a.Error.Code != codeParse {

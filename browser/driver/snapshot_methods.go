@@ -91,3 +91,44 @@ func saveImage(path string, png []byte) (any, error) {
 	}
 	return map[string]any{"path": path}, nil
 }
+
+// pagePDF answers page.pdf with the document's bytes; the client writes a
+// path itself, so no file parameter reaches the driver.
+func pagePDF(ctx context.Context, p *browser.Page, pp *struct {
+	pageParams
+	timeoutParams
+	Scale               float64 `json:"scale"`
+	DisplayHeaderFooter bool    `json:"display_header_footer"`
+	HeaderTemplate      string  `json:"header_template"`
+	FooterTemplate      string  `json:"footer_template"`
+	PrintBackground     bool    `json:"print_background"`
+	Landscape           bool    `json:"landscape"`
+	PageRanges          string  `json:"page_ranges"`
+	Width               float64 `json:"width"`
+	Height              float64 `json:"height"`
+	Margin              struct {
+		Top    float64 `json:"top"`
+		Right  float64 `json:"right"`
+		Bottom float64 `json:"bottom"`
+		Left   float64 `json:"left"`
+	} `json:"margin"`
+	PreferCSSPageSize bool `json:"prefer_css_page_size"`
+	Outline           bool `json:"outline"`
+	Tagged            bool `json:"tagged"`
+}) (any, error) {
+	to, err := pp.Timeout.duration()
+	if err != nil {
+		return nil, err
+	}
+	doc, err := p.PDF(ctx, browser.PDFOptions{
+		Scale: pp.Scale, DisplayHeaderFooter: pp.DisplayHeaderFooter, HeaderTemplate: pp.HeaderTemplate,
+		FooterTemplate: pp.FooterTemplate, PrintBackground: pp.PrintBackground, Landscape: pp.Landscape,
+		PageRanges: pp.PageRanges, Width: pp.Width, Height: pp.Height, MarginTop: pp.Margin.Top,
+		MarginRight: pp.Margin.Right, MarginBottom: pp.Margin.Bottom, MarginLeft: pp.Margin.Left,
+		PreferCSSPageSize: pp.PreferCSSPageSize, Outline: pp.Outline, Tagged: pp.Tagged,
+	}, to)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"data": base64.StdEncoding.EncodeToString(doc)}, nil
+}

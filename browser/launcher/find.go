@@ -47,7 +47,7 @@ func (s searchSpace) find(executable string) (string, error) {
 	if executable != "" {
 		p, ok := s.resolve(executable)
 		if !ok {
-			return "", fmt.Errorf("browser executable %q not found or not executable", executable)
+			return "", fmt.Errorf("browser executable doesn't exist or is not executable: %q", executable)
 		}
 		return p, nil
 	}

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // The wright binary the browser tests drive, built once in TestMain. A build
@@ -81,6 +83,7 @@ func fixtureServer(t testing.TB) string {
 		json.HTMLEscape(&esc, data)
 		fmt.Fprintf(w, "<!doctype html><title>Echo</title><pre id=\"result\">%s</pre>", esc.String())
 	})
+	mux.HandleFunc("/ws", echoWebSocket)
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-release:
@@ -94,6 +97,25 @@ func fixtureServer(t testing.TB) string {
 		srv.Close()
 	})
 	return srv.URL
+}
+
+// echoWebSocket answers each message of a WebSocket with "echo:" and the
+// message, for the WebSocket routes that connect to a server.
+func echoWebSocket(w http.ResponseWriter, r *http.Request) {
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer c.CloseNow()
+	for {
+		typ, data, err := c.Read(r.Context())
+		if err != nil {
+			return
+		}
+		if err := c.Write(r.Context(), typ, append([]byte("echo:"), data...)); err != nil {
+			return
+		}
+	}
 }
 
 // script is one run of a python3 script under testdata/scripts.

@@ -44,6 +44,8 @@ var scenarios = []struct{ name, what string }{
 	{"pw_beforeunload", "page.close(run_before_unload=True) and leaving a page that asks to stay"},
 	{"pw_selectors", "selectors.register in every page and frame, both JavaScript worlds"},
 	{"pw_misc", "console values, page errors of thrown non-Errors, exposed functions, Frame.eval_on_selector"},
+	{"pw_devices", "device descriptors, taps on a touch context, page.pdf, request timing, a CDP session"},
+	{"pw_websocket", "WebSocket routes: in place of a server, forwarding to one, binary, closes, context routes"},
 	{"pw_expect_locators", "expect() details (class lists, JS values, regex case, labels, viewport ratio)"},
 }
 

@@ -5,6 +5,7 @@ from ._transport import _guard_seconds
 from ._events import _Emitter
 from ._page import Page
 from ._browser_context import BrowserContext
+from ._cdp_session import _cdp_notify, _new_cdp_session
 
 
 class Browser(_Emitter):
@@ -27,6 +28,7 @@ class Browser(_Emitter):
         self._browser_type = browser_type  # the BrowserType of sync_playwright(); None from wright_browser
         self._dialogs_ours = False
         self._isolated_pages = isolated_pages  # Playwright's rule: browser.new_page() makes a context
+        self._cdp_sessions = {}  # session id -> CDPSession (_cdp_session.py)
         for pid in launched.get("pages") or []:
             self._page(pid)
 
@@ -75,6 +77,8 @@ class Browser(_Emitter):
             self._subscribe(dialogs=True)
 
     def _on_notify(self, method, params):
+        if method.startswith("cdp."):
+            return _cdp_notify(self, method, params)
         pid = params.get("page")
         if not pid or self._closed:
             return
@@ -100,6 +104,10 @@ class Browser(_Emitter):
             page._context._emit("page", page)
         if announce:
             op._emit("popup", page)
+
+    def new_browser_cdp_session(self):
+        """A raw CDP session on the browser (inside a run: only reading, such as Target.getTargets)."""
+        return _new_cdp_session(self)
 
     def _new_page_raw(self):
         result = self._call("browser.new_page", {"browser": self.id})
@@ -166,6 +174,10 @@ class Browser(_Emitter):
             except Error:
                 pass
         self._transport.shutdown(grace=grace)
+        for context in list(self._contexts):  # they closed with the browser: say so, as Playwright does
+            if not context._closed:
+                context._closed = True
+                context._emit("close", context)
         self._emit("disconnected", self)
 
     def _listener_added(self, event):

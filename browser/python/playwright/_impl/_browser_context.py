@@ -5,6 +5,7 @@ import os
 import re
 import urllib.parse
 
+from ._cdp_session import _new_cdp_session
 from ._errors import Error, TargetClosed
 from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
@@ -26,7 +27,7 @@ class BrowserContext(_Routing, _Emitter):
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
                                         "strict_selectors", "service_workers", "permissions", "storage_state",
-                                        "ignore_https_errors"))
+                                        "ignore_https_errors", "default_browser_type"))
 
     def __init__(self, browser, options=None, isolated=True, closes_browser=False):
         options = {k: v for k, v in (options or {}).items() if v is not None}
@@ -48,6 +49,7 @@ class BrowserContext(_Routing, _Emitter):
         self._init_scripts = []
         self._closes_browser = closes_browser  # a persistent context is its browser's one context
         self._bindings = {}
+        self._ws_routes = None  # context.route_web_socket (_web_socket_route.py)
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
         self._request = None  # context.request, made on first use (_fetch.py)
         self._id = ""
@@ -240,6 +242,10 @@ class BrowserContext(_Routing, _Emitter):
                     self._pages.append(page)
         self._pages = [p for p in self._pages if p.id in open_ids]
         return list(self._pages)
+
+    def new_cdp_session(self, page):
+        """A raw CDP session on page (a Page or a Frame of this context)."""
+        return _new_cdp_session(self._browser, page)
 
     def new_page(self):
         if self._closed:

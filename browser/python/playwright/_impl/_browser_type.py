@@ -123,7 +123,16 @@ class BrowserType:
 
     @property
     def executable_path(self):
-        return os.environ.get("WRIGHT_BROWSER") or "chromium"
+        """The browser launch() starts: $WRIGHT_BROWSER, else the first Chromium or Chrome on PATH (the
+        driver looks in the same places first)."""
+        configured = os.environ.get("WRIGHT_BROWSER")
+        if configured:
+            return shutil.which(configured) or configured
+        for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+            found = shutil.which(name)
+            if found:
+                return found
+        return "chromium"
 
     def _check(self, what):
         if self.name != "chromium":

@@ -56,6 +56,7 @@ class ElementHandle(JSHandle):
     select_option = _element_action("select_option")
     set_checked = _element_action("set_checked")
     set_input_files = _element_action("set_input_files")
+    tap = _element_action("tap")
     text_content = _element_action("text_content")
     type = _element_action("type")
     uncheck = _element_action("uncheck")

@@ -323,5 +323,5 @@ _SELECTOR_SHORTCUTS = {
     "input_value": "input_value", "get_attribute": "get_attribute", "is_visible": "is_visible",
     "is_hidden": "is_hidden", "is_enabled": "is_enabled", "is_disabled": "is_disabled", "is_checked": "is_checked",
     "is_editable": "is_editable", "dispatch_event": "dispatch_event", "set_checked": "set_checked",
-    "eval_on_selector": None, "tap": "click",
+    "eval_on_selector": None, "tap": "tap",
 }

@@ -1,4 +1,6 @@
-"""Keyboard and Mouse, page.keyboard and page.mouse."""
+"""Keyboard, Mouse and Touchscreen: page.keyboard, page.mouse and page.touchscreen."""
+
+from ._errors import Error
 
 
 class Keyboard:
@@ -50,3 +52,24 @@ class Mouse:
 
     def wheel(self, delta_x, delta_y):
         self._page._call("page.mouse.wheel", delta_x=delta_x, delta_y=delta_y)
+
+
+_NO_TOUCH = "hasTouch must be enabled on the browser context before using the touchscreen."
+
+
+def _check_touch(page):
+    """Chromium ignores touches on a page that does not emulate touch: say so rather than tap nothing."""
+    context = getattr(page, "_context", None)
+    if not (context is not None and context._emulation.get("has_touch")):
+        raise Error(_NO_TOUCH)
+
+
+class Touchscreen:
+    """page.touchscreen: taps at viewport coordinates (CSS pixels), on a context with has_touch."""
+
+    def __init__(self, page):
+        self._page = page
+
+    def tap(self, x, y):
+        _check_touch(self._page)
+        self._page._call("page.touchscreen.tap", x=x, y=y)

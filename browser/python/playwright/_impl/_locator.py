@@ -9,6 +9,7 @@ from ._str_utils import _api_description, _join, _role_part, _test_id_part, _tex
 from ._helpers import _UNSET, _abs_path, _as_list, _point, _screenshot_bytes
 from ._js_handle import _ArgumentTypeError, _decode, _encode, _js_call, _js_type_name, _named_after
 from ._files import _DROP_JS, _drop_file, _input_files
+from ._input import _check_touch
 
 
 class _Locating:
@@ -247,6 +248,14 @@ class Locator(_Locating):
                  no_wait_after=None, steps=None, scroll=None):
         self._call("locator.dblclick", timeout, button=button, delay=delay, force=force or None,
                    modifiers=modifiers, position=_point(position), steps=steps, scroll=scroll,
+                   no_wait_after=no_wait_after or None)
+
+    def tap(self, force=None, modifiers=None, position=None, timeout=None, no_wait_after=None, trial=None):
+        """A touch at the element's point (a context with has_touch), as Playwright's tap."""
+        _check_touch(self.page)
+        if trial:
+            return self.wait_for(state="visible", timeout=timeout)
+        self._call("locator.tap", timeout, force=force or None, modifiers=modifiers, position=_point(position),
                    no_wait_after=no_wait_after or None)
 
     def fill(self, value, force=None, timeout=None):

@@ -12,6 +12,7 @@ import urllib.parse
 from ._errors import Error, TargetClosed
 from ._helpers import _url_matches
 from ._fetch import _fetch
+from ._web_socket_route import _route_web_socket
 
 
 class Request:
@@ -34,7 +35,10 @@ class Request:
         self._finished = False
         self._url_overridden = False  # a route continued it with another URL: that one is kept
         self.failure = None
-        self.timing = {"startTime": time.time() * 1000}
+        self._wall_time = params.get("wall_time") or time.time()
+        self._timestamp = params.get("timestamp")
+        self._raw_timing = None  # Chromium's resource timing, from the response
+        self.timing = _timing(self._wall_time, self._timestamp, None)
 
     def __repr__(self):
         return "<Request url=%r method=%r>" % (self.url, self.method)
@@ -101,6 +105,37 @@ class Request:
     @property
     def service_worker(self):
         return None
+
+
+_TIMING_FIELDS = (("domainLookupStart", "dnsStart"), ("domainLookupEnd", "dnsEnd"),
+                  ("connectStart", "connectStart"), ("secureConnectionStart", "sslStart"),
+                  ("connectEnd", "connectEnd"), ("requestStart", "sendStart"),
+                  ("responseStart", "receiveHeadersEnd"))
+
+
+def _timing(wall_time, timestamp, raw):
+    """Playwright's ResourceTiming of a request from Chromium's: startTime in ms since the epoch, the rest
+    in ms after it, -1 where not measured (responseEnd until the response has ended)."""
+    timing = {"startTime": wall_time * 1000}
+    timing.update({name: -1 for name, _ in _TIMING_FIELDS})
+    timing["responseEnd"] = -1
+    if raw:
+        if timestamp is not None and raw.get("requestTime"):
+            timing["startTime"] = (raw["requestTime"] - timestamp + wall_time) * 1000
+        for name, chromium in _TIMING_FIELDS:
+            value = raw.get(chromium)
+            timing[name] = -1 if value is None else value
+    return timing
+
+
+def _timing_ended(request, raw, end_timestamp):
+    """The request's timing once its response ended at end_timestamp (Chromium's monotonic seconds)."""
+    if raw is not None:
+        request.timing = _timing(request._wall_time, request._timestamp, raw)
+        request._raw_timing = raw
+    raw = request._raw_timing
+    if raw and raw.get("requestTime") and end_timestamp:
+        request.timing["responseEnd"] = (end_timestamp - raw["requestTime"]) * 1000
 
 
 class Response:
@@ -448,8 +483,9 @@ class _Routing:
     def route_from_har(self, *args, **kwargs):
         raise Error("route_from_har is not supported by wright (HAR is out of its scope)")
 
-    def route_web_socket(self, *args, **kwargs):
-        raise Error("route_web_socket is not supported by wright")
+    def route_web_socket(self, url, handler):
+        """Route the WebSockets whose URL matches url to handler(WebSocketRoute) (_web_socket_route.py)."""
+        _route_web_socket(self, url, handler)
 
 
 def _link():

@@ -19,12 +19,14 @@ from ._console_message import ConsoleMessage
 from ._dialog import Dialog
 from ._fetch import _page_request
 from ._network import Disposable, PageError, Request, Response, Route, WebError, _Routing, _route_through
-from ._input import Keyboard, Mouse
+from ._network import _timing_ended
+from ._input import Keyboard, Mouse, Touchscreen
 from ._files import Download, FileChooser
 from ._locator import FrameLocator, Locator, _HIGHLIGHT_JS, _Locating
 from ._element_handle import ElementHandle
 from ._waiter import _NavigationWaiter, _describe_pattern, _url_predicate
 from ._frame import Frame, _SET_CONTENT_JS
+from ._pdf import _pdf
 
 
 # add_script_tag / add_style_tag: insert the tag, settle on its load (or error).
@@ -144,6 +146,7 @@ class Page(_Routing, _Emitter, _Locating):
         self._closed = False
         self.keyboard = Keyboard(self)
         self.mouse = Mouse(self)
+        self.touchscreen = Touchscreen(self)
         self._context = None
         self._owned_context = None
         self._viewport = browser._viewport if browser is not None else None
@@ -151,6 +154,9 @@ class Page(_Routing, _Emitter, _Locating):
         self._requests = {}
         self._nav_response = None
         self._bindings = {}
+        self._ws_routes = None  # page.route_web_socket (_web_socket_route.py)
+        self._ws_sockets = {}  # routed WebSockets of the page, by the page's id for them
+        self._ws_backlog = collections.deque()  # their news from the page, handled in order
         self._routing_on = False
         self._routes = []  # page.route() entries, newest last
         self._main_frame_id = None  # the CDP id of the main frame, once the driver said it
@@ -319,6 +325,20 @@ class Page(_Routing, _Emitter, _Locating):
                             type=type, quality=quality)
         return _screenshot_bytes(result, target)
 
+    def request_gc(self):
+        """Collect the page's garbage now (objects only a WeakRef holds are gone after it)."""
+        self._call("page.request_gc")
+
+    def pdf(self, scale=None, display_header_footer=None, header_template=None, footer_template=None,
+            print_background=None, landscape=None, page_ranges=None, format=None, width=None, height=None,
+            prefer_css_page_size=None, margin=None, path=None, outline=None, tagged=None):
+        """The page printed to PDF (Chromium headless); written to path if given."""
+        return _pdf(self, path=path, format=format, width=width, height=height, margin=margin, scale=scale,
+                    display_header_footer=display_header_footer, header_template=header_template,
+                    footer_template=footer_template, print_background=print_background, landscape=landscape,
+                    page_ranges=page_ranges, prefer_css_page_size=prefer_css_page_size, outline=outline,
+                    tagged=tagged)
+
     def aria_snapshot(self, interactive_only=False, max_depth=0, max_chars=0, ref=None, timeout=None, depth=None,
                       mode=None, boxes=None):
         """The page as ARIA snapshot YAML; elements that can be acted on carry [ref=eN] (wright's extra).
@@ -406,6 +426,9 @@ class Page(_Routing, _Emitter, _Locating):
 
     def dblclick(self, selector, strict=False, **kwargs):
         return self._first(selector, strict).dblclick(**kwargs)
+
+    def tap(self, selector, strict=False, **kwargs):
+        return self._first(selector, strict).tap(**kwargs)
 
     def fill(self, selector, value, strict=False, **kwargs):
         return self._first(selector, strict).fill(value, **kwargs)
@@ -537,6 +560,7 @@ class Page(_Routing, _Emitter, _Locating):
                         params.get("status_text"), params.get("from_cache"))
         resp._network = params
         req._response = resp
+        _timing_ended(req, params.get("timing"), None)
         if req._navigation and req._main_frame:
             self._nav_response = resp
         if req._navigation and req._frame_id:
@@ -551,6 +575,7 @@ class Page(_Routing, _Emitter, _Locating):
             req.failure = params.get("error") or "failed"
         else:
             req._finished = True
+            _timing_ended(req, None, params.get("timestamp"))
         self._each(kind, req)
 
     def _on_close(self, kind, params):
@@ -682,6 +707,7 @@ class Page(_Routing, _Emitter, _Locating):
             prev._response = Response(prev.url, params.get("redirect_status"), self, prev,
                                       params.get("redirect_headers"), params.get("redirect_status_text"))
             prev._finished = True
+            _timing_ended(prev, params.get("redirect_timing"), params.get("timestamp"))
             redirected_from = prev
         req = Request(self, params, redirected_from)
         if prev is not None and redirected_from is None:
@@ -689,6 +715,7 @@ class Page(_Routing, _Emitter, _Locating):
             req._navigation = bool(params.get("navigation"))
             req._main_frame = params.get("main_frame", True)
             req._frame_id = params.get("frame")
+            req._wall_time, req._timestamp = params.get("wall_time") or req._wall_time, params.get("timestamp")
         if redirected_from is not None:
             redirected_from.redirected_to = req
             self._emit("response", redirected_from._response)

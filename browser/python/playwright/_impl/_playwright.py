@@ -7,6 +7,7 @@ import threading
 from ._errors import Error
 from ._browser_type import BrowserType
 from ._selectors import Selectors
+from ._devices import devices
 from ._fetch import APIRequest
 
 
@@ -19,7 +20,7 @@ class Playwright:
         self.firefox = BrowserType(self, "firefox")
         self.webkit = BrowserType(self, "webkit")
         self.selectors = Selectors(self)
-        self.devices = {}
+        self.devices = devices()
         self.request = APIRequest(self)
 
     def _started(self, browser):

@@ -25,9 +25,11 @@ from playwright._impl._frame import Frame  # noqa: F401
 from playwright._impl._locator import FrameLocator, Locator  # noqa: F401
 from playwright._impl._js_handle import JSHandle  # noqa: F401
 from playwright._impl._element_handle import ElementHandle  # noqa: F401
-from playwright._impl._input import Keyboard, Mouse  # noqa: F401
+from playwright._impl._input import Keyboard, Mouse, Touchscreen  # noqa: F401
 from playwright._impl._console_message import ConsoleMessage  # noqa: F401
 from playwright._impl._dialog import Dialog  # noqa: F401
+from playwright._impl._cdp_session import CDPSession  # noqa: F401
+from playwright._impl._web_socket_route import WebSocketRoute  # noqa: F401
 from playwright._impl._network import Disposable, Request, Response, Route, WebError  # noqa: F401
 from playwright._impl._fetch import APIRequest, APIRequestContext, APIResponse, FormData  # noqa: F401
 from playwright._impl._files import Download, FileChooser  # noqa: F401
@@ -36,12 +38,9 @@ from playwright._impl._assertions import APIResponseAssertions, LocatorAssertion
 ChromiumBrowserContext = BrowserContext
 
 _OUT_OF_SCOPE = {
-    "CDPSession": "raw CDP sessions",
     "Video": "video recording",
     "Tracing": "tracing",
-    "WebSocketRoute": "WebSocket routing",
     "Clock": "clock emulation",
-    "Touchscreen": "touch emulation",
     "Worker": "web and service workers",
     "WebSocket": "WebSocket events (not yet in wright)",
     "BrowserBindResult": "Playwright's server protocol",
@@ -66,6 +65,7 @@ StorageStateCookie = ScreencastFrame = VirtualCredential = DebuggerLocation = De
 
 __all__ = [
     "sync_playwright", "expect", "Playwright", "BrowserType", "Browser", "BrowserContext", "Page", "Frame",
-    "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Response", "Error",
+    "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Touchscreen", "CDPSession", "WebSocketRoute", "Response", "Error",
+    "APIRequest", "APIRequestContext", "APIResponse", "FormData",
     "TimeoutError", "Selectors",
 ]
