@@ -82,7 +82,8 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 		Set("disable-back-forward-cache").Set("hide-scrollbars").Set("mute-audio").
 		// The GPU process of a browser without a GPU only composites in
 		// software; in the browser process it costs no process of its
-		// own (25 MB of PSS or so a browser, docs/performance.md).
+		// own (about 25 MB of PSS a browser, measured with
+		// bench/scale/proctree).
 		Set("in-process-gpu").
 		// Cross-origin frames stay in the page's process, so their DOM is
 		// reachable from the page's own CDP session.
