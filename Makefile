@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-short bench demo docs deps chromium bwrap npm slurm jaeger fmt vet cross release clean
+.PHONY: all build test test-short bench bench-scale demo docs deps chromium bwrap npm slurm jaeger fmt vet cross release clean
 
 all: build
 
@@ -126,6 +126,15 @@ bench: build
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
 	  bench/perf/run.sh $(PERF_ROUNDS) $(PERF_REPS); \
 	else echo "bench/perf skipped: it needs node and npm"; fi
+
+# What a bench worker costs: builtin:demo's tasks in live and workspace
+# mode, recorded replies, at --parallel 1, 4, 8 and 16; peak PSS of the
+# bench's whole process tree per worker, tasks per minute and the harness's
+# own time per attempt (docs/performance.md). SCALE_ARGS to adjust, e.g.
+# SCALE_ARGS="-levels 1,16 -repeat 3".
+SCALE_ARGS ?=
+bench-scale: deps
+	$(GO) run ./bench/scale $(SCALE_ARGS)
 
 demo: build
 	$(BIN) demo

@@ -131,6 +131,10 @@ type Agent struct {
 	compactor *compact.Compactor
 	started   time.Time
 	task      Task
+	// modelTime and envTime are the time spent inside model calls and
+	// inside the environment's steps, so the rest of a run's time is the
+	// harness's own (docs/performance.md measures it).
+	modelTime, envTime time.Duration
 	// verdict is the gate's last answer that carried a judge's label.
 	verdict *gate.Verdict
 	// output is the parsed final_response of the last done, when it
@@ -263,7 +267,9 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	// endpoints that report none.
 	estimate := compact.CountMessages(a.tokenizer, a.messages)
 	a.redactHistory()
+	called := time.Now()
 	reply, err := a.Model.Complete(ctx, a.messages)
+	a.modelTime += time.Since(called)
 	if err != nil {
 		a.Dir.RuntimeError(a.calls+1, "model", err)
 		if ctx.Err() != nil {
@@ -363,7 +369,9 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 		return a.interrupt("SelfReflectionGate", text)
 	}
 	tctx, span := a.startToolSpan(ctx, action)
+	stepped := time.Now()
 	obs, err := a.Env.Execute(tctx, a.calls, action.Code)
+	a.envTime += time.Since(stepped)
 	endToolSpan(span, obs, err)
 	if err != nil {
 		a.Dir.RuntimeError(a.calls, "environment", err)
@@ -480,6 +488,7 @@ func (a *Agent) result(task Task) runs.Result {
 		StartedAt: a.started.UTC(), EndedAt: time.Now().UTC(), RunDir: a.Dir.Dir,
 		Model: a.ModelName, Mode: a.Config.Mode}
 	res.Seconds = res.EndedAt.Sub(res.StartedAt).Seconds()
+	res.ModelSeconds, res.EnvSeconds = a.modelTime.Seconds(), a.envTime.Seconds()
 	if a.verdict != nil {
 		label, run := *a.verdict.Label, a.verdict.Run
 		res.GateLabel, res.GateRun = &label, &run

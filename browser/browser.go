@@ -80,6 +80,18 @@ type Options struct {
 	// between every browser it launches, so page ids are never reused
 	// within one driver. Nil starts from zero.
 	PageIDs *atomic.Int64
+
+	// OwnContextsOnly makes an attached browser show this client only the
+	// pages of the browser contexts it created (NewContext) and their
+	// popups: on a browser that several runs share, each run's context is
+	// its own, and the tabs of the others (open before it attached, or
+	// opened since) are neither adopted nor listed.
+	OwnContextsOnly bool
+	// ContextProxy, when set, is the proxy server ("http://127.0.0.1:port")
+	// of every context NewContext creates, loopback included: a shared
+	// browser on this machine sends each run's traffic through that run's
+	// policy proxy, as --proxy-server does for a browser a run launches.
+	ContextProxy string
 }
 
 func (o Options) timeout() time.Duration {
@@ -134,6 +146,7 @@ type Browser struct {
 	paused      *pausingClient             // targets.go; nil when new targets are not held
 	ctxDefaults map[string]ContextDefaults // contexts.go, by the client's context id
 	userAgent   string                     // the browser's own, read once for API requests (network.go)
+	own         map[string]bool            // the contexts NewContext created (OwnContextsOnly)
 	custom      customEngines              // resolve.go
 }
 
@@ -205,7 +218,7 @@ func attach(ctx context.Context, opts Options) (*Browser, error) {
 		return nil, wrapErr(ErrBrowser, err, "list the tabs of %s: %s", opts.CDPURL, cdpMessage(err))
 	}
 	for _, t := range res.TargetInfos {
-		if t.Type != proto.TargetTargetInfoTypePage || strings.HasPrefix(t.URL, "devtools://") {
+		if t.Type != proto.TargetTargetInfoTypePage || strings.HasPrefix(t.URL, "devtools://") || !b.visible(t) {
 			continue
 		}
 		b.adoptMu.Lock()

@@ -81,11 +81,33 @@ func (b *Browser) NewContext(ctx context.Context) (string, error) {
 	}
 	ctx, cancel := b.opContext(ctx, 0)
 	defer cancel()
-	res, err := proto.TargetCreateBrowserContext{DisposeOnDetach: true}.Call(b.rod.Context(ctx))
+	req := proto.TargetCreateBrowserContext{DisposeOnDetach: true}
+	if b.opts.ContextProxy != "" {
+		req.ProxyServer, req.ProxyBypassList = b.opts.ContextProxy, "<-loopback>"
+	}
+	res, err := req.Call(b.rod.Context(ctx))
 	if err != nil {
 		return "", b.targetErr(wrapErr(ErrBrowser, err, "create a browser context: %s", cdpMessage(err)))
 	}
-	return string(res.BrowserContextID), nil
+	id := string(res.BrowserContextID)
+	b.mu.Lock()
+	if b.own == nil {
+		b.own = map[string]bool{}
+	}
+	b.own[id] = true
+	b.mu.Unlock()
+	return id, nil
+}
+
+// visible says whether a target is this client's to adopt: with
+// OwnContextsOnly, only those in a context it created.
+func (b *Browser) visible(t *proto.TargetTargetInfo) bool {
+	if !b.opts.OwnContextsOnly {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.own[string(t.BrowserContextID)]
 }
 
 // CloseContext disposes of a context and every page in it.

@@ -233,7 +233,7 @@ func (b *Browser) pump(events <-chan *rod.Message) {
 func (b *Browser) onTargetCreated(info *proto.TargetTargetInfo) {
 	b.adoptMu.Lock()
 	defer b.adoptMu.Unlock()
-	if !b.started.Load() || b.pageByTarget(info.TargetID) != nil || b.isGone() {
+	if !b.started.Load() || b.pageByTarget(info.TargetID) != nil || b.isGone() || !b.visible(info) {
 		return
 	}
 	opener, kind := "", kindForeign

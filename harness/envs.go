@@ -29,6 +29,8 @@ type setup struct {
 	// sandbox, when set, is the bubblewrap sandbox of the model's
 	// processes (env.sandbox).
 	sandbox *sandbox.Spec
+	// sharedBrowser is Options.SharedBrowser.
+	sharedBrowser string
 }
 
 // environment is one agent.mode: the kind of action it runs and how to
@@ -78,16 +80,21 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 	if err != nil {
 		return nil, err
 	}
+	cdpURL, shared := cfg.Browser.CDPURL, false
+	if cdpURL == "" && s.sharedBrowser != "" {
+		cdpURL, shared = s.sharedBrowser, true
+	}
 	return live.New(ctx, live.Options{
-		AllowPrivate: private,
-		Redact:       s.secrets.Redact,
-		Workspace:    s.run.Workspace,
-		LibDir:       filepath.Join(s.run.Dir, "lib", "live"),
-		TaskJSON:     filepath.Join(s.run.Workspace, "task.json"),
-		StartURL:     s.task.StartURL,
+		SharedBrowser: shared,
+		AllowPrivate:  private,
+		Redact:        s.secrets.Redact,
+		Workspace:     s.run.Workspace,
+		LibDir:        filepath.Join(s.run.Dir, "lib", "live"),
+		TaskJSON:      filepath.Join(s.run.Workspace, "task.json"),
+		StartURL:      s.task.StartURL,
 		Browser: browser.Options{
 			Executable: config.Abs(cfg.Browser.Executable),
-			CDPURL:     cfg.Browser.CDPURL,
+			CDPURL:     cdpURL,
 			Headed:     !cfg.Browser.Headless,
 			Viewport:   browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
 			Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,

@@ -59,6 +59,12 @@ type Options struct {
 	// ScriptsOnly: the harness only runs saved scripts (RunScript), so
 	// the agent's model is not checked (a rerun needs the judge's only).
 	ScriptsOnly bool
+	// SharedBrowser, when set, is the DevTools URL of a Chromium on this
+	// machine that live runs share (wright bench starts one): each run
+	// opens its own browser context in it (cookies, storage, cache and
+	// downloads its own, its traffic through its own policy proxy) instead
+	// of launching a browser. browser.cdp_url, when set, wins.
+	SharedBrowser string
 }
 
 // Harness starts runs of one configuration. It holds nothing a run

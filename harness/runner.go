@@ -107,7 +107,7 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets, sandbox: r.box})
+	environment, err := r.h.env.start(ctx, setup{cfg: cfg, run: run, task: r.task, vars: shellVars, secrets: r.h.secrets, sandbox: r.box, sharedBrowser: r.h.opts.SharedBrowser})
 	if err != nil {
 		run.RuntimeError(0, "environment", err)
 		return nil, fmt.Errorf("start workspace: %w", err)

@@ -47,14 +47,19 @@ type Result struct {
 	// harness and the key proxy); it counts toward the cost limit too.
 	JudgeUsage *model.Usage `json:"judge_usage,omitempty"`
 	// PromptTokensPerStep is the prompt size of each model call, in order.
-	PromptTokensPerStep []int     `json:"prompt_tokens_per_step"`
-	Compactions         int       `json:"compactions"`
-	Seconds             float64   `json:"seconds"`
-	StartedAt           time.Time `json:"started_at"`
-	EndedAt             time.Time `json:"ended_at"`
-	RunDir              string    `json:"run_dir"`
-	Model               string    `json:"model"`
-	Mode                string    `json:"mode"`
+	PromptTokensPerStep []int   `json:"prompt_tokens_per_step"`
+	Compactions         int     `json:"compactions"`
+	Seconds             float64 `json:"seconds"`
+	// ModelSeconds is the time inside the model's calls, EnvSeconds the
+	// time inside the environment's steps; the rest of Seconds is the
+	// harness's own.
+	ModelSeconds float64   `json:"model_seconds"`
+	EnvSeconds   float64   `json:"env_seconds"`
+	StartedAt    time.Time `json:"started_at"`
+	EndedAt      time.Time `json:"ended_at"`
+	RunDir       string    `json:"run_dir"`
+	Model        string    `json:"model"`
+	Mode         string    `json:"mode"`
 	// GateLabel is the judge's label (1 success, 0 failure) on the last
 	// final run the gate read a verdict of, and GateRun that run's number
 	// N (final_runs/run_<N>); both null when the gate is off or never got

@@ -40,6 +40,10 @@ type HarnessExecutor struct {
 	// attempt's config.
 	Endpoints *Endpoints
 
+	// Shared, when set, is the browser the live attempts share, each in a
+	// context of its own, when they have no remote browser.
+	Shared *SharedBrowser
+
 	endpointsOnce sync.Once
 	endpointsErr  error
 }
@@ -58,7 +62,10 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		return Record{}, &FatalError{Err: err}
 	}
 	if pool == nil || cfg.Browser.CDPURL != "" {
-		return x.run(ctx, cfg, a)
+		if x.Shared != nil && cfg.Browser.CDPURL == "" && cfg.Agent.Mode == "browser" {
+			return x.runShared(ctx, cfg, a)
+		}
+		return x.run(ctx, cfg, a, "")
 	}
 	// An endpoint is checked before the attempt (a dead one costs no run)
 	// and after it: one that died meanwhile makes the result the
@@ -76,7 +83,7 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		}
 		cfg.Browser.CDPURL = url
 	}
-	rec, err := x.run(ctx, cfg, a)
+	rec, err := x.run(ctx, cfg, a, "")
 	if ctx.Err() == nil {
 		if perr := pool.Check(ctx, i); perr != nil {
 			x.warn(fmt.Sprintf("the remote browser %s stopped answering (%v): out of rotation, %d of %d left; its attempt is retried on another", cfg.Browser.CDPURL, perr, pool.Live(), pool.Len()))
@@ -104,8 +111,26 @@ func (x *HarnessExecutor) endpoints(cfg *config.Config) (*Endpoints, error) {
 	return x.Endpoints, x.endpointsErr
 }
 
-// run runs one attempt through the harness and scores it.
-func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt) (Record, error) {
+// runShared runs a live attempt in its own context of the shared browser.
+// If that browser ended meanwhile, whatever the run made of it, the
+// attempt is the browser's failure and is retried on a new one.
+func (x *HarnessExecutor) runShared(ctx context.Context, cfg *config.Config, a Attempt) (Record, error) {
+	start := time.Now()
+	lease, err := x.Shared.Take(ctx, a.Worker)
+	if err != nil {
+		return Record{ExitStatus: "EnvironmentError", Mode: cfg.Agent.Mode, Seconds: time.Since(start).Seconds()}, err
+	}
+	rec, err := x.run(ctx, cfg, a, lease.URL)
+	if lease.Lost() && ctx.Err() == nil {
+		return Record{ExitStatus: "EnvironmentError", Mode: cfg.Agent.Mode, Seconds: rec.Seconds, AttemptSeconds: rec.AttemptSeconds}, &BrowserLostError{}
+	}
+	return rec, err
+}
+
+// run runs one attempt through the harness, on the shared browser at
+// shared when that is set, and scores it.
+func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt, shared string) (Record, error) {
+	begun := time.Now()
 	var spent Record // a failed rerun's cost, counted into the agent run
 	if x.Reuse != nil && x.Reuse.Library != nil && a.Task.Script != "" {
 		rec, done, failed := x.reuseScript(ctx, cfg, a)
@@ -118,6 +143,7 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 	var probeErr string
 	live := cfg.Agent.Mode == "browser"
 	opts := x.harnessOptions(a)
+	opts.SharedBrowser = shared
 	if live && a.Task.Eval.NeedsPage() {
 		opts.AtEnd = func(ctx context.Context, e env.Environment) {
 			probe, probeErr = probeLive(ctx, e, a.Task.Eval.ProbeExprs())
@@ -145,6 +171,7 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 		Page: probe, PageErr: probeErr, Judge: judged,
 	})
 	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
+	rec.AttemptSeconds = time.Since(begun).Seconds()
 	return rec, nil
 }
 
@@ -192,6 +219,8 @@ func (x *HarnessExecutor) agentRecord(ctx context.Context, cfg *config.Config, a
 		CachedTokens:  res.Usage.CachedTokens,
 		Cost:          res.Usage.Cost,
 		Seconds:       res.Seconds + spent.Seconds,
+		ModelSeconds:  res.ModelSeconds,
+		EnvSeconds:    res.EnvSeconds,
 		FinalResponse: res.FinalResponse,
 		Mode:          cfg.Agent.Mode,
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,8 @@ type benchFlags struct {
 	sites          []string
 	library        string
 	heal, save     bool
+	ownBrowsers    bool
+	perBrowser     int
 }
 
 var benchCmd = &cobra.Command{
@@ -95,6 +98,8 @@ func init() {
 	fl.StringArrayVar(&f.sites, "sites", nil, "NAME=URL for WebArena's __NAME__ placeholders (repeatable)")
 	fl.StringVar(&f.library, "library", "", "a script library: a task naming a script runs as a verified rerun first (docs/scripts.md)")
 	fl.BoolVar(&f.heal, "heal", false, "with --library: heal a script whose rerun fails before falling back to an agent run")
+	fl.BoolVar(&f.ownBrowsers, "own-browsers", false, "each live attempt launches a Chromium of its own, instead of a browser context of its own in a Chromium the bench shares (docs/bench.md)")
+	fl.IntVar(&f.perBrowser, "per-browser", suite.DefaultPerBrowser, "how many workers share one Chromium (live attempts, without --own-browsers)")
 	fl.BoolVar(&f.save, "save-scripts", false, "save each task's script that passes the gate in the library (--library, else the default library)")
 	rootCmd.AddCommand(benchCmd)
 }
@@ -167,6 +172,8 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	if err != nil {
 		return err
 	}
+	exec.Shared = sharedBrowser(f, base)
+	defer exec.Shared.Close()
 	outcome, err := suite.Run(cmd.Context(), suite.Config{
 		Dir: out, Parallel: f.parallel, Repeat: f.repeat, Redo: f.redo, Retries: f.retries,
 		TaskTimeout: f.taskTimeout, CostLimit: f.costLimit, Repro: repro, OnEvent: display.Event,
@@ -187,8 +194,8 @@ func benchSelection(suiteRef string, f benchFlags) (suite.Selection, error) {
 	if f.mode != "workspace" && f.mode != "browser" {
 		return suite.Selection{}, usageError("--mode %q: use workspace or browser", f.mode)
 	}
-	if f.parallel < 1 || f.repeat < 1 || f.retries < 0 {
-		return suite.Selection{}, usageError("--parallel and --repeat must be at least 1, --retries at least 0")
+	if f.parallel < 1 || f.repeat < 1 || f.retries < 0 || f.perBrowser < 1 {
+		return suite.Selection{}, usageError("--parallel, --repeat and --per-browser must be at least 1, --retries at least 0")
 	}
 	sel := suite.Selection{Limit: f.limit}
 	var err error
@@ -318,6 +325,26 @@ func writeRecording(out, taskID string) (string, error) {
 	}
 	path := filepath.Join(dir, suite.SafeName(taskID)+".jsonl")
 	return path, os.WriteFile(path, b, 0o644)
+}
+
+// sharedBrowser is the Chromium the live attempts share, each in a
+// context of its own; nil with --own-browsers.
+func sharedBrowser(f benchFlags, base *config.Config) *suite.SharedBrowser {
+	if f.ownBrowsers {
+		return nil
+	}
+	return &suite.SharedBrowser{Executable: config.Abs(base.Browser.Executable), Env: withoutVars(os.Environ(), base.KeyNames()), PerBrowser: f.perBrowser}
+}
+
+// withoutVars is environ without the variables named in hide.
+func withoutVars(environ, hide []string) []string {
+	var out []string
+	for _, kv := range environ {
+		if name, _, _ := strings.Cut(kv, "="); !slices.Contains(hide, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // flatten turns a task's config object ({"agent": {"step_limit": 5}} or

@@ -104,6 +104,11 @@ type Options struct {
 	// library and the driver's socket read-only, the network only through
 	// the run's policy proxy. Chromium stays outside, in wright's hands.
 	Sandbox *sandbox.Spec
+	// SharedBrowser says Browser.CDPURL is a Chromium on this machine that
+	// other runs share: the run's policy proxy is started as for a browser
+	// it launches and set on the run's own browser context, and the run
+	// sees only the pages of its contexts.
+	SharedBrowser bool
 }
 
 const (
@@ -267,27 +272,9 @@ func (e *Env) start(ctx context.Context) error {
 	e.sockDir = dir
 	e.sock = filepath.Join(dir, "d.sock")
 
-	bopts := e.opts.Browser
-	if bopts.CDPURL == "" {
-		// The policy then sees every request, not only navigations:
-		// subresources, fetch/XHR, WebSocket, beacons and what a page's
-		// redirects lead to, each host's addresses checked and pinned.
-		// Loopback goes through it too (<-loopback turns Chromium's own
-		// bypass off).
-		if err := e.startNetPolicy(); err != nil {
-			return err
-		}
-		bopts.Args = append(append([]string{}, bopts.Args...), "--proxy-server="+e.net.URL(), "--proxy-bypass-list=<-loopback>")
-	}
-	outer := bopts.URLPolicy
-	bopts.URLPolicy = func(u string) error {
-		if err := e.policy.Check(u); err != nil {
-			return err
-		}
-		if outer != nil {
-			return outer(u)
-		}
-		return nil
+	bopts, err := e.browserOptions()
+	if err != nil {
+		return err
 	}
 	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts})
 	b, err := e.srv.Launch(ctx)
@@ -327,6 +314,45 @@ func (e *Env) start(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.startPython(ctx)
+}
+
+// browserOptions are the run's browser options: its own context on a
+// browser it attached to, and its policy proxy on what it launches (or on
+// its context of a shared browser on this machine).
+func (e *Env) browserOptions() (browser.Options, error) {
+	bopts := e.opts.Browser
+	if bopts.CDPURL != "" {
+		// The run opens its own context (firstPage); the other runs' tabs
+		// on the same browser are not its to see.
+		bopts.OwnContextsOnly = true
+	}
+	if e.opts.SharedBrowser && bopts.CDPURL != "" {
+		if err := e.startNetPolicy(); err != nil {
+			return browser.Options{}, err
+		}
+		bopts.ContextProxy = e.net.URL()
+	} else if bopts.CDPURL == "" {
+		// The policy then sees every request, not only navigations:
+		// subresources, fetch/XHR, WebSocket, beacons and what a page's
+		// redirects lead to, each host's addresses checked and pinned.
+		// Loopback goes through it too (<-loopback turns Chromium's own
+		// bypass off).
+		if err := e.startNetPolicy(); err != nil {
+			return browser.Options{}, err
+		}
+		bopts.Args = append(append([]string{}, bopts.Args...), "--proxy-server="+e.net.URL(), "--proxy-bypass-list=<-loopback>")
+	}
+	outer := bopts.URLPolicy
+	bopts.URLPolicy = func(u string) error {
+		if err := e.policy.Check(u); err != nil {
+			return err
+		}
+		if outer != nil {
+			return outer(u)
+		}
+		return nil
+	}
+	return bopts, nil
 }
 
 // firstPage opens the run's page. On a remote browser it opens in a fresh

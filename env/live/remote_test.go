@@ -2,9 +2,12 @@ package live
 
 import (
 	"bufio"
+	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -84,5 +87,44 @@ print("set", page.evaluate("() => document.cookie"), page.context.cookies()[0]["
 	obs = step(t, second, 1, `print("cookie=%r storage=%r" % (page.evaluate("() => document.cookie"), page.evaluate("() => localStorage.getItem('who')")))`)
 	if out := str(obs, "python_output"); !strings.Contains(out, "cookie='' storage=None") {
 		t.Errorf("the second run on the same remote browser saw the first's state: %q", out)
+	}
+}
+
+// TestSharedBrowserRunsSeeOnlyTheirOwn runs two live environments at once
+// on one browser on this machine, as the bench shares one: each sees only
+// its own context and page (not the other's tab), and each one's traffic
+// goes through its own policy proxy, set on its context: a fetch to a host
+// its allowed domains do not name is refused, though the browser itself
+// has no proxy.
+func TestSharedBrowserRunsSeeOnlyTheirOwn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs browsers")
+	}
+	site := fixtureSite(t)
+	remote := remoteChromium(t)
+	shared := func(o *Options) {
+		o.Browser.CDPURL, o.SharedBrowser = remote, true
+		o.BlockedDomains = []string{"localhost"}
+	}
+	first, _ := startEnv(t, site.URL+"/", shared)
+	second, _ := startEnv(t, site.URL+"/", shared)
+	step(t, first, 1, `page.context.new_page()`)
+	count := `print("contexts=%d pages=%d" % (len(browser.contexts), sum(len(c.pages) for c in browser.contexts)))`
+	if out := str(step(t, first, 2, count), "python_output"); !strings.Contains(out, "contexts=1 pages=2") {
+		t.Errorf("the first run sees %q, want its own context and two pages", out)
+	}
+	if out := str(step(t, second, 1, count), "python_output"); !strings.Contains(out, "contexts=1 pages=1") {
+		t.Errorf("the second run sees %q, want its own context and page only", out)
+	}
+	// Another site, on a host the policy blocks: were the context
+	// not behind the run's proxy, the request would reach it.
+	var hits atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	t.Cleanup(other.Close)
+	port := other.URL[strings.LastIndex(other.URL, ":")+1:]
+	probe := `print(page.evaluate("async (u) => { try { await fetch(u, {mode: 'no-cors'}); return 'sent' } catch (e) { return 'refused' } }", "http://localhost:` + port + `/"))`
+	out := str(step(t, second, 2, probe), "python_output")
+	if n := hits.Load(); n != 0 {
+		t.Errorf("a fetch to a blocked host reached it %d times: %q", n, out)
 	}
 }

@@ -33,7 +33,14 @@ type Record struct {
 	Mode          string  `json:"mode,omitempty"` // workspace or browser: the mode the attempt ran in
 	Site          string  `json:"site,omitempty"`
 	ModelSeconds  float64 `json:"model_seconds,omitempty"`
-	Retries       int     `json:"retries,omitempty"`
+	// EnvSeconds is the time inside the environment's steps, and
+	// AttemptSeconds the attempt's whole wall time in the bench (the
+	// environment's start and end and the scoring included):
+	// AttemptSeconds - ModelSeconds - EnvSeconds is the harness's own
+	// time (docs/performance.md).
+	EnvSeconds     float64 `json:"env_seconds,omitempty"`
+	AttemptSeconds float64 `json:"attempt_seconds,omitempty"`
+	Retries        int     `json:"retries,omitempty"`
 	// Via says how a bench with a script library served the attempt:
 	// rerun, heal or agent. ScriptVersion is the library version a rerun
 	// or heal ended on; AgentCost what the agent run that made that
