@@ -42,6 +42,8 @@ type Server struct {
 	browser   *browser.Browser
 	browserID string
 	browsers  int
+
+	tracing tracers // Playwright traces in progress (tracing_methods.go)
 }
 
 // NewServer returns a server with no browser yet; browser.launch starts one.

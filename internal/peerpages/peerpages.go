@@ -52,40 +52,56 @@ func Dir(ctx context.Context) (string, error) {
 	if complete(final) {
 		return filepath.Join(final, "node_modules"), nil
 	}
+	if err := npmInstall(ctx, root, final, "wright-peer-pages", Packages, complete, nil); err != nil {
+		return "", err
+	}
+	return filepath.Join(final, "node_modules"), nil
+}
+
+// npmInstall installs pkgs into final (under root) unless done(final): in a
+// fresh directory that is renamed into place whole, so concurrent test
+// processes never see (or make) half an install. finish, if given, runs in
+// the fresh directory before the rename.
+func npmInstall(ctx context.Context, root, final, name string, pkgs []string, done func(string) bool, finish func(string) error) error {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return "", fmt.Errorf("%w: npm is not on PATH", ErrUnavailable)
+		return fmt.Errorf("%w: npm is not on PATH", ErrUnavailable)
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", fmt.Errorf("make %s: %w", root, err)
+		return fmt.Errorf("make %s: %w", root, err)
 	}
 	tmp, err := os.MkdirTemp(root, ".install-")
 	if err != nil {
-		return "", fmt.Errorf("make an install directory: %w", err)
+		return fmt.Errorf("make an install directory: %w", err)
 	}
 	defer os.RemoveAll(tmp) // gone once renamed; the leftovers of a failure otherwise
-	if err := os.WriteFile(filepath.Join(tmp, "package.json"), []byte(`{"name":"wright-peer-pages","private":true}`+"\n"), 0o644); err != nil {
-		return "", fmt.Errorf("write package.json: %w", err)
+	if err := os.WriteFile(filepath.Join(tmp, "package.json"), []byte(`{"name":"`+name+`","private":true}`+"\n"), 0o644); err != nil {
+		return fmt.Errorf("write package.json: %w", err)
 	}
-	args := append([]string{"install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"}, Packages...)
+	args := append([]string{"install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"}, pkgs...)
 	cmd := exec.CommandContext(ctx, npm, args...)
 	cmd.Dir = tmp
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", fmt.Errorf("npm install: %w", ctx.Err())
+			return fmt.Errorf("npm install: %w", ctx.Err())
 		}
 		// npm fails the same way whether the registry is down or
 		// unreachable from here: either way the pages cannot be had.
-		return "", fmt.Errorf("%w: npm install %s: %v: %s", ErrUnavailable, strings.Join(Packages, " "), err, lastLines(string(out), 5))
+		return fmt.Errorf("%w: npm install %s: %v: %s", ErrUnavailable, strings.Join(pkgs, " "), err, lastLines(string(out), 5))
 	}
-	if !complete(tmp) {
-		return "", fmt.Errorf("npm install left out some of %s in %s", strings.Join(Packages, " "), tmp)
+	if finish != nil {
+		if err := finish(tmp); err != nil {
+			return err
+		}
 	}
-	if err := os.Rename(tmp, final); err != nil && !complete(final) {
-		return "", fmt.Errorf("move the install into %s: %w", final, err)
+	if !done(tmp) {
+		return fmt.Errorf("npm install left out some of %s in %s", strings.Join(pkgs, " "), tmp)
 	}
-	return filepath.Join(final, "node_modules"), nil
+	if err := os.Rename(tmp, final); err != nil && !done(final) {
+		return fmt.Errorf("move the install into %s: %w", final, err)
+	}
+	return nil
 }
 
 // complete says whether dir holds every page.

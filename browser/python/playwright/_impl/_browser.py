@@ -23,6 +23,7 @@ class Browser(_Emitter):
         self._contexts = []
         self._default_ctx = None
         self._viewport = viewport  # what its pages get unless their context says otherwise
+        self._traces_dir = None  # launch(traces_dir=): where tracing also leaves each chunk's files
         self._version = launched.get("version")
         self._browser_type = browser_type  # the BrowserType of sync_playwright(); None from wright_browser
         self._dialogs_ours = False

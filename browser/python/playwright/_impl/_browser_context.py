@@ -9,6 +9,7 @@ from ._errors import Error, TargetClosed
 from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
 from ._network import Disposable, _Routing
+from ._tracing import Tracing
 
 
 class BrowserContext(_Routing, _Emitter):
@@ -49,6 +50,7 @@ class BrowserContext(_Routing, _Emitter):
         self._bindings = {}
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
         self._id = ""
+        self.tracing = Tracing(self)
         if isolated:
             self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
         if options.get("permissions"):
@@ -354,6 +356,7 @@ class BrowserContext(_Routing, _Emitter):
         self._closed = True
         if not self._browser.is_connected():
             return
+        self.tracing._discard()
         for page in self.pages:
             try:
                 page.close()

@@ -10,7 +10,7 @@
         browser.close()
 
 Features outside wright's scope (Playwright's own server protocol, raw CDP sessions, playwright.request,
-HAR, tracing, video, screencast, PDF, clock, touch, service workers, client certificates, extensions,
+HAR, video, screencast, PDF, clock, touch, service workers, client certificates, extensions,
 Firefox and WebKit) raise an Error naming the feature.
 """
 
@@ -31,6 +31,7 @@ from playwright._impl._dialog import Dialog  # noqa: F401
 from playwright._impl._network import Disposable, Request, Response, Route, WebError  # noqa: F401
 from playwright._impl._fetch import APIRequestContext, APIResponse  # noqa: F401
 from playwright._impl._files import Download, FileChooser  # noqa: F401
+from playwright._impl._tracing import Tracing  # noqa: F401
 from playwright._impl._assertions import APIResponseAssertions, LocatorAssertions, PageAssertions, expect  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
@@ -39,7 +40,6 @@ _OUT_OF_SCOPE = {
     "APIRequest": "APIRequestContext (playwright.request)",
     "CDPSession": "raw CDP sessions",
     "Video": "video recording",
-    "Tracing": "tracing",
     "WebSocketRoute": "WebSocket routing",
     "Clock": "clock emulation",
     "Touchscreen": "touch emulation",
