@@ -148,6 +148,9 @@ class Tracing:
 def _page_of(obj):
     if isinstance(obj, Page):
         return obj
+    actual = getattr(obj, "_actual", None)  # an expect() of a locator or page
+    if actual is not None:
+        return _page_of(actual)
     owner = getattr(obj, "_owner_page", None)
     if owner is not None:
         return owner()
@@ -313,6 +316,14 @@ def _install():
         params = {"url": "url" if name != "fetch" else "url_or_request",
                   "method": (lambda b, v=verb: v) if verb else (lambda b: (b.get("method") or "GET").upper())}
         _wrap(APIRequestContext, name, "APIRequestContext", "fetch", params, None, False)
+    from ._assertions import LocatorAssertions, PageAssertions
+
+    for cls in (LocatorAssertions, PageAssertions):
+        for name in dir(cls):
+            if name.startswith(("to_", "not_to_")) and callable(getattr(cls, name)):
+                fn = getattr(cls, name)
+                setattr(cls, name, _traced(fn, "Frame", "expect", {"expression": lambda b, n=name: n},
+                                           'Expect "%s"' % name, True))
     _wrap_waiter()
 
 
