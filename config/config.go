@@ -97,6 +97,9 @@ type Gate struct {
 	// Crafted makes final_script.py a parameterised command-line tool: the
 	// rerun gate also runs it with --help (crafted_cli.yaml).
 	Crafted bool `mapstructure:"crafted"`
+	// Trace has the rerun gate's run of final_script.py record a Playwright
+	// trace, final_runs/run_<N>/trace.zip (docs/playwright-traces.md).
+	Trace bool `mapstructure:"trace"`
 }
 
 // Builtins lists the names of the built-in config files.

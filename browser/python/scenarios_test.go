@@ -54,6 +54,7 @@ var harnessScripts = map[string]string{
 	"live":         "TestConnectSocket",
 	"bench":        "BenchmarkClickRoundTrip",
 	"trace_viewer": "TestTraceViewer",
+	"trace_env":    "TestTraceFromEnvironment",
 	"support":      "(helpers of the other scripts)",
 }
 

@@ -46,3 +46,18 @@ func TestTraceViewer(t *testing.T) {
 	}
 	assertNothingLeft(t, tmp, 0)
 }
+
+// TestTraceFromEnvironment: WRIGHT_TRACE (gate.trace) has a script that
+// knows nothing of tracing leave a trace of its browser's contexts, with
+// the script's source, and snapshots free of the page's scripts, handlers
+// and password values (testdata/scripts/trace_env.py).
+func TestTraceFromEnvironment(t *testing.T) {
+	needWright(t)
+	tracePath := filepath.Join(t.TempDir(), "run_1", "trace.zip")
+	stdout, stderr, tmp, err := script{name: "trace_env.py", fixture: fixtureServer(t),
+		env: map[string]string{"WRIGHT_TRACE": tracePath}}.run(t)
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(stdout), "OK") {
+		t.Fatalf("trace_env.py: %v\nstdout:\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	assertNothingLeft(t, tmp, 0)
+}

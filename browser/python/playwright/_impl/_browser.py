@@ -155,8 +155,10 @@ class Browser(_Emitter):
         """Close the browser and end the driver (for connect(): only disconnect). Never raises."""
         if self._closed:
             return
-        self._closed = True
         grace = 5.0
+        for context in list(self._contexts) + ([self._default_ctx] if self._default_ctx is not None else []):
+            context.tracing._context_closing()  # a trace is written before its pages go
+        self._closed = True
         if self._owns_driver and not self._transport._gone:
             try:
                 # A healthy driver answers within seconds; a stuck one must not

@@ -60,6 +60,7 @@ class BrowserContext(_Routing, _Emitter):
             self._load_storage_state(state)
         if self._emulation or self._init_scripts or "viewport" in options or options.get("ignore_https_errors"):
             self._sync_defaults()
+        self.tracing._auto_start()
 
     def _sync_defaults(self):
         """Tell the driver what this context's popups get before their first script runs."""
@@ -356,7 +357,7 @@ class BrowserContext(_Routing, _Emitter):
         self._closed = True
         if not self._browser.is_connected():
             return
-        self.tracing._discard()
+        self.tracing._context_closing()
         for page in self.pages:
             try:
                 page.close()

@@ -24,6 +24,7 @@ from ._page import Page
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _state = threading.local()  # .depth: traced calls running on this thread
+_auto_count = []  # the traces WRIGHT_TRACE started in this process
 
 
 class Tracing:
@@ -36,6 +37,7 @@ class Tracing:
         self._recording = False  # a chunk is being recorded
         self._sources = False  # sources=True: the script files go into the zip
         self._files = set()  # the script files seen in the recorded stacks
+        self._auto_path = None  # where a trace WRIGHT_TRACE asked for goes when the context closes
 
     def _tcall(self, method, **params):
         return self._context._ccall(method, **params)
@@ -82,15 +84,35 @@ class Tracing:
         self._started = False
         self._tcall("tracing.stop")
 
-    def _discard(self):
-        """The context closes: a tracing still running ends, its open chunk discarded (as in Playwright)."""
+    def _auto_start(self):
+        """WRIGHT_TRACE=path (wright's gate sets it for a final run): every context records a trace, written
+        when it closes (or its browser does) to path for the first context, path-2.zip, ... for later ones."""
+        path = os.environ.get("WRIGHT_TRACE")
+        if not path or self._started:
+            return
+        try:
+            self.start(snapshots=True, screenshots=True, sources=True)
+        except Error:
+            return  # the script runs untraced rather than failing for it
+        _auto_count.append(path)
+        n = len(_auto_count)
+        stem, ext = os.path.splitext(path)
+        self._auto_path = path if n == 1 else "%s-%d%s" % (stem, n, ext or ".zip")
+
+    def _context_closing(self):
+        """The context closes: a tracing still running ends, its open chunk discarded (as in Playwright),
+        or written where WRIGHT_TRACE said."""
         if not self._started:
             return
-        self._started = self._recording = False
+        path, self._auto_path = self._auto_path, None
         try:
-            self._tcall("tracing.stop")
+            if path and self._recording:
+                self.stop(path)
+            else:
+                self._started = self._recording = False
+                self._tcall("tracing.stop")
         except Error:
-            pass
+            self._started = self._recording = False
 
     def group(self, name, location=None):
         """Open a group: the actions until group_end() are listed under name in the viewer."""
