@@ -42,6 +42,8 @@ type Server struct {
 	browser   *browser.Browser
 	browserID string
 	browsers  int
+
+	hars harRegistry // HAR recordings and archives (har_methods.go)
 }
 
 // NewServer returns a server with no browser yet; browser.launch starts one.
@@ -73,6 +75,7 @@ func (s *Server) Close(ctx context.Context) error {
 	if err := s.probe.finish(ctx, b); err != nil {
 		s.logf("%v", err)
 	}
+	s.hars.closeAll(ctx)
 	if b == nil {
 		return nil
 	}

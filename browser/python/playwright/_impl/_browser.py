@@ -5,6 +5,7 @@ from ._transport import _guard_seconds
 from ._events import _Emitter
 from ._page import Page
 from ._browser_context import BrowserContext
+from . import _har_router
 
 
 class Browser(_Emitter):
@@ -154,6 +155,11 @@ class Browser(_Emitter):
         """Close the browser and end the driver (for connect(): only disconnect). Never raises."""
         if self._closed:
             return
+        for context in list(self._contexts):
+            try:
+                _har_router.export_all(context)  # as closing the context would (the HAR is written on close)
+            except Error:
+                pass
         self._closed = True
         grace = 5.0
         if self._owns_driver and not self._transport._gone:

@@ -9,6 +9,7 @@ from ._errors import Error, TargetClosed
 from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
 from ._network import Disposable, _Routing
+from . import _har_router
 
 
 class BrowserContext(_Routing, _Emitter):
@@ -25,7 +26,7 @@ class BrowserContext(_Routing, _Emitter):
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
                                         "strict_selectors", "service_workers", "permissions", "storage_state",
-                                        "ignore_https_errors"))
+                                        "ignore_https_errors") + _har_router.OPTIONS)
 
     def __init__(self, browser, options=None, isolated=True, closes_browser=False):
         options = {k: v for k, v in (options or {}).items() if v is not None}
@@ -49,8 +50,13 @@ class BrowserContext(_Routing, _Emitter):
         self._bindings = {}
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
         self._id = ""
+        self._har_recordings = []  # HARs written when it closes (_har_router)
+        self._har_routers = []  # archives its route_from_har answers from
         if isolated:
             self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
+        recording = _har_router.start_from_options(self, options)
+        if recording is not None:
+            self._har_recordings.append(recording)
         if options.get("permissions"):
             self.grant_permissions(options["permissions"])
         state = options.get("storage_state")
@@ -354,6 +360,10 @@ class BrowserContext(_Routing, _Emitter):
         self._closed = True
         if not self._browser.is_connected():
             return
+        try:
+            _har_router.export_all(self)
+        finally:
+            _har_router.close_routers(self)
         for page in self.pages:
             try:
                 page.close()
