@@ -50,6 +50,7 @@ var scenarios = []struct{ name, what string }{
 // harnessScripts run from their own tests; support.py is the scripts' helper.
 var harnessScripts = map[string]string{
 	"killed":  "TestDriverKilled",
+	"har":     "TestHARReplayOffline",
 	"cleanup": "TestCleanup",
 	"live":    "TestConnectSocket",
 	"bench":   "BenchmarkClickRoundTrip",
