@@ -4,8 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +34,9 @@ type harRegistry struct {
 	next     int
 	records  map[string]*harRecording
 	archives map[string]*har.Archive
+
+	browserRecs []*harRecording // the server's own, of whole browsers (HAROptions.RecordDir)
+	replay      har.Set         // HAROptions.Replay, opened at the first launch
 }
 
 func (r *harRegistry) id(prefix string) string {
@@ -44,6 +52,7 @@ type harRecording struct {
 	b       *browser.Browser
 	context string
 	page    string // "" for the whole context
+	all     bool   // every page of the browser
 	cancel  func() // ends the subscription
 	bodies  chan bodyJob
 	done    chan struct{} // the body goroutine ended
@@ -78,12 +87,8 @@ func harRecordStart(ctx context.Context, c *conn, raw json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	rc := &harRecording{rec: har.NewRecorder(opts), path: p.Path, b: b, context: p.Context, page: p.Page,
-		bodies: make(chan bodyJob, 4096), done: make(chan struct{})}
-	bctx, stop := context.WithCancel(context.Background())
-	rc.stop = stop
-	go rc.fetchBodies(bctx)
-	rc.cancel = b.Subscribe(rc.observe, false)
+	rc := newRecording(b, opts, p.Context, p.Page, false)
+	rc.path = p.Path
 	reg := &c.s.hars
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
@@ -93,6 +98,17 @@ func harRecordStart(ctx context.Context, c *conn, raw json.RawMessage) (any, err
 	id := reg.id("har")
 	reg.records[id] = rc
 	return map[string]any{"har": id}, nil
+}
+
+// newRecording starts recording b's traffic: of one page, one context, or all.
+func newRecording(b *browser.Browser, opts har.Options, contextID, page string, all bool) *harRecording {
+	rc := &harRecording{rec: har.NewRecorder(opts), b: b, context: contextID, page: page, all: all,
+		bodies: make(chan bodyJob, 4096), done: make(chan struct{})}
+	bctx, stop := context.WithCancel(context.Background()) // the recording's own: it ends with it
+	rc.stop = stop
+	go rc.fetchBodies(bctx)
+	rc.cancel = b.Subscribe(rc.observe, false)
+	return rc
 }
 
 func recorderOptions(path, content, mode, urlRegex string, b *browser.Browser) (har.Options, error) {
@@ -169,6 +185,9 @@ func (rc *harRecording) observe(ev browser.Event) {
 
 // wants says whether a page's requests belong to the recording.
 func (rc *harRecording) wants(page string) bool {
+	if rc.all {
+		return true
+	}
 	if rc.page != "" {
 		return page == rc.page
 	}
@@ -328,11 +347,13 @@ func harClose(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
 	return nil, invalid("unknown HAR %q", p.Har)
 }
 
-// closeAll ends every recording and archive (the server is closing).
-func (r *harRegistry) closeAll(ctx context.Context) {
+// closeAll ends every recording and archive (the server is closing),
+// writing the server's own recordings.
+func (r *harRegistry) closeAll(ctx context.Context) error {
+	var errs []error
 	r.mu.Lock()
-	recs, archives := r.records, r.archives
-	r.records, r.archives = nil, nil
+	recs, archives, mine, replay := r.records, r.archives, r.browserRecs, r.replay
+	r.records, r.archives, r.browserRecs, r.replay = nil, nil, nil, nil
 	r.mu.Unlock()
 	for _, rc := range recs {
 		rc.end(ctx)
@@ -340,12 +361,111 @@ func (r *harRegistry) closeAll(ctx context.Context) {
 	for _, a := range archives {
 		_ = a.Close()
 	}
+	for _, rc := range mine {
+		rc.end(ctx)
+		h, files := rc.rec.Log()
+		if err := har.WriteFile(rc.path, h, files); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	replay.Close()
+	return errors.Join(errs...)
 }
 
 func headerMap(h proto.NetworkHeaders) map[string]string {
 	out := make(map[string]string, len(h))
 	for k, v := range h {
 		out[k] = v.Str()
+	}
+	return out
+}
+
+// HAROptions make a server record or replay the whole traffic of its
+// browser (wright bench's --record-har and --replay-har). The harness sets
+// them; a client cannot.
+type HAROptions struct {
+	// RecordDir, if set, receives one HAR per browser the server launched,
+	// written when the server closes (bodies embedded, Playwright's "full" mode).
+	RecordDir string
+	// Replay, if set, is a HAR file, or a folder of them, that answers
+	// every request in the network's place; a request it lacks fails, so
+	// the pages are the same at every attempt.
+	Replay string
+}
+
+// The variables `wright driver` reads its HAROptions from (the harness
+// sets them for the drivers the model's scripts start).
+const (
+	HARRecordEnv = "WRIGHT_HAR_RECORD_DIR"
+	HARReplayEnv = "WRIGHT_HAR_REPLAY"
+)
+
+// HAROptionsFromEnv reads HARRecordEnv and HARReplayEnv.
+func HAROptionsFromEnv() HAROptions {
+	return HAROptions{RecordDir: os.Getenv(HARRecordEnv), Replay: os.Getenv(HARReplayEnv)}
+}
+
+// harLaunch gives a browser about to launch the server's replayer.
+func (s *Server) harLaunch(opts *browser.Options) error {
+	if s.opts.HAR.Replay == "" {
+		return nil
+	}
+	reg := &s.hars
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if reg.replay == nil {
+		set, err := har.OpenSet(s.opts.HAR.Replay)
+		if err != nil {
+			return browser.Errorf(browser.ErrInvalidParams, "replay: %v", err)
+		}
+		reg.replay = set
+	}
+	opts.Replay = harReplayer{set: reg.replay}
+	return nil
+}
+
+// harLaunched starts recording a browser just launched, when the server records.
+func (s *Server) harLaunched(b *browser.Browser, id string) {
+	if s.opts.HAR.RecordDir == "" {
+		return
+	}
+	opts := har.Options{Content: har.ContentEmbed, Creator: har.Creator{Name: "wright", Version: "1"}}
+	rc := newRecording(b, opts, "", "", true)
+	rc.path = filepath.Join(s.opts.HAR.RecordDir,
+		fmt.Sprintf("browser-%s-%d-%s.har", time.Now().UTC().Format("20060102T150405.000"), os.Getpid(), id))
+	reg := &s.hars
+	reg.mu.Lock()
+	reg.browserRecs = append(reg.browserRecs, rc)
+	reg.mu.Unlock()
+}
+
+// harReplayer answers a browser's requests from archives.
+type harReplayer struct{ set har.Set }
+
+// Answer implements browser.Replayer.
+func (r harReplayer) Answer(info browser.RequestInfo) *browser.ReplayedResponse {
+	u, _, _ := strings.Cut(info.URL, "#")
+	q := har.Query{URL: u, Method: info.Method, Navigation: info.Navigation}
+	for k, v := range headerMap(info.Headers) {
+		q.Headers = append(q.Headers, har.NameValue{Name: k, Value: v})
+	}
+	if info.PostData != nil {
+		q.PostData = []byte(*info.PostData)
+	}
+	ans := r.set.Lookup(q)
+	switch {
+	case ans.Action == har.ActionRedirect:
+		return &browser.ReplayedResponse{Location: ans.RedirectURL}
+	case ans.Action != har.ActionFulfill || ans.Status <= 0:
+		return nil
+	}
+	out := &browser.ReplayedResponse{Status: ans.Status, Body: ans.Body}
+	for _, h := range ans.Headers {
+		switch strings.ToLower(h.Name) {
+		case "content-encoding", "content-length", "transfer-encoding":
+			continue // the body is kept decoded and whole
+		}
+		out.Headers = append(out.Headers, [2]string{h.Name, h.Value})
 	}
 	return out
 }

@@ -27,6 +27,8 @@ type ServerOptions struct {
 	// Probe, if set, is read from the page the client used last when the
 	// client ends (see package harness/probe).
 	Probe *probe.Request
+	// HAR records or replays the browser's whole traffic (har_methods.go).
+	HAR HAROptions
 }
 
 // Server answers the JSON-RPC protocol of PROTOCOL.md. One Server holds at
@@ -75,11 +77,14 @@ func (s *Server) Close(ctx context.Context) error {
 	if err := s.probe.finish(ctx, b); err != nil {
 		s.logf("%v", err)
 	}
-	s.hars.closeAll(ctx)
-	if b == nil {
-		return nil
+	harErr := s.hars.closeAll(ctx)
+	if harErr != nil {
+		s.logf("%v", harErr)
 	}
-	return b.Close(ctx)
+	if b == nil {
+		return harErr
+	}
+	return errors.Join(b.Close(ctx), harErr)
 }
 
 func (s *Server) logf(format string, args ...any) {

@@ -173,3 +173,62 @@ func readCapped(r io.Reader) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// Set is several archives answering as one: the first that has an entry
+// for a request answers it (bench replays every HAR a run recorded).
+type Set []*Archive
+
+// OpenSet opens path: one archive, or every .har and .zip file in a folder
+// (in name order).
+func OpenSet(path string) (Set, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("har: %w", err)
+	}
+	if !st.IsDir() {
+		a, err := Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return Set{a}, nil
+	}
+	names, err := os.ReadDir(path)
+	if err != nil {
+		return nil, fmt.Errorf("har: %w", err)
+	}
+	var set Set
+	for _, n := range names {
+		lower := strings.ToLower(n.Name())
+		if n.IsDir() || !(strings.HasSuffix(lower, ".har") || strings.HasSuffix(lower, ".zip")) {
+			continue
+		}
+		a, err := Open(filepath.Join(path, n.Name()))
+		if err != nil {
+			set.Close()
+			return nil, err
+		}
+		set = append(set, a)
+	}
+	if len(set) == 0 {
+		return nil, fmt.Errorf("har: %s holds no .har or .zip file", path)
+	}
+	return set, nil
+}
+
+// Lookup asks each archive in turn; the first answer that is not
+// ActionNoEntry wins.
+func (s Set) Lookup(q Query) Answer {
+	for _, a := range s {
+		if ans := a.Lookup(q); ans.Action != ActionNoEntry {
+			return ans
+		}
+	}
+	return Answer{Action: ActionNoEntry}
+}
+
+// Close closes every archive.
+func (s Set) Close() {
+	for _, a := range s {
+		_ = a.Close()
+	}
+}
