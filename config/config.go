@@ -81,6 +81,11 @@ type Browser struct {
 	// AllowedPrivate are private address ranges (CIDR) the network policy
 	// lets through, for self-hosted sites; others are refused.
 	AllowedPrivate []string `mapstructure:"allowed_private"`
+	// RecordHAR writes each browser's traffic as a HAR into the run's har/.
+	RecordHAR bool `mapstructure:"record_har"`
+	// ReplayHAR is a HAR file or folder answering every request in the
+	// network's place (docs/har.md).
+	ReplayHAR string `mapstructure:"replay_har"`
 }
 
 // Viewport is a browser window size in CSS pixels.

@@ -78,7 +78,12 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 	if err != nil {
 		return nil, err
 	}
+	har, err := harOptions(cfg, s.run.Dir)
+	if err != nil {
+		return nil, err
+	}
 	return live.New(ctx, live.Options{
+		HAR:          har,
 		AllowPrivate: private,
 		Redact:       s.secrets.Redact,
 		Workspace:    s.run.Workspace,

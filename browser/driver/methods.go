@@ -47,6 +47,13 @@ var methods = map[string]method{
 	"tracing.before":      {handle: tracingBefore, quiet: true},
 	"tracing.after":       {handle: tracingAfter, quiet: true},
 
+	// HAR: recording a context's traffic, and answering requests from an archive.
+	"har.record_start":  {handle: harRecordStart, quiet: true},
+	"har.record_export": {handle: harRecordExport, quiet: true},
+	"har.open":          {handle: harOpen, quiet: true},
+	"har.lookup":        {handle: harLookup, quiet: true},
+	"har.close":         {handle: harClose, quiet: true},
+
 	// Events: the connection's subscription, and answers to the events that wait for the client.
 	"page.resolve_locator_handler": {handle: onPage(pageResolveLocatorHandler)},
 	"events.subscribe":             {handle: eventsSubscribe, quiet: true},

@@ -155,13 +155,18 @@ func (c *rpc) fail(method string, params any, code int, typ browser.ErrorType, c
 // stdio. served is closed when ServeStdio returns, and *serveErr is then
 // what it returned.
 func pipeDriver(t testing.TB) (c *rpc, in io.WriteCloser, served chan struct{}, serveErr *error) {
+	return pipeDriverWith(t, ServerOptions{})
+}
+
+// pipeDriverWith is pipeDriver with the server's options.
+func pipeDriverWith(t testing.TB, opts ServerOptions) (c *rpc, in io.WriteCloser, served chan struct{}, serveErr *error) {
 	needBrowser(t)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served = make(chan struct{})
 	serveErr = new(error)
 	go func() {
-		*serveErr = ServeStdio(bg, inR, outW, ServerOptions{})
+		*serveErr = ServeStdio(bg, inR, outW, opts)
 		outW.Close()
 		close(served)
 	}()

@@ -55,6 +55,7 @@ var harnessScripts = map[string]string{
 	"bench":        "BenchmarkClickRoundTrip",
 	"trace_viewer": "TestTraceViewer",
 	"trace_env":    "TestTraceFromEnvironment",
+	"har":          "TestHARReplayOffline",
 	"support":      "(helpers of the other scripts)",
 }
 

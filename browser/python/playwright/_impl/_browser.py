@@ -5,6 +5,7 @@ from ._transport import _guard_seconds
 from ._events import _Emitter
 from ._page import Page
 from ._browser_context import BrowserContext
+from . import _har_router
 
 
 class Browser(_Emitter):
@@ -155,6 +156,11 @@ class Browser(_Emitter):
         """Close the browser and end the driver (for connect(): only disconnect). Never raises."""
         if self._closed:
             return
+        for context in list(self._contexts):
+            try:
+                _har_router.export_all(context)  # as closing the context would (the HAR is written on close)
+            except Error:
+                pass
         grace = 5.0
         for context in list(self._contexts) + ([self._default_ctx] if self._default_ctx is not None else []):
             context.tracing._context_closing()  # a trace is written before its pages go

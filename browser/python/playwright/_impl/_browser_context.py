@@ -10,6 +10,7 @@ from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
 from ._network import Disposable, _Routing
 from ._tracing import Tracing
+from . import _har_router
 
 
 class BrowserContext(_Routing, _Emitter):
@@ -26,7 +27,7 @@ class BrowserContext(_Routing, _Emitter):
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
                                         "strict_selectors", "service_workers", "permissions", "storage_state",
-                                        "ignore_https_errors"))
+                                        "ignore_https_errors") + _har_router.OPTIONS)
 
     def __init__(self, browser, options=None, isolated=True, closes_browser=False):
         options = {k: v for k, v in (options or {}).items() if v is not None}
@@ -51,8 +52,13 @@ class BrowserContext(_Routing, _Emitter):
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
         self._id = ""
         self.tracing = Tracing(self)
+        self._har_recordings = []  # HARs written when it closes (_har_router)
+        self._har_routers = []  # archives its route_from_har answers from
         if isolated:
             self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
+        recording = _har_router.start_from_options(self, options)
+        if recording is not None:
+            self._har_recordings.append(recording)
         if options.get("permissions"):
             self.grant_permissions(options["permissions"])
         state = options.get("storage_state")
@@ -358,6 +364,10 @@ class BrowserContext(_Routing, _Emitter):
         if not self._browser.is_connected():
             return
         self.tracing._context_closing()
+        try:
+            _har_router.export_all(self)
+        finally:
+            _har_router.close_routers(self)
         for page in self.pages:
             try:
                 page.close()

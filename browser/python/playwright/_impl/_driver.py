@@ -1,8 +1,8 @@
 """wright has no Node.js Playwright driver: its driver is `wright driver`.
 
 compute_driver_executable() still answers where Playwright's driver would be when npm's playwright-core has been
-installed where wright's tests install it (internal/peerpages: $WRIGHT_PLAYWRIGHT_CORE/<version>/package, or
-wright-playwright-core/<version>/package in the user's cache directory), in the layout of Playwright's Python
+installed where wright's tests install it (internal/peerpages: playwright-core-<version>/package under
+$WRIGHT_PEER_PAGES, or under wright-peer-pages in the user's cache directory), in the layout of Playwright's Python
 driver (node beside package/), so that tools which look for its trace viewer (package/lib/vite/traceViewer) find
 one. Nothing is ever run from it.
 """
@@ -16,13 +16,13 @@ PLAYWRIGHT_CORE_VERSION = "1.62.1"
 
 
 def _playwright_core_dir():
-    root = os.environ.get("WRIGHT_PLAYWRIGHT_CORE")
+    root = os.environ.get("WRIGHT_PEER_PAGES")
     if not root:
         cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         if os.uname().sysname == "Darwin" and not os.environ.get("XDG_CACHE_HOME"):
             cache = os.path.join(os.path.expanduser("~"), "Library", "Caches")
-        root = os.path.join(cache, "wright-playwright-core")
-    pkg = os.path.join(root, PLAYWRIGHT_CORE_VERSION, "package")
+        root = os.path.join(cache, "wright-peer-pages")
+    pkg = os.path.join(root, "playwright-core-" + PLAYWRIGHT_CORE_VERSION, "package")
     return pkg if os.path.isdir(os.path.join(pkg, "lib", "vite", "traceViewer")) else None
 
 

@@ -445,8 +445,9 @@ class _Routing:
         self._routes = []
         self._routes_changed()
 
-    def route_from_har(self, *args, **kwargs):
-        raise Error("route_from_har is not supported by wright (HAR is out of its scope)")
+    def route_from_har(self, har, url=None, not_found=None, update=None, update_content=None, update_mode=None):
+        _har_router.route_from_har(self, har, url=url, not_found=not_found, update=update,
+                                   update_content=update_content, update_mode=update_mode)
 
     def route_web_socket(self, *args, **kwargs):
         raise Error("route_web_socket is not supported by wright")
@@ -454,5 +455,6 @@ class _Routing:
 
 def _link():
     """Bind the names this module uses only when called, from modules loaded after it."""
-    global BrowserContext
+    global BrowserContext, _har_router
     from ._browser_context import BrowserContext
+    from . import _har_router

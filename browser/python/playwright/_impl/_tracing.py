@@ -13,6 +13,7 @@ import os
 import threading
 import traceback
 
+from . import _har_router
 from ._errors import Error
 from ._events import _EventWaiter
 from ._fetch import APIRequestContext
@@ -38,6 +39,7 @@ class Tracing:
         self._sources = False  # sources=True: the script files go into the zip
         self._files = set()  # the script files seen in the recorded stacks
         self._auto_path = None  # where a trace WRIGHT_TRACE asked for goes when the context closes
+        self._har = None  # the HAR start_har() records (_har_router)
 
     def _tcall(self, method, **params):
         return self._context._ccall(method, **params)
@@ -101,7 +103,13 @@ class Tracing:
 
     def _context_closing(self):
         """The context closes: a tracing still running ends, its open chunk discarded (as in Playwright),
-        or written where WRIGHT_TRACE said."""
+        or written where WRIGHT_TRACE said; a HAR start_har() records is written."""
+        har, self._har = self._har, None
+        if har is not None:
+            try:
+                har.export()
+            except Error:
+                pass
         if not self._started:
             return
         path, self._auto_path = self._auto_path, None
@@ -125,10 +133,20 @@ class Tracing:
             self._tcall("tracing.group_end")
 
     def start_har(self, path, content=None, mode=None, url_filter=None):
-        raise Error("Tracing.start_har: HAR recording is not supported by wright's client yet")
+        """Record the context's traffic into a HAR at path (a .zip keeps bodies beside it) until stop_har()."""
+        if self._har is not None:
+            raise Error("Tracing.start_har: HAR recording has already been started")
+        if content is None:
+            content = "attach" if os.fspath(path).endswith(".zip") else "embed"
+        self._har = _har_router._Recording(self._context, path, content=content, mode=mode or "full",
+                                           url=url_filter)
+        return Disposable(self.stop_har)
 
     def stop_har(self):
-        raise Error("Tracing.stop_har: HAR recording is not supported by wright's client yet")
+        """Write the HAR start_har() records; without one it does nothing."""
+        har, self._har = self._har, None
+        if har is not None:
+            har.export()
 
     # the actions
 
