@@ -1,10 +1,11 @@
 """Tracing: context.tracing, which records a Playwright trace (trace.zip) that Playwright's trace viewer opens.
 
 The driver records (browser/trace): DOM snapshots, screenshots, console messages and network requests. This
-module tells it which calls of the API the script made: each public method listed in _ACTIONS is wrapped so
-that, while its context is tracing, the call is bracketed by tracing.before / tracing.after with Playwright's
-protocol names and params (which the viewer words as "Click", 'Navigate to "/page"', ...) and the script's
-stack. A call made inside another traced call (page.click runs a locator's click) is part of the outer one.
+module tells it which calls of the API the script made: the public methods in the tables below
+(_FRAME_ACTIONS, _LOCATOR_ACTIONS, ...) are wrapped, at the first context, so that while its context is
+tracing a call is bracketed by tracing.before / tracing.after with Playwright's protocol names and params
+(which the viewer words as "Click", 'Navigate to "/page"', ...) and the script's stack. A call made inside
+another traced call (page.click runs a locator's click) is part of the outer one.
 """
 
 import functools
