@@ -75,7 +75,9 @@ slurm:
 endif
 
 # npm installs the pages no one here wrote that browser's role agreement
-# test and bench/perf run on (their tests skip, saying so, without it).
+# test and bench/perf run on, and the playwright-core whose trace viewer
+# TestTraceViewer opens wright's traces in (internal/peerpages pins the
+# versions; their tests skip, saying so, without npm).
 ifeq ($(UNAME),Darwin)
 npm:
 	@command -v npm >/dev/null 2>&1 || echo "no npm: the tests on npm pages skip (brew install node)"

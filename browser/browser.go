@@ -72,6 +72,11 @@ type Options struct {
 	// (secretguard.go). It runs in the driver's process, never the
 	// model's, and cannot be set by a client.
 	Secrets SecretSource
+	// Replay, if set, stands in for the network (network.go): every
+	// request that passes the URL policy and the client's routes is
+	// answered by it, and one it has no answer for fails. wright bench
+	// replays recorded HARs so (--replay-har).
+	Replay Replayer
 	// BrowserLog receives the browser process's stdout and stderr; nil
 	// discards them.
 	BrowserLog io.Writer

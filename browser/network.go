@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
 
 	"wright/browser/apirequest"
 )
@@ -249,7 +250,7 @@ func (p *Page) fetchErr(o *op, err error) error {
 // interceptPatterns are the Fetch patterns the page needs now.
 func (rt *Router) patterns() []*proto.FetchRequestPattern {
 	p := rt.p
-	if rt.on.Load() {
+	if rt.on.Load() || p.b.opts.Replay != nil {
 		pats := []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}
 		if p.b.proxy != "" {
 			pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageResponse})
@@ -312,12 +313,78 @@ func (rt *Router) decide(e *proto.FetchRequestPaused) {
 			return
 		}
 	}
+	info := requestInfo(string(e.NetworkID), e.Request.URL+e.Request.URLFragment,
+		e.Request, e.ResourceType, e.ResourceType == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame())
 	if rt.on.Load() && p.b.hasSubscribers() {
-		p.emit(&RouteEvent{Route: string(e.RequestID), RequestInfo: requestInfo(string(e.NetworkID), e.Request.URL+e.Request.URLFragment,
-			e.Request, e.ResourceType, e.ResourceType == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame())})
+		rt.hold(string(e.RequestID), info)
+		p.emit(&RouteEvent{Route: string(e.RequestID), RequestInfo: info})
+		return
+	}
+	if p.b.opts.Replay != nil {
+		_ = rt.replay(ctx, string(e.RequestID), info)
 		return
 	}
 	_ = proto.FetchContinueRequest{RequestID: e.RequestID}.Call(r)
+}
+
+// Replayer answers requests in the network's place (Options.Replay).
+type Replayer interface {
+	// Answer returns the response for the request, or nil when it has
+	// none (the request then fails as net::ERR_FAILED).
+	Answer(req RequestInfo) *ReplayedResponse
+}
+
+// ReplayedResponse is a replayer's answer: a response, or a redirect of a
+// navigation to Location (the page then loads that URL, also answered by
+// the replayer).
+type ReplayedResponse struct {
+	Status   int
+	Headers  [][2]string
+	Body     []byte
+	Location string // a redirect to here instead of a response
+}
+
+// hold keeps a routed request's description while the client decides it,
+// for a replayer to answer it if the client lets it continue.
+func (rt *Router) hold(id string, info RequestInfo) {
+	if rt.p.b.opts.Replay == nil {
+		return
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.held == nil {
+		rt.held = map[string]RequestInfo{}
+	}
+	rt.held[id] = info
+}
+
+// release forgets a held request: the client answered it.
+func (rt *Router) release(id string) (RequestInfo, bool) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	info, ok := rt.held[id]
+	delete(rt.held, id)
+	return info, ok
+}
+
+// replay answers a paused request from the replayer.
+func (rt *Router) replay(ctx context.Context, id string, info RequestInfo) error {
+	ans := rt.p.b.opts.Replay.Answer(info)
+	switch {
+	case ans == nil:
+		return rt.call(ctx, proto.FetchFailRequest{RequestID: proto.FetchRequestID(id), ErrorReason: proto.NetworkErrorReasonFailed})
+	case ans.Location != "":
+		return rt.call(ctx, proto.FetchFulfillRequest{RequestID: proto.FetchRequestID(id), ResponseCode: http.StatusFound,
+			ResponseHeaders: []*proto.FetchHeaderEntry{{Name: "Location", Value: ans.Location}}})
+	}
+	req := proto.FetchFulfillRequest{RequestID: proto.FetchRequestID(id), ResponseCode: ans.Status, Body: ans.Body}
+	if req.ResponseCode <= 0 {
+		req.ResponseCode = http.StatusOK
+	}
+	for _, h := range ans.Headers {
+		req.ResponseHeaders = append(req.ResponseHeaders, &proto.FetchHeaderEntry{Name: h[0], Value: h[1]})
+	}
+	return rt.call(ctx, req)
 }
 
 // RouteOverrides change a routed request that continues to the network.
@@ -332,11 +399,15 @@ type RouteOverrides struct {
 // must pass the URL policy too.
 func (rt *Router) Continue(ctx context.Context, id string, ov RouteOverrides) error {
 	p := rt.p
+	info, held := rt.release(id)
 	if ov.URL != "" && p.b.opts.URLPolicy != nil {
 		if err := p.b.opts.URLPolicy(ov.URL); err != nil {
 			rt.refuseRewrite(ctx, id, ov.URL, err)
 			return wrapErr(ErrBlockedURL, err, "route.continue to %s: %v", ov.URL, err)
 		}
+	}
+	if held {
+		return rt.replay(ctx, id, ov.apply(info))
 	}
 	req := proto.FetchContinueRequest{RequestID: proto.FetchRequestID(id), URL: ov.URL, Method: ov.Method}
 	if ov.Headers != nil {
@@ -350,8 +421,30 @@ func (rt *Router) Continue(ctx context.Context, id string, ov RouteOverrides) er
 	return rt.call(ctx, req)
 }
 
+// apply is info as the overrides change it.
+func (ov RouteOverrides) apply(info RequestInfo) RequestInfo {
+	if ov.URL != "" {
+		info.URL = ov.URL
+	}
+	if ov.Method != "" {
+		info.Method = ov.Method
+	}
+	if ov.Headers != nil {
+		info.Headers = proto.NetworkHeaders{}
+		for k, v := range ov.Headers {
+			info.Headers[k] = gson.New(v)
+		}
+	}
+	if ov.PostData != nil {
+		data := mustB64(*ov.PostData)
+		info.PostData = &data
+	}
+	return info
+}
+
 // Fulfill answers a routed request without the network.
 func (rt *Router) Fulfill(ctx context.Context, id string, status int, headers map[string]string, body string) error {
+	rt.release(id)
 	if status == 0 {
 		status = 200
 	}
@@ -367,6 +460,7 @@ func (rt *Router) Fulfill(ctx context.Context, id string, status int, headers ma
 // Abort fails a routed request with a network error (Playwright's
 // error codes: aborted, connectionrefused, ...).
 func (rt *Router) Abort(ctx context.Context, id, code string) error {
+	rt.release(id)
 	reason, ok := abortReasons[strings.ToLower(code)]
 	if code == "" {
 		reason, ok = proto.NetworkErrorReasonFailed, true
@@ -536,6 +630,9 @@ func (p *Page) ResponseBody(ctx context.Context, request string) ([]byte, error)
 type Router struct {
 	p  *Page
 	on atomic.Bool // a client decides this page's requests
+
+	mu   sync.Mutex
+	held map[string]RequestInfo // routed requests a replayer answers if they continue (Options.Replay)
 }
 
 // observeNetwork turns the page's network events into client events.

@@ -81,6 +81,11 @@ type Browser struct {
 	// AllowedPrivate are private address ranges (CIDR) the network policy
 	// lets through, for self-hosted sites; others are refused.
 	AllowedPrivate []string `mapstructure:"allowed_private"`
+	// RecordHAR writes each browser's traffic as a HAR into the run's har/.
+	RecordHAR bool `mapstructure:"record_har"`
+	// ReplayHAR is a HAR file or folder answering every request in the
+	// network's place (docs/har.md).
+	ReplayHAR string `mapstructure:"replay_har"`
 }
 
 // Viewport is a browser window size in CSS pixels.
@@ -97,6 +102,9 @@ type Gate struct {
 	// Crafted makes final_script.py a parameterised command-line tool: the
 	// rerun gate also runs it with --help (crafted_cli.yaml).
 	Crafted bool `mapstructure:"crafted"`
+	// Trace has the rerun gate's run of final_script.py record a Playwright
+	// trace, final_runs/run_<N>/trace.zip (docs/playwright-traces.md).
+	Trace bool `mapstructure:"trace"`
 }
 
 // Builtins lists the names of the built-in config files.

@@ -115,6 +115,7 @@ var described = map[string]string{
 	"browser.allowed_domains":             "when set, the only hosts a page may reach (and their subdomains)",
 	"browser.blocked_domains":             "hosts a page may never reach",
 	"gate.rerun_timeout_seconds":          "gate.mode rerun: the limit of the harness's own run of final_script.py",
+	"gate.trace":                          "gate.mode rerun: each final run records a Playwright trace, final_runs/run_<N>/trace.zip, that wright review links",
 	"secrets":                             "values the model uses only as <secret>name</secret>: {env: VAR} or {file: PATH}, with domains (and totp: true)",
 }
 

@@ -52,7 +52,14 @@ type RerunOptions struct {
 	// Args follow the script on its command line: a saved crafted tool's
 	// options when it is rerun with other inputs (`wright rerun`).
 	Args []string
+	// Trace has the run record a Playwright trace of its browser contexts
+	// into the run folder (TraceName), for `wright review` and Playwright's
+	// trace viewer: wright's Python client reads WRIGHT_TRACE.
+	Trace bool
 }
+
+// TraceName is the Playwright trace a traced final run leaves in its folder.
+const TraceName = "trace.zip"
 
 // RerunGate is gate.mode: rerun. On each done it runs the workspace's
 // final_script.py from scratch into a new run folder and has the judge look
@@ -120,6 +127,9 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	}
 	env := append(append([]string{}, g.baseEnv()...),
 		"RUN_DIR="+runDir, "WRIGHT_RUN_DIR="+runDir, "WORKSPACE_DIR="+o.Workspace)
+	if o.Trace {
+		env = append(env, "WRIGHT_TRACE="+filepath.Join(runDir, TraceName))
+	}
 
 	if o.Crafted {
 		if refusal, err := g.checkHelp(ctx, env, runScript, n); refusal != nil || err != nil {

@@ -80,11 +80,16 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 	if err != nil {
 		return nil, err
 	}
+	har, err := harOptions(cfg, s.run.Dir)
+	if err != nil {
+		return nil, err
+	}
 	cdpURL, shared := cfg.Browser.CDPURL, false
 	if cdpURL == "" && s.sharedBrowser != "" {
 		cdpURL, shared = s.sharedBrowser, true
 	}
 	return live.New(ctx, live.Options{
+		HAR:           har,
 		SharedBrowser: shared,
 		AllowPrivate:  private,
 		Redact:        s.secrets.Redact,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"wright/browser"
+	"wright/browser/driver"
 	"wright/config"
 	"wright/env/live"
 	"wright/judge/keyproxy"
@@ -50,8 +51,15 @@ func sandboxSpec(workspace, executable, proxySocket string, vars map[string]stri
 	if b := vars["WRIGHT_BROWSER"]; b != "" && exists(b) {
 		ro = append(ro, filepath.Dir(b))
 	}
+	writable := []string{workspace}
+	if d := vars[driver.HARRecordEnv]; d != "" && exists(d) {
+		writable = append(writable, d) // the drivers the scripts start write the run's HARs there
+	}
+	if p := vars[driver.HARReplayEnv]; p != "" && exists(p) {
+		ro = append(ro, p)
+	}
 	return &sandbox.Spec{
-		Writable:    []string{workspace},
+		Writable:    writable,
 		ReadOnly:    ro,
 		ProxySocket: proxySocket,
 		Wright:      executable,
@@ -101,6 +109,10 @@ func (r *runner) scriptBrowsers(vars map[string]string, proxyURL string) error {
 	if err != nil {
 		return err
 	}
+	har, err := harOptions(cfg, r.run.Dir)
+	if err != nil {
+		return err
+	}
 	d, err := startScriptDrivers(r.run.Workspace, browser.Options{
 		Executable: config.Abs(cfg.Browser.Executable),
 		CDPURL:     cfg.Browser.CDPURL,
@@ -110,7 +122,7 @@ func (r *runner) scriptBrowsers(vars map[string]string, proxyURL string) error {
 		URLPolicy:  pol.Check,
 		Secrets:    browserSecrets(r.h.secrets),
 		Env:        hiddenEnviron(cfg.KeyNames()),
-	})
+	}, har)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"wright/browser/driver"
 	"wright/browser/python"
 	"wright/config"
 )
@@ -36,7 +37,37 @@ func ScriptVars(cfg *config.Config, runDir, ws, executable string) (map[string]s
 	if cfg.Browser.CDPURL != "" {
 		vars["WRIGHT_CDP_URL"] = cfg.Browser.CDPURL
 	}
+	har, err := harOptions(cfg, runDir)
+	if err != nil {
+		return nil, err
+	}
+	if har.RecordDir != "" {
+		vars[driver.HARRecordEnv] = har.RecordDir
+	}
+	if har.Replay != "" {
+		vars[driver.HARReplayEnv] = har.Replay
+	}
 	return vars, nil
+}
+
+// harOptions are the browser.record_har and browser.replay_har settings
+// as the drivers of a run take them: recordings go to the run's har/.
+func harOptions(cfg *config.Config, runDir string) (driver.HAROptions, error) {
+	var o driver.HAROptions
+	if cfg.Browser.RecordHAR {
+		o.RecordDir = filepath.Join(runDir, "har")
+		if err := os.MkdirAll(o.RecordDir, 0o755); err != nil {
+			return o, fmt.Errorf("browser.record_har: %w", err)
+		}
+	}
+	if p := cfg.Browser.ReplayHAR; p != "" {
+		abs := config.Abs(p)
+		if _, err := os.Stat(abs); err != nil {
+			return o, fmt.Errorf("browser.replay_har: %w", err)
+		}
+		o.Replay = abs
+	}
+	return o, nil
 }
 
 // Environ is this process's environment without the API key variables the

@@ -38,6 +38,7 @@ const DriverSpawnEnv = "WRIGHT_DRIVER_SPAWN"
 type scriptDrivers struct {
 	ws     string
 	opts   browser.Options
+	har    driver.HAROptions
 	dir    string
 	l      net.Listener
 	ctx    context.Context
@@ -47,7 +48,7 @@ type scriptDrivers struct {
 	conns  map[net.Conn]bool
 }
 
-func startScriptDrivers(ws string, opts browser.Options) (*scriptDrivers, error) {
+func startScriptDrivers(ws string, opts browser.Options, har driver.HAROptions) (*scriptDrivers, error) {
 	// The path as the sandbox binds it, which is how scripts name it.
 	abs, err := filepath.Abs(ws)
 	if err != nil {
@@ -67,7 +68,7 @@ func startScriptDrivers(ws string, opts browser.Options) (*scriptDrivers, error)
 		return nil, fmt.Errorf("script drivers: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &scriptDrivers{ws: abs, opts: opts, dir: dir, l: l, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
+	d := &scriptDrivers{ws: abs, opts: opts, har: har, dir: dir, l: l, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
 	d.wg.Add(1)
 	go d.accept()
 	return d, nil
@@ -113,7 +114,7 @@ func (d *scriptDrivers) accept() {
 // passing through the checks above.
 func (d *scriptDrivers) serve(c net.Conn) {
 	defer c.Close()
-	srv := driver.NewServer(driver.ServerOptions{Browser: d.opts})
+	srv := driver.NewServer(driver.ServerOptions{Browser: d.opts, HAR: d.har})
 	out := &lineWriter{w: c, pending: map[string]string{}, ws: d.ws}
 	pr, pw := io.Pipe()
 	go func() {

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"wright/browser"
+	"wright/browser/driver"
 )
 
 // DriverSpawnEnv: see the Linux file; there is no sandbox elsewhere.
@@ -13,7 +14,7 @@ const DriverSpawnEnv = "WRIGHT_DRIVER_SPAWN"
 
 type scriptDrivers struct{}
 
-func startScriptDrivers(string, browser.Options) (*scriptDrivers, error) {
+func startScriptDrivers(string, browser.Options, driver.HAROptions) (*scriptDrivers, error) {
 	return nil, errors.New("script drivers: only sandboxed runs have them, and the sandbox is Linux-only")
 }
 

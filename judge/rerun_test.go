@@ -40,6 +40,7 @@ os.makedirs(shots, exist_ok=True)
 png(os.path.join(shots, "final_execution_1_home.png"), 10)
 png(os.path.join(shots, "final_execution_2_answer.png"), 200)
 print("cwd", os.getcwd())
+print("trace", os.environ.get("WRIGHT_TRACE", "-"))
 print("ANSWER: 42")
 sys.stdout.flush()
 if EXIT_CODE:
@@ -93,6 +94,31 @@ func TestRerunGatePass(t *testing.T) {
 	}
 	if n := len(srv.Requests()[2].Chat().Messages[1].ImageURLs()); n != 2 {
 		t.Errorf("the judge saw %d screenshots, want the new run's 2", n)
+	}
+}
+
+// TestRerunGateTrace: with Trace, the run is told (WRIGHT_TRACE) to record
+// its Playwright trace into its own folder; without, it is not.
+func TestRerunGateTrace(t *testing.T) {
+	needPython(t)
+	for _, traced := range []bool{true, false} {
+		ws := t.TempDir()
+		writeScript(t, ws, 0, 0)
+		srv := modeltest.New(t, modeltest.Reply("Score: 4\nReasoning: a"), modeltest.Reply("Score: 5\nReasoning: b"),
+			modeltest.Reply("Status: success"))
+		g := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Trace: traced,
+			Judge: &RunJudge{Client: judgeClient(t, srv.URL), Options: ReflectOptions{Concurrency: 1}}})
+		if _, err := g.Check(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		log, _ := os.ReadFile(filepath.Join(ws, gate.FinalRunsDir, "run_1", gate.FinalLogName))
+		want := "trace -"
+		if traced {
+			want = "trace " + filepath.Join(ws, gate.FinalRunsDir, "run_1", gate.TraceName)
+		}
+		if !strings.Contains(string(log), want+"\n") {
+			t.Errorf("traced=%v: the log lacks %q:\n%s", traced, want, log)
+		}
 	}
 }
 

@@ -171,6 +171,7 @@ type DigestFinal struct {
 	Screenshots []string `json:"screenshots"`
 	Scores      []int    `json:"scores,omitempty"`
 	LogTail     string   `json:"log_tail,omitempty"`
+	Trace       string   `json:"trace,omitempty"` // its Playwright trace, relative to the run
 }
 
 // Digest builds the digest of a run; o.Step and o.Grep keep some steps.
@@ -189,7 +190,7 @@ func (r *Run) Digest(o TextOptions) Digest {
 		d.StepList = append(d.StepList, ds)
 	}
 	for _, fr := range r.FinalRuns {
-		df := DigestFinal{Run: fmt.Sprintf("run_%d", fr.N), Verdict: fr.Verdict.Label(), Screenshots: fr.Screenshots, LogTail: tail(fr.Log, 10)}
+		df := DigestFinal{Run: fmt.Sprintf("run_%d", fr.N), Verdict: fr.Verdict.Label(), Screenshots: fr.Screenshots, LogTail: tail(fr.Log, 10), Trace: fr.Trace}
 		for _, s := range fr.Screenshots {
 			if rec := fr.Verdict.Record(s); rec != nil {
 				df.Scores = append(df.Scores, rec.Score)

@@ -109,8 +109,9 @@ type imageView struct {
 
 type finalView struct {
 	FinalRun
-	Label  string
-	Images []imageView
+	Label     string
+	Images    []imageView
+	TraceHref string // the link to its Playwright trace
 }
 
 // WriteRunHTML writes the run as one self-contained page.
@@ -128,6 +129,9 @@ func WriteRunHTML(w io.Writer, r *Run, o HTMLOptions) error {
 	p.Chart = tokenChart(r.Steps, r.Compactions)
 	for _, fr := range r.FinalRuns {
 		fv := finalView{FinalRun: fr, Label: fr.Verdict.Label()}
+		if fr.Trace != "" {
+			fv.TraceHref = o.FileBase + fr.Trace
+		}
 		for _, s := range fr.Screenshots {
 			iv := r.image(s, th, o)
 			if rec := fr.Verdict.Record(s); rec != nil {

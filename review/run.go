@@ -136,6 +136,9 @@ type FinalRun struct {
 	Script      string
 	Screenshots []string // relative to the run directory
 	Verdict     *Verdict
+	// Trace is the run's Playwright trace (gate.trace), relative to the run
+	// directory; "" when it has none.
+	Trace string
 }
 
 // Verdict is the part of self_reflect_result.json a reader wants.

@@ -270,6 +270,11 @@ func (r *Run) readFinalRuns() {
 			}
 		}
 		sort.Slice(fr.Screenshots, func(i, j int) bool { return naturalLess(fr.Screenshots[i], fr.Screenshots[j]) })
+		// The trace the gate's run recorded: a plain file in the folder only,
+		// never a link the model planted there.
+		if fi, err := Stat(r.Dir, rel+"/trace.zip"); err == nil && fi.Mode().IsRegular() {
+			fr.Trace = rel + "/trace.zip"
+		}
 		var v Verdict
 		if _, err := Stat(r.Dir, rel+"/self_reflect_result.json"); err == nil && r.readJSON(rel+"/self_reflect_result.json", &v, "") {
 			fr.Verdict = &v

@@ -236,6 +236,9 @@ func (r *Run) finalRunsMD(b *mdOut) {
 		if fr.Verdict != nil && strings.TrimSpace(fr.Verdict.FinalResponse) != "" {
 			fmt.Fprintf(b, "\nThe judge's verdict:\n\n%s\n", b.quote(fr.Verdict.FinalResponse))
 		}
+		if fr.Trace != "" {
+			fmt.Fprintf(b, "\nPlaywright trace: `%s` (npx playwright show-trace)\n", fr.Trace)
+		}
 		if fr.Log != "" {
 			fmt.Fprintf(b, "\nfinal_script_log.txt (last lines):\n\n%s\n", fenced(tail(fr.Log, 8), "text"))
 		}

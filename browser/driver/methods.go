@@ -37,6 +37,23 @@ var methods = map[string]method{
 	"context.set_defaults":      {handle: onContext(contextSetDefaults), quiet: true},
 	"selectors.register":        {handle: selectorsRegister, quiet: true},
 
+	// Playwright traces (tracing_methods.go).
+	"tracing.start":       {handle: tracingStart, quiet: true},
+	"tracing.start_chunk": {handle: tracingStartChunk, quiet: true},
+	"tracing.stop_chunk":  {handle: tracingStopChunk, quiet: true},
+	"tracing.stop":        {handle: tracingStop, quiet: true},
+	"tracing.group":       {handle: tracingGroup, quiet: true},
+	"tracing.group_end":   {handle: tracingGroupEnd, quiet: true},
+	"tracing.before":      {handle: tracingBefore, quiet: true},
+	"tracing.after":       {handle: tracingAfter, quiet: true},
+
+	// HAR: recording a context's traffic, and answering requests from an archive.
+	"har.record_start":  {handle: harRecordStart, quiet: true},
+	"har.record_export": {handle: harRecordExport, quiet: true},
+	"har.open":          {handle: harOpen, quiet: true},
+	"har.lookup":        {handle: harLookup, quiet: true},
+	"har.close":         {handle: harClose, quiet: true},
+
 	// Events: the connection's subscription, and answers to the events that wait for the client.
 	"page.resolve_locator_handler": {handle: onPage(pageResolveLocatorHandler)},
 	"events.subscribe":             {handle: eventsSubscribe, quiet: true},

@@ -27,6 +27,8 @@ type ServerOptions struct {
 	// Probe, if set, is read from the page the client used last when the
 	// client ends (see package harness/probe).
 	Probe *probe.Request
+	// HAR records or replays the browser's whole traffic (har_methods.go).
+	HAR HAROptions
 }
 
 // Server answers the JSON-RPC protocol of PROTOCOL.md. One Server holds at
@@ -42,6 +44,9 @@ type Server struct {
 	browser   *browser.Browser
 	browserID string
 	browsers  int
+
+	tracing tracers     // Playwright traces in progress (tracing_methods.go)
+	hars    harRegistry // HAR recordings and archives (har_methods.go)
 }
 
 // NewServer returns a server with no browser yet; browser.launch starts one.
@@ -73,10 +78,14 @@ func (s *Server) Close(ctx context.Context) error {
 	if err := s.probe.finish(ctx, b); err != nil {
 		s.logf("%v", err)
 	}
-	if b == nil {
-		return nil
+	harErr := s.hars.closeAll(ctx)
+	if harErr != nil {
+		s.logf("%v", harErr)
 	}
-	return b.Close(ctx)
+	if b == nil {
+		return harErr
+	}
+	return errors.Join(b.Close(ctx), harErr)
 }
 
 func (s *Server) logf(format string, args ...any) {

@@ -94,6 +94,9 @@ func (s *Server) launch(ctx context.Context, lp launchParams) (*browser.Browser,
 	if err != nil {
 		return nil, "", err
 	}
+	if err := s.harLaunch(&opts); err != nil {
+		return nil, "", err
+	}
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	b, err := browser.Launch(lctx, opts)
@@ -105,6 +108,7 @@ func (s *Server) launch(ctx context.Context, lp launchParams) (*browser.Browser,
 	id := fmt.Sprintf("b%d", s.browsers)
 	s.browser, s.browserID = b, id
 	s.mu.Unlock()
+	s.harLaunched(b, id)
 	return b, id, nil
 }
 

@@ -51,11 +51,14 @@ var scenarios = []struct{ name, what string }{
 
 // harnessScripts run from their own tests; support.py is the scripts' helper.
 var harnessScripts = map[string]string{
-	"killed":  "TestDriverKilled",
-	"cleanup": "TestCleanup",
-	"live":    "TestConnectSocket",
-	"bench":   "BenchmarkClickRoundTrip",
-	"support": "(helpers of the other scripts)",
+	"killed":       "TestDriverKilled",
+	"cleanup":      "TestCleanup",
+	"live":         "TestConnectSocket",
+	"bench":        "BenchmarkClickRoundTrip",
+	"trace_viewer": "TestTraceViewer",
+	"trace_env":    "TestTraceFromEnvironment",
+	"har":          "TestHARReplayOffline",
+	"support":      "(helpers of the other scripts)",
 }
 
 // TestScenarios runs every scenario script against the package install.

@@ -47,6 +47,8 @@ type benchFlags struct {
 	heal, save     bool
 	ownBrowsers    bool
 	perBrowser     int
+	recordHAR      bool
+	replayHAR      string
 }
 
 var benchCmd = &cobra.Command{
@@ -100,6 +102,8 @@ func init() {
 	fl.BoolVar(&f.heal, "heal", false, "with --library: heal a script whose rerun fails before falling back to an agent run")
 	fl.BoolVar(&f.ownBrowsers, "own-browsers", false, "each live attempt launches a Chromium of its own, instead of a browser context of its own in a Chromium the bench shares (docs/bench.md)")
 	fl.IntVar(&f.perBrowser, "per-browser", suite.DefaultPerBrowser, "how many workers share one Chromium (live attempts, without --own-browsers)")
+	fl.BoolVar(&f.recordHAR, "record-har", false, "write each attempt's browser traffic as HAR files into its run folder's har/ (docs/har.md)")
+	fl.StringVar(&f.replayHAR, "replay-har", "", "answer each task's requests from its HARs under DIR (a bench folder that ran with --record-har, or DIR/<task>.har); a request they lack fails (docs/har.md)")
 	fl.BoolVar(&f.save, "save-scripts", false, "save each task's script that passes the gate in the library (--library, else the default library)")
 	rootCmd.AddCommand(benchCmd)
 }
@@ -304,12 +308,51 @@ func benchConfig(f benchFlags, out string) func(suite.Task, int) (*config.Config
 		if f.baseURL != "" {
 			overrides["model.base_url"] = f.baseURL
 		}
+		if err := benchHAR(f, t, overrides); err != nil {
+			return nil, err
+		}
 		cfg, err := config.Load(layers, overrides)
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
 		}
 		return cfg, nil
 	}
+}
+
+// benchHAR sets the HAR overrides of --record-har and --replay-har; a
+// task's own browser.replay_har wins over --replay-har.
+func benchHAR(f benchFlags, t suite.Task, overrides map[string]any) error {
+	if f.recordHAR {
+		overrides["browser.record_har"] = true
+	}
+	if f.replayHAR == "" {
+		return nil
+	}
+	if _, own := overrides["browser.replay_har"]; own {
+		return nil
+	}
+	path, err := taskHAR(f.replayHAR, t.ID)
+	if err != nil {
+		return err
+	}
+	overrides["browser.replay_har"] = path
+	return nil
+}
+
+// taskHAR finds a task's HARs under dir: dir/<task>.har or .zip, or the
+// har/ folder of its run in a bench folder (its first attempt's when the
+// bench repeated attempts), or a folder dir/<task>.
+func taskHAR(dir, taskID string) (string, error) {
+	name := suite.SafeName(taskID)
+	for _, p := range []string{
+		filepath.Join(dir, name+".har"), filepath.Join(dir, name+".zip"), filepath.Join(dir, name, "har"),
+		filepath.Join(dir, name, "attempt_1", "har"), filepath.Join(dir, name),
+	} {
+		if _, err := os.Stat(p); err == nil {
+			return filepath.Abs(p)
+		}
+	}
+	return "", fmt.Errorf("task %s: --replay-har %s holds no HAR for it (%s.har, %s.zip, %s/har/)", taskID, dir, name, name, name)
 }
 
 // writeRecording puts a built-in task's recorded replies where its replay
@@ -369,7 +412,7 @@ func flatten(prefix string, m map[string]any) map[string]any {
 
 func configHash(f benchFlags) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%q %q %q %q", f.configs, f.model, f.baseURL, f.mode)
+	fmt.Fprintf(h, "%q %q %q %q %q", f.configs, f.model, f.baseURL, f.mode, f.replayHAR)
 	for _, c := range f.configs {
 		if b, err := os.ReadFile(c); err == nil {
 			h.Write(b)

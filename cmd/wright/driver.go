@@ -65,6 +65,7 @@ func runDriver(cmd *cobra.Command, _ []string) error {
 			Headed:     driverFlags.headed,
 		},
 		Log: os.Stderr,
+		HAR: driver.HAROptionsFromEnv(),
 	}
 	ctx := cmd.Context()
 	if driverFlags.socket != "" {

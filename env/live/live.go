@@ -44,6 +44,9 @@ import (
 // Options configure a live browser environment. Zero values take the
 // defaults noted.
 type Options struct {
+	// HAR records or replays the browser's traffic (browser.record_har,
+	// browser.replay_har; docs/har.md).
+	HAR driver.HAROptions
 	// Workspace is the run's workspace (must exist): the code's working
 	// directory and run_command's; steps/, logs/ and screenshots/ and
 	// script.py are written in it.
@@ -276,7 +279,7 @@ func (e *Env) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts})
+	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts, HAR: e.opts.HAR})
 	b, err := e.srv.Launch(ctx)
 	if err != nil {
 		return err

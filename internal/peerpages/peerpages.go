@@ -1,7 +1,8 @@
 // Package peerpages provides real web pages that no one in this project
 // wrote, for tests that must hold on pages outside the project's own
 // fixtures: the npm packages bench/perf measures (TodoMVC, the Cypress
-// kitchensink, swagger-ui). They are installed with npm into a cache
+// kitchensink, swagger-ui), and har-validator, which checks the HAR files
+// wright writes as other tools would. They are installed with npm into a cache
 // directory on first use and reused afterwards.
 package peerpages
 
@@ -40,6 +41,23 @@ var ErrUnavailable = errors.New("the npm pages are unavailable")
 // is renamed into place whole, so concurrent test processes never see (or
 // make) half an install.
 func Dir(ctx context.Context) (string, error) {
+	return install(ctx, "v1", Packages, Pages)
+}
+
+// HARValidatorPackage is har-validator, the HAR 1.2 JSON Schema check
+// (with its schema, har-schema) that HTTP tools on npm use to accept a HAR
+// file. Its API has been frozen for years, as HAR 1.2 has.
+const HARValidatorPackage = "har-validator@5.1.5"
+
+// HARValidator returns the node_modules directory holding har-validator,
+// installed as Dir installs the pages (in a folder of its own beside them).
+func HARValidator(ctx context.Context) (string, error) {
+	return install(ctx, "har-validator-5.1.5", []string{HARValidatorPackage}, []string{"har-validator/package.json"})
+}
+
+// install puts packages into the cache folder version (unless files are
+// all there already) and returns its node_modules directory.
+func install(ctx context.Context, version string, packages, files []string) (string, error) {
 	root := os.Getenv("WRIGHT_PEER_PAGES")
 	if root == "" {
 		cache, err := os.UserCacheDir()
@@ -48,8 +66,8 @@ func Dir(ctx context.Context) (string, error) {
 		}
 		root = filepath.Join(cache, "wright-peer-pages")
 	}
-	final := filepath.Join(root, "v1")
-	if complete(final) {
+	final := filepath.Join(root, version)
+	if complete(final, files) {
 		return filepath.Join(final, "node_modules"), nil
 	}
 	npm, err := exec.LookPath("npm")
@@ -67,7 +85,7 @@ func Dir(ctx context.Context) (string, error) {
 	if err := os.WriteFile(filepath.Join(tmp, "package.json"), []byte(`{"name":"wright-peer-pages","private":true}`+"\n"), 0o644); err != nil {
 		return "", fmt.Errorf("write package.json: %w", err)
 	}
-	args := append([]string{"install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"}, Packages...)
+	args := append([]string{"install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"}, packages...)
 	cmd := exec.CommandContext(ctx, npm, args...)
 	cmd.Dir = tmp
 	out, err := cmd.CombinedOutput()
@@ -77,20 +95,20 @@ func Dir(ctx context.Context) (string, error) {
 		}
 		// npm fails the same way whether the registry is down or
 		// unreachable from here: either way the pages cannot be had.
-		return "", fmt.Errorf("%w: npm install %s: %v: %s", ErrUnavailable, strings.Join(Packages, " "), err, lastLines(string(out), 5))
+		return "", fmt.Errorf("%w: npm install %s: %v: %s", ErrUnavailable, strings.Join(packages, " "), err, lastLines(string(out), 5))
 	}
-	if !complete(tmp) {
-		return "", fmt.Errorf("npm install left out some of %s in %s", strings.Join(Packages, " "), tmp)
+	if !complete(tmp, files) {
+		return "", fmt.Errorf("npm install left out some of %s in %s", strings.Join(packages, " "), tmp)
 	}
-	if err := os.Rename(tmp, final); err != nil && !complete(final) {
+	if err := os.Rename(tmp, final); err != nil && !complete(final, files) {
 		return "", fmt.Errorf("move the install into %s: %w", final, err)
 	}
 	return filepath.Join(final, "node_modules"), nil
 }
 
-// complete says whether dir holds every page.
-func complete(dir string) bool {
-	for _, p := range Pages {
+// complete says whether dir holds every one of files.
+func complete(dir string, files []string) bool {
+	for _, p := range files {
 		if _, err := os.Stat(filepath.Join(dir, "node_modules", p)); err != nil {
 			return false
 		}

@@ -5,6 +5,7 @@ from ._transport import _guard_seconds
 from ._events import _Emitter
 from ._page import Page
 from ._browser_context import BrowserContext
+from . import _har_router
 from ._cdp_session import _cdp_notify, _new_cdp_session
 
 
@@ -24,6 +25,7 @@ class Browser(_Emitter):
         self._contexts = []
         self._default_ctx = None
         self._viewport = viewport  # what its pages get unless their context says otherwise
+        self._traces_dir = None  # launch(traces_dir=): where tracing also leaves each chunk's files
         self._version = launched.get("version")
         self._browser_type = browser_type  # the BrowserType of sync_playwright(); None from wright_browser
         self._dialogs_ours = False
@@ -162,8 +164,15 @@ class Browser(_Emitter):
         """Close the browser and end the driver (for connect(): only disconnect). Never raises."""
         if self._closed:
             return
-        self._closed = True
+        for context in list(self._contexts):
+            try:
+                _har_router.export_all(context)  # as closing the context would (the HAR is written on close)
+            except Error:
+                pass
         grace = 5.0
+        for context in list(self._contexts) + ([self._default_ctx] if self._default_ctx is not None else []):
+            context.tracing._context_closing()  # a trace is written before its pages go
+        self._closed = True
         if self._owns_driver and not self._transport._gone:
             try:
                 # A healthy driver answers within seconds; a stuck one must not

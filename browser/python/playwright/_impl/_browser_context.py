@@ -11,6 +11,8 @@ from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
 from ._fetch import _context_request
 from ._network import Disposable, _Routing
+from ._tracing import Tracing
+from . import _har_router
 
 
 class BrowserContext(_Routing, _Emitter):
@@ -27,7 +29,7 @@ class BrowserContext(_Routing, _Emitter):
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
                                         "strict_selectors", "service_workers", "permissions", "storage_state",
-                                        "ignore_https_errors", "default_browser_type"))
+                                        "ignore_https_errors", "default_browser_type") + _har_router.OPTIONS)
 
     def __init__(self, browser, options=None, isolated=True, closes_browser=False):
         options = {k: v for k, v in (options or {}).items() if v is not None}
@@ -53,8 +55,14 @@ class BrowserContext(_Routing, _Emitter):
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
         self._request = None  # context.request, made on first use (_fetch.py)
         self._id = ""
+        self.tracing = Tracing(self)
+        self._har_recordings = []  # HARs written when it closes (_har_router)
+        self._har_routers = []  # archives its route_from_har answers from
         if isolated:
             self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
+        recording = _har_router.start_from_options(self, options)
+        if recording is not None:
+            self._har_recordings.append(recording)
         if options.get("permissions"):
             self.grant_permissions(options["permissions"])
         state = options.get("storage_state")
@@ -62,6 +70,7 @@ class BrowserContext(_Routing, _Emitter):
             self._load_storage_state(state)
         if self._emulation or self._init_scripts or "viewport" in options or options.get("ignore_https_errors"):
             self._sync_defaults()
+        self.tracing._auto_start()
 
     def _sync_defaults(self):
         """Tell the driver what this context's popups get before their first script runs."""
@@ -368,6 +377,11 @@ class BrowserContext(_Routing, _Emitter):
             self._request.dispose()
         if not self._browser.is_connected():
             return
+        self.tracing._context_closing()
+        try:
+            _har_router.export_all(self)
+        finally:
+            _har_router.close_routers(self)
         for page in self.pages:
             try:
                 page.close()

@@ -149,6 +149,7 @@ class BrowserType:
         browser = launch_browser(True if headless is None else headless, PLAYWRIGHT_VIEWPORT, slow_mo or 0,
                                  PLAYWRIGHT_TIMEOUT_MS, PLAYWRIGHT_TIMEOUT_MS, executable=executable_path,
                                  args=args, browser_type=self, isolated_pages=True, answer_dialogs=True)
+        browser._traces_dir = os.fspath(traces_dir) if traces_dir else None
         self._playwright._started(browser)
         return browser
 

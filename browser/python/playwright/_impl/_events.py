@@ -86,6 +86,7 @@ class _EventWaiter:
         self._done = False
         self._value = None
         self._error = None
+        self._trace_call = None  # (tracing, call) while a trace records this wait (_tracing.py)
 
     def _listener(self, *args):
         if self._done:

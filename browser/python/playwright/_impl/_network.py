@@ -480,8 +480,9 @@ class _Routing:
         self._routes = []
         self._routes_changed()
 
-    def route_from_har(self, *args, **kwargs):
-        raise Error("route_from_har is not supported by wright (HAR is out of its scope)")
+    def route_from_har(self, har, url=None, not_found=None, update=None, update_content=None, update_mode=None):
+        _har_router.route_from_har(self, har, url=url, not_found=not_found, update=update,
+                                   update_content=update_content, update_mode=update_mode)
 
     def route_web_socket(self, url, handler):
         """Route the WebSockets whose URL matches url to handler(WebSocketRoute) (_web_socket_route.py)."""
@@ -490,5 +491,6 @@ class _Routing:
 
 def _link():
     """Bind the names this module uses only when called, from modules loaded after it."""
-    global BrowserContext
+    global BrowserContext, _har_router
     from ._browser_context import BrowserContext
+    from . import _har_router

@@ -242,13 +242,15 @@ class Page(_Routing, _Emitter, _Locating):
 
     def go_back(self, wait_until=None, timeout=None):
         """Back one history entry; None when there is none."""
+        self._nav_response = None
         result = self._call("page.go_back", timeout, wait_until=wait_until)
-        return Response(result["url"], None) if result.get("url") else None
+        return (self._nav_response or Response(result["url"], None)) if result.get("url") else None
 
     def go_forward(self, wait_until=None, timeout=None):
         """Forward one history entry; None when there is none."""
+        self._nav_response = None
         result = self._call("page.go_forward", timeout, wait_until=wait_until)
-        return Response(result["url"], None) if result.get("url") else None
+        return (self._nav_response or Response(result["url"], None)) if result.get("url") else None
 
     @property
     def url(self):

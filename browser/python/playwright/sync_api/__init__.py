@@ -10,7 +10,7 @@
         browser.close()
 
 Features outside wright's scope (Playwright's own server protocol, raw CDP sessions, playwright.request,
-HAR, tracing, video, screencast, PDF, clock, touch, service workers, client certificates, extensions,
+HAR, video, screencast, PDF, clock, touch, service workers, client certificates, extensions,
 Firefox and WebKit) raise an Error naming the feature.
 """
 
@@ -33,13 +33,13 @@ from playwright._impl._web_socket_route import WebSocketRoute  # noqa: F401
 from playwright._impl._network import Disposable, Request, Response, Route, WebError  # noqa: F401
 from playwright._impl._fetch import APIRequest, APIRequestContext, APIResponse, FormData  # noqa: F401
 from playwright._impl._files import Download, FileChooser  # noqa: F401
+from playwright._impl._tracing import Tracing  # noqa: F401
 from playwright._impl._assertions import APIResponseAssertions, LocatorAssertions, PageAssertions, expect  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
 
 _OUT_OF_SCOPE = {
     "Video": "video recording",
-    "Tracing": "tracing",
     "Clock": "clock emulation",
     "Worker": "web and service workers",
     "WebSocket": "WebSocket events (not yet in wright)",
