@@ -36,6 +36,7 @@ var methods = map[string]method{
 	"context.grant_permissions": {handle: onContext(contextGrantPermissions), quiet: true},
 	"context.set_defaults":      {handle: onContext(contextSetDefaults), quiet: true},
 	"selectors.register":        {handle: selectorsRegister, quiet: true},
+	"clock.source":              {handle: clockSource, quiet: true},
 
 	// Events: the connection's subscription, and answers to the events that wait for the client.
 	"page.resolve_locator_handler": {handle: onPage(pageResolveLocatorHandler)},

@@ -45,6 +45,7 @@ var scenarios = []struct{ name, what string }{
 	{"pw_selectors", "selectors.register in every page and frame, both JavaScript worlds"},
 	{"pw_misc", "console values, page errors of thrown non-Errors, exposed functions, Frame.eval_on_selector"},
 	{"pw_expect_locators", "expect() details (class lists, JS values, regex case, labels, viewport ratio)"},
+	{"pw_clock", "page.clock: a countdown run by the fake clock, new documents' time, bad input"},
 }
 
 // harnessScripts run from their own tests; support.py is the scripts' helper.

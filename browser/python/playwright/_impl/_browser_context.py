@@ -5,6 +5,7 @@ import os
 import re
 import urllib.parse
 
+from ._clock import Clock
 from ._errors import Error, TargetClosed
 from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
@@ -49,6 +50,7 @@ class BrowserContext(_Routing, _Emitter):
         self._bindings = {}
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
         self._id = ""
+        self._clock = Clock(self)
         if isolated:
             self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
         if options.get("permissions"):
@@ -298,6 +300,7 @@ class BrowserContext(_Routing, _Emitter):
             page._call("page.emulate", **dict(self._emulation, **extra))
         if self._options.get("ignore_https_errors") and not popup:
             page._call("page.ignore_https_errors")
+        self._clock._adopt(page)
         if quiet:
             self._quiet.add(page)  # its "page" event waits for browser.page
         else:
@@ -321,6 +324,10 @@ class BrowserContext(_Routing, _Emitter):
             page._call("page.expose_binding", name=name)
         if self._routes:
             page._routes_changed()
+
+    @property
+    def clock(self):
+        return self._clock
 
     def set_default_timeout(self, timeout):
         self._default_timeout = timeout
