@@ -143,6 +143,14 @@
       };
       g.cancelIdleCallback = (id) => clearTimer(id, cic);
     }
+    if (g.AbortSignal && typeof g.AbortSignal.timeout === 'function') {
+      // AbortSignal.timeout waits on the browser's own timer: make it one of ours.
+      g.AbortSignal.timeout = (ms) => {
+        const controller = new g.AbortController();
+        addTimer('timeout', () => controller.abort(new g.DOMException('signal timed out', 'TimeoutError')), ms, []);
+        return controller.signal;
+      };
+    }
     if (g.performance) {
       g.performance.now = () => ticks();
       Object.defineProperty(g.performance, 'timeOrigin', { get: () => s.perfOrigin, configurable: true });
@@ -192,6 +200,10 @@
   // first, so an awaited timer's continuation sees its own moment.
   function settle() {
     return new Promise((resolve) => {
+      if (typeof real.MessageChannel !== 'function') {
+        real.setTimeout(resolve, 0);
+        return;
+      }
       const ch = new real.MessageChannel();
       ch.port1.onmessage = () => {
         ch.port1.close();

@@ -64,6 +64,25 @@ with sync_playwright() as p:
     page.reload()
     check(page.evaluate("Date.now()") == now, "the refused calls left no trace for new documents")
 
+    # a page that moves its own clock or tries to replace it changes only its own document
+    tampered = page.evaluate("""async () => {
+        try { window.__wrightClock = null; Object.defineProperty(window, '__wrightClock', {value: 1}); }
+        catch (e) {}
+        await __wrightClock.apply('run_for', {ms: 3600000}, Date.now());
+        return Date.now();
+    }""")
+    check(tampered == now + 3_600_000, tampered)
+    check(other.evaluate("Date.now()") == now, "another page keeps the context's time")
+    page.reload()
+    check(page.evaluate("Date.now()") == now, "a new document has the context's time again")
+
+    # animation frames, performance.now and AbortSignal.timeout follow the clock too
+    page.evaluate("window.sig = AbortSignal.timeout(100); window.seen = [performance.now()]; "
+                  "requestAnimationFrame(t => seen.push(t, performance.now()))")
+    page.clock.run_for(100)
+    got = page.evaluate("[sig.aborted, sig.reason.name, seen.length, seen[1] - seen[0] <= 16, seen[1] === seen[2]]")
+    check(got == [True, "TimeoutError", 3, True, True], got)
+
     # Date only: a fixed time keeps the real timers; another context keeps the real clock
     page.clock.set_fixed_time("2030-01-01T00:00:00Z")
     check(page.evaluate("new Date().getUTCFullYear()") == 2030, "fixed time")
