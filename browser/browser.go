@@ -131,9 +131,10 @@ type Browser struct {
 
 	dl downloads // files.go
 
-	paused      *pausingClient             // targets.go; nil when new targets are not held
-	ctxDefaults map[string]ContextDefaults // contexts.go, by the client's context id
-	custom      customEngines              // resolve.go
+	paused      *pausingClient               // targets.go; nil when new targets are not held
+	ctxDefaults map[string]ContextDefaults   // contexts.go, by the client's context id
+	ctxScripts  map[string]map[string]string // contexts.go: named init scripts, by context id, then name
+	custom      customEngines                // resolve.go
 }
 
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it

@@ -403,7 +403,7 @@
     // it has no timers yet, so each advance is only a move of the ticks.
     replay(log) {
       if (s.active && log.length > 0) {
-        reset(log[0][2]); // an older copy of the list ran first (a popup keeps the one it opened with)
+        reset(log[0][2]); // an older copy of the list ran first: start again from nothing
       }
       for (const [op, arg, at] of log) {
         run(op, arg || {}, at);

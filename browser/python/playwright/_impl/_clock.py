@@ -2,8 +2,9 @@
 
 The clock belongs to a browser context. Each operation is applied at once in every frame of the
 context's pages (evaluating the script, which the driver serves as clock.source, then the operation)
-and recorded with the real time it was issued; the context's init script replays that list in every
-new document (a navigation, a new page, a popup), so a document loaded later holds the same time.
+and recorded with the real time it was issued; the context's init script "clock" (the driver's
+context.set_script) replays that list in every new document (a navigation, a new page, a popup), so a
+document loaded later holds the same time.
 
 Times (install, pause_at, set_fixed_time, set_system_time) are, as in Playwright's Python API, a
 number of seconds since the epoch, a date string (parsed by the browser's Date) or a datetime.
@@ -65,7 +66,6 @@ class Clock:
         self._context = context
         self._log = []  # [op, arg, at]: what every new document replays
         self._paused = False  # consecutive advances while paused fold into one entry
-        self._script = None  # the Disposable of the context init script that replays _log
         self._source = None  # clock.js, from the driver
 
     def install(self, time=None):
@@ -137,6 +137,5 @@ class Clock:
         else:
             self._log.append([op, arg, at])
         script = "%s\nglobalThis.__wrightClock.replay(%s);\n" % (self._source, json.dumps(self._log))
-        old, self._script = self._script, self._context.add_init_script(script)
-        if old is not None:
-            old.dispose()
+        # One call replaces it in every page of the context and in the pages it opens later.
+        self._context._ccall("context.set_script", name="clock", source=script)
