@@ -94,21 +94,22 @@ class Clock:
         self._apply("set_system_time", _time_arg(time, "set_system_time"))
 
     def _apply(self, op, arg):
-        at = _time.time() * 1000
         if self._source is None:
             self._source = self._context._browser._call("clock.source", {}).get("source") or ""
+        frames = [frame for page in list(self._context.pages) for frame in self._frames(page)]
+        # Stamped after the look-ups: a running clock counts the time between two calls' stamps.
+        at = _time.time() * 1000
         failure = None
-        for page in list(self._context.pages):
-            for frame in self._frames(page):
-                try:
-                    result = frame.evaluate(_APPLY % self._source, {"op": op, "arg": arg, "at": at})
-                except TargetClosed:
-                    continue  # closed while we went through the pages
-                except Error as e:
-                    failure = failure or e  # a timer's callback threw; the others ran
-                    continue
-                if isinstance(result, dict) and result.get("invalid"):
-                    raise Error("Clock.%s: %s" % (op, result["invalid"]), type="InvalidParams")
+        for frame in frames:
+            try:
+                result = frame.evaluate(_APPLY % self._source, {"op": op, "arg": arg, "at": at})
+            except TargetClosed:
+                continue  # closed while we went through the pages
+            except Error as e:
+                failure = failure or e  # a timer's callback threw; the others ran
+                continue
+            if isinstance(result, dict) and result.get("invalid"):
+                raise Error("Clock.%s: %s" % (op, result["invalid"]), type="InvalidParams")
         self._record(op, arg, at)
         if failure is not None:
             raise failure

@@ -18,10 +18,10 @@ with sync_playwright() as p:
     context = browser.new_context()
     page = context.new_page()
     page.clock.install(time=START)
-    page.clock.pause_at(START + datetime.timedelta(seconds=1))  # before the page loads: nothing runs by itself
+    page.clock.pause_at(START + datetime.timedelta(hours=1))  # before the page loads: nothing runs by itself
     page.goto(url("clock.html"))
-    check(page.locator("#opened").text_content() == "2024-02-02T08:00:01.000Z", page.content())
-    check(page.evaluate("innerTime") == START_MS + 1000, "the iframe has the clock too")
+    check(page.locator("#opened").text_content() == "2024-02-02T09:00:00.000Z", page.content())
+    check(page.evaluate("innerTime") == START_MS + 3_600_000, "the iframe has the clock too")
     check(left(page) == "10", left(page))
 
     page.clock.run_for(3000)  # three timers, each at its own second
@@ -30,13 +30,13 @@ with sync_playwright() as p:
     check(left(page) == "6", left(page))
     page.clock.run_for(10_000)
     check(left(page) == "0", left(page))
-    now = START_MS + 1000 + 3000 + 60_000 + 10_000
+    now = START_MS + 3_600_000 + 3000 + 60_000 + 10_000
     check(page.evaluate("Date.now()") == now, page.evaluate("Date.now()"))
     check(page.evaluate("new Date().constructor === Date && new Date(0).getTime() === 0"), "Date stays Date")
 
     # a new document keeps the fake time: the reload, a popup's first about:blank, a new page
     page.reload()
-    check(page.locator("#opened").text_content() == "2024-02-02T08:01:14.000Z", page.content())
+    check(page.locator("#opened").text_content() == "2024-02-02T09:01:13.000Z", page.content())
     check(left(page) == "10", "the reloaded countdown starts again")
     popup_now = page.evaluate("() => window.open('about:blank').Date.now()")
     check(popup_now == now, (popup_now, now))
