@@ -45,7 +45,7 @@ func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
 	d, ok := b.ctxDefaults[id]
 	b.mu.Unlock()
 	if !ok {
-		return nil
+		return b.applyNamedScripts(ctx, p, id)
 	}
 	if d.Emulation != nil {
 		if err := p.Emulate(ctx, *d.Emulation); err != nil {
@@ -56,6 +56,9 @@ func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
 		if err := p.IgnoreHTTPSErrors(ctx); err != nil {
 			return err
 		}
+	}
+	if err := b.applyNamedScripts(ctx, p, id); err != nil {
+		return err
 	}
 	for _, s := range d.InitScripts {
 		if _, err := p.AddInitScriptID(ctx, s); err != nil {
@@ -119,6 +122,7 @@ func (b *Browser) CloseContext(ctx context.Context, id string) error {
 	}
 	b.mu.Lock()
 	delete(b.ctxDefaults, id)
+	delete(b.ctxScripts, id)
 	b.mu.Unlock()
 	return nil
 }
@@ -143,8 +147,90 @@ func (b *Browser) NewPageIn(ctx context.Context, id string) (*Page, error) {
 	p, err := b.adopt(ctx, t.TargetID, "", kindCreated)
 	if p != nil {
 		p.setContextID(id)
+		if err == nil {
+			err = b.applyNamedScripts(ctx, p, id)
+		}
 	}
 	return p, err
+}
+
+// SetContextScript makes source the context's init script called name ("" is
+// the default context): it replaces the script set under that name before, in
+// every open page of the context, and every page opened in it from now on (a
+// new tab, a popup) runs it before its first script. An empty source removes
+// it. One call replaces a script that changes often (the fake clock's state,
+// browser/clock) in all the context's pages at once.
+func (b *Browser) SetContextScript(ctx context.Context, id, name, source string) error {
+	b.mu.Lock()
+	if b.ctxScripts == nil {
+		b.ctxScripts = map[string]map[string]string{}
+	}
+	if b.ctxScripts[id] == nil {
+		b.ctxScripts[id] = map[string]string{}
+	}
+	if source == "" {
+		delete(b.ctxScripts[id], name)
+	} else {
+		b.ctxScripts[id][name] = source
+	}
+	b.mu.Unlock()
+	for _, p := range b.Pages() {
+		if p.ContextID() != id {
+			continue
+		}
+		if err := p.setNamedScript(ctx, name, source); err != nil && p.closedErr() == nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyNamedScripts gives a page that just opened in context id the
+// context's named init scripts.
+func (b *Browser) applyNamedScripts(ctx context.Context, p *Page, id string) error {
+	b.mu.Lock()
+	scripts := make(map[string]string, len(b.ctxScripts[id]))
+	for name, source := range b.ctxScripts[id] {
+		scripts[name] = source
+	}
+	b.mu.Unlock()
+	for name, source := range scripts {
+		if err := p.setNamedScript(ctx, name, source); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setNamedScript replaces the page's init script called name: the new one
+// is added before the old one goes, so no document starts with neither.
+func (p *Page) setNamedScript(ctx context.Context, name, source string) error {
+	p.mu.Lock()
+	old := p.named[name]
+	p.mu.Unlock()
+	id := ""
+	if source != "" {
+		var err error
+		if id, err = p.AddInitScriptID(ctx, source); err != nil {
+			return err
+		}
+	}
+	if old != "" {
+		if err := p.RemoveInitScript(ctx, old); err != nil {
+			return err
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.named == nil {
+		p.named = map[string]string{}
+	}
+	if id == "" {
+		delete(p.named, name)
+	} else {
+		p.named[name] = id
+	}
+	return nil
 }
 
 // Cookies lists the context's cookies ("" is the default context).

@@ -69,3 +69,45 @@ func TestContextsAreIsolated(t *testing.T) {
 		t.Fatalf("emulation: %q", ua)
 	}
 }
+
+// A context's named init script runs in the pages it has and the pages it
+// opens later (a new tab, a popup); setting it again replaces it everywhere,
+// and another context never runs it.
+func TestContextScriptReplacedInEveryPage(t *testing.T) {
+	needBrowser(t)
+	ctx := context.Background()
+	id, err := shared.NewContext(ctx)
+	if err != nil {
+		t.Fatalf("new context: %v", err)
+	}
+	defer func() { _ = shared.CloseContext(ctx, id) }()
+	early, err := shared.NewPageIn(ctx, id)
+	if err != nil {
+		t.Fatalf("new page: %v", err)
+	}
+	if err := shared.SetContextScript(ctx, id, "mark", "window.marks = (window.marks || []).concat('one')"); err != nil {
+		t.Fatalf("set script: %v", err)
+	}
+	if err := shared.SetContextScript(ctx, id, "mark", "window.marks = (window.marks || []).concat('two')"); err != nil {
+		t.Fatalf("replace script: %v", err)
+	}
+	late, err := shared.NewPageIn(ctx, id)
+	if err != nil {
+		t.Fatalf("new page: %v", err)
+	}
+	for name, p := range map[string]*Page{"a page open before": early, "a page opened after": late} {
+		if _, err := p.Goto(ctx, site.URL+"/popup.html", Load, 0); err != nil {
+			t.Fatalf("goto: %v", err)
+		}
+		if got := eval[string](t, p, "String(window.marks)"); got != "two" {
+			t.Errorf("%s ran %q, want only the newest script", name, got)
+		}
+	}
+	if got := eval[string](t, early, "String(window.open('about:blank').marks)"); got != "two" {
+		t.Errorf("a popup ran %q, want the newest script", got)
+	}
+	plain := open(t, "/popup.html")
+	if got := eval[string](t, plain, "String(window.marks)"); got != "undefined" {
+		t.Errorf("the default context ran %q", got)
+	}
+}

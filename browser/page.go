@@ -124,6 +124,7 @@ type Page struct {
 	keysDown map[string]bool      // keys down now, by code: a second down is a repeat (keyboard.go)
 	flush    flusher              // the event barrier (events.go)
 	context  string               // the client's context id (contexts.go)
+	named    map[string]string    // CDP ids of the context's named init scripts, by name (contexts.go)
 
 	keyboard      Keyboard
 	router        Router

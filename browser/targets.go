@@ -359,7 +359,11 @@ func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	if err != nil {
 		return nil, b.targetErr(wrapErr(ErrBrowser, err, "open a new tab: %s", cdpMessage(err)))
 	}
-	return b.adopt(ctx, t.TargetID, "", kindCreated)
+	p, err := b.adopt(ctx, t.TargetID, "", kindCreated)
+	if err == nil {
+		err = b.applyNamedScripts(ctx, p, "")
+	}
+	return p, err
 }
 
 // Pages returns the open pages in creation order.

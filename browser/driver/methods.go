@@ -35,7 +35,9 @@ var methods = map[string]method{
 	"context.clear_cookies":     {handle: onContext(contextClearCookies), quiet: true},
 	"context.grant_permissions": {handle: onContext(contextGrantPermissions), quiet: true},
 	"context.set_defaults":      {handle: onContext(contextSetDefaults), quiet: true},
+	"context.set_script":        {handle: onContext(contextSetScript), quiet: true},
 	"selectors.register":        {handle: selectorsRegister, quiet: true},
+	"clock.source":              {handle: clockSource, quiet: true},
 
 	// Playwright traces (tracing_methods.go).
 	"tracing.start":       {handle: tracingStart, quiet: true},

@@ -47,6 +47,7 @@ var scenarios = []struct{ name, what string }{
 	{"pw_devices", "device descriptors, taps on a touch context, page.pdf, request timing, a CDP session"},
 	{"pw_websocket", "WebSocket routes: in place of a server, forwarding to one, binary, closes, context routes"},
 	{"pw_expect_locators", "expect() details (class lists, JS values, regex case, labels, viewport ratio)"},
+	{"pw_clock", "page.clock: a countdown run by the fake clock, new documents' time, bad input"},
 }
 
 // harnessScripts run from their own tests; support.py is the scripts' helper.

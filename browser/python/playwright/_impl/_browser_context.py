@@ -6,6 +6,7 @@ import re
 import urllib.parse
 
 from ._cdp_session import _new_cdp_session
+from ._clock import Clock
 from ._errors import Error, TargetClosed
 from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
@@ -58,6 +59,7 @@ class BrowserContext(_Routing, _Emitter):
         self.tracing = Tracing(self)
         self._har_recordings = []  # HARs written when it closes (_har_router)
         self._har_routers = []  # archives its route_from_har answers from
+        self._clock = Clock(self)
         if isolated:
             self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
         recording = _har_router.start_from_options(self, options)
@@ -319,6 +321,7 @@ class BrowserContext(_Routing, _Emitter):
             page._call("page.emulate", **dict(self._emulation, **extra))
         if self._options.get("ignore_https_errors") and not popup:
             page._call("page.ignore_https_errors")
+        self._clock._adopt(page)
         if quiet:
             self._quiet.add(page)  # its "page" event waits for browser.page
         else:
@@ -342,6 +345,10 @@ class BrowserContext(_Routing, _Emitter):
             page._call("page.expose_binding", name=name)
         if self._routes:
             page._routes_changed()
+
+    @property
+    def clock(self):
+        return self._clock
 
     def set_default_timeout(self, timeout):
         self._default_timeout = timeout

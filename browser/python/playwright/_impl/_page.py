@@ -687,8 +687,9 @@ class Page(_Routing, _Emitter, _Locating):
         except Exception as exc:  # noqa: BLE001 - the page's promise rejects with the error
             # The page's Error gets the callback's Python traceback as its stack.
             ok, value = False, {"message": str(exc), "stack": "".join(traceback.format_tb(exc.__traceback__))}
-        self._call("page.binding_result", name=name, context=params.get("context"), id=payload.get("id"),
-                   ok=ok, value=value)
+        body = {"page": self.id, "name": name, "context": params.get("context"), "id": payload.get("id"),
+                "ok": ok, "value": value}
+        self._browser._transport.send("page.binding_result", {k: v for k, v in body.items() if v is not None})
 
     def expose_binding(self, name, callback, handle=None):
         """window[name](...) in the page calls callback(source, *args); its result resolves the page's promise."""
@@ -902,6 +903,10 @@ class Page(_Routing, _Emitter, _Locating):
             else:
                 self._context = self._browser._default_context()
         return self._context
+
+    @property
+    def clock(self):
+        return self.context.clock
 
     def set_default_navigation_timeout(self, timeout):
         self._default_navigation_timeout = timeout

@@ -148,6 +148,21 @@ class _Transport:
                 return _result(msg, method)
             self._route(msg)
 
+    def send(self, method, params):
+        """A call no one waits for: its answer is dropped when it comes (_route keeps only awaited ones).
+
+        An event handler answering the driver uses it, so a page that fires many events at once does not
+        nest one wait (and one handler) per event on the stack.
+        """
+        data = _encode_request(next(self._ids), method, params)
+        with self._call_lock:
+            if self._gone:
+                raise TargetClosed("%s: %s" % (method, self._gone), method=method)
+            try:
+                self._send(data)
+            except (OSError, ValueError):
+                raise self._died(method) from None
+
     def _died(self, method):
         message = self._death_message(method)
         with self._state_lock:

@@ -10,7 +10,7 @@
         browser.close()
 
 Features outside wright's scope (Playwright's own server protocol, raw CDP sessions, playwright.request,
-HAR, video, screencast, PDF, clock, touch, service workers, client certificates, extensions,
+video, screencast, service workers, client certificates, extensions,
 Firefox and WebKit) raise an Error naming the feature.
 """
 
@@ -20,6 +20,7 @@ from playwright._impl._browser_type import BrowserType  # noqa: F401
 from playwright._impl._selectors import Selectors  # noqa: F401
 from playwright._impl._browser import Browser  # noqa: F401
 from playwright._impl._browser_context import BrowserContext  # noqa: F401
+from playwright._impl._clock import Clock  # noqa: F401
 from playwright._impl._page import Page, WebStorage  # noqa: F401
 from playwright._impl._frame import Frame  # noqa: F401
 from playwright._impl._locator import FrameLocator, Locator  # noqa: F401
@@ -40,7 +41,6 @@ ChromiumBrowserContext = BrowserContext
 
 _OUT_OF_SCOPE = {
     "Video": "video recording",
-    "Clock": "clock emulation",
     "Worker": "web and service workers",
     "WebSocket": "WebSocket events (not yet in wright)",
     "BrowserBindResult": "Playwright's server protocol",
