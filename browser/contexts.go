@@ -97,7 +97,21 @@ func (b *Browser) CloseContext(ctx context.Context, id string) error {
 	}
 	b.mu.Lock()
 	delete(b.ctxDefaults, id)
+	pages := append([]*Page(nil), b.pages...)
 	b.mu.Unlock()
+	// Its pages' videos are whole when the close returns, as a page's are.
+	for _, p := range pages {
+		if p.ContextID() != id || p.Video() == nil {
+			continue
+		}
+		for !p.isClosed() && ctx.Err() == nil {
+			select {
+			case <-p.changedChan():
+			case <-ctx.Done():
+			}
+		}
+		_ = p.waitVideo(ctx)
+	}
 	return nil
 }
 

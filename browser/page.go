@@ -12,6 +12,8 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"wright/browser/aria"
+	"wright/browser/screencast"
+	"wright/browser/video"
 )
 
 // connected reports whether the element is still in its document (true
@@ -130,6 +132,10 @@ type Page struct {
 	mouse         Mouse
 	handlers      LocatorHandlers // Playwright's locator handlers (locator_handlers.go)
 	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
+
+	cast        *screencast.Caster // the page's screencast (screenshot.go)
+	video       *video.Recorder    // its recording, if any; under mu
+	videoCancel func()             // ends the recording's subscription; under mu
 }
 
 func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
@@ -145,6 +151,7 @@ func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 		frameCtx: map[proto.DOMBackendNodeID]*execCtx{},
 	}
 	p.keyboard.p, p.mouse.p, p.router.p, p.handlers.p = p, p, p, p
+	p.cast = screencast.New(pageSession{p})
 	return p
 }
 
@@ -243,6 +250,7 @@ func callCDP(c proto.Client, req proto.Request) error {
 // and dialogs. It ends when the page's session ends.
 func (p *Page) pump(events <-chan *rod.Message) {
 	for msg := range events {
+		p.cast.Handle(msg)
 		p.observe(msg)
 		p.trackNavigation(msg)
 		p.noteNavigation(msg)
@@ -278,6 +286,11 @@ func (p *Page) markClosed(reason string) {
 	p.mu.Unlock()
 	p.cancel()
 	if first {
+		p.b.wg.Add(1)
+		go func() {
+			defer p.b.wg.Done()
+			p.endScreencast()
+		}()
 		p.emit(&PageClosedEvent{Reason: reason})
 	}
 }
@@ -494,5 +507,9 @@ func (p *Page) Close(ctx context.Context) error {
 			p.markClosed("the page was closed")
 		}
 	}
+	// A recorded page is closed once its video file is finished, as in
+	// Playwright: the file is whole when close returns. A video that could
+	// not be finished does not fail the close; the video's calls say why.
+	_ = p.waitVideo(ctx)
 	return nil
 }

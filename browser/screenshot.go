@@ -2,12 +2,18 @@ package browser
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"wright/browser/screencast"
+	"wright/browser/video"
 )
 
 // ---- screenshots ---------------------------------------------------------------
@@ -173,4 +179,156 @@ func ImageExt(format string) string {
 		return "webp"
 	}
 	return "png"
+}
+
+// ---- screencast and video ------------------------------------------------------
+
+// Screencast is the page's screencast: anyone may subscribe to its frames
+// (package screencast); Chromium paints them only while someone does.
+func (p *Page) Screencast() *screencast.Caster { return p.cast }
+
+// pageSession sends the screencast's CDP calls on the page's session.
+type pageSession struct{ p *Page }
+
+func (s pageSession) Call(ctx context.Context, req proto.Request) error {
+	return callCDP(s.p.rod.Context(ctx), req)
+}
+
+// RecordVideo starts recording the page into a new WebM file in dir
+// (created if missing), named at random as Playwright names its videos,
+// and returns the file's path at once. size zero means the viewport fitted
+// into 800x800. The video ends, and its file is finished, when the page
+// closes; Close waits for that. One recording per page.
+func (p *Page) RecordVideo(ctx context.Context, dir string, size video.Size) (string, error) {
+	if err := p.closedErr(); err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(dir) {
+		return "", newErr(ErrInvalidParams, "the video directory %q must be an absolute path", dir)
+	}
+	if size.Width <= 0 || size.Height <= 0 {
+		size = video.DefaultSize(p.viewportSize(ctx))
+	}
+	p.mu.Lock()
+	busy := p.video != nil
+	p.mu.Unlock()
+	if busy {
+		return "", newErr(ErrBrowser, "page %s already records a video (%s)", p.id, p.video.Path())
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", wrapErr(ErrBrowser, err, "create the video directory: %v", err)
+	}
+	rec, err := video.Start(ctx, filepath.Join(dir, randomName()+".webm"), size)
+	if err != nil {
+		return "", wrapErr(ErrBrowser, err, "record a video of page %s: %v", p.id, err)
+	}
+	cancel, err := p.cast.Subscribe(ctx, screencast.Options{MaxWidth: size.Width, MaxHeight: size.Height}, rec.Frame)
+	if err != nil {
+		_ = rec.Stop(context.Background())
+		return "", p.targetErr(wrapErr(ErrBrowser, err, "record a video of page %s: %v", p.id, err))
+	}
+	p.mu.Lock()
+	p.video, p.videoCancel = rec, cancel
+	closed := p.closed != ""
+	p.mu.Unlock()
+	if closed {
+		// It closed while the recording started: end it as endScreencast would.
+		p.endScreencast()
+	}
+	return rec.Path(), nil
+}
+
+// randomName is a file name no other video has.
+func randomName() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Video is the page's recording, or nil.
+func (p *Page) Video() *video.Recorder {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.video
+}
+
+// viewportSize is the page's viewport in CSS pixels (the browser's
+// default viewport if the page cannot say).
+func (p *Page) viewportSize(ctx context.Context) (int, int) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	v, err := proto.RuntimeEvaluate{Expression: "[innerWidth, innerHeight]", ReturnByValue: true}.Call(p.rod.Context(ctx))
+	if err == nil && v.Result != nil && v.ExceptionDetails == nil {
+		var wh [2]int
+		if json.Unmarshal([]byte(v.Result.Value.JSON("", "")), &wh) == nil && wh[0] > 0 && wh[1] > 0 {
+			return wh[0], wh[1]
+		}
+	}
+	vp := p.b.opts.viewport()
+	return vp.Width, vp.Height
+}
+
+// endScreencast runs once the page has closed (or crashed, or its browser
+// went): the screencast ends and the video, if any, is finished with the
+// frames it got. It makes calls and waits for the encoder, so it runs off
+// the event pump, on a goroutine of the browser's, whose Close waits.
+func (p *Page) endScreencast() {
+	p.mu.Lock()
+	rec, cancel := p.video, p.videoCancel
+	p.videoCancel = nil
+	p.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	p.cast.Close()
+	if rec != nil {
+		_ = rec.Stop(context.Background())
+	}
+}
+
+// waitVideo waits until the page's video file is finished (after the page
+// closed); the recorder's error says why one could not be.
+func (p *Page) waitVideo(ctx context.Context) error {
+	rec := p.Video()
+	if rec == nil {
+		return nil
+	}
+	return rec.Wait(ctx)
+}
+
+// SaveVideo copies the page's finished video to path. The page must be
+// closed: its video is finished only then.
+func (p *Page) SaveVideo(ctx context.Context, path string) error {
+	rec, err := p.closedVideo()
+	if err != nil {
+		return err
+	}
+	if err := rec.Wait(ctx); err != nil {
+		return wrapErr(ErrBrowser, err, "%v", err)
+	}
+	if err := copyFile(rec.Path(), path); err != nil {
+		return wrapErr(ErrBrowser, err, "save the video: %v", err)
+	}
+	return nil
+}
+
+// DeleteVideo removes the page's video file, now or once it is finished.
+func (p *Page) DeleteVideo() error {
+	rec := p.Video()
+	if rec == nil {
+		return newErr(ErrBrowser, "page %s records no video", p.id)
+	}
+	rec.Discard()
+	return nil
+}
+
+func (p *Page) closedVideo() (*video.Recorder, error) {
+	rec := p.Video()
+	if rec == nil {
+		return nil, newErr(ErrBrowser, "page %s records no video: start one with page.video_start", p.id)
+	}
+	if !p.isClosed() {
+		return nil, newErr(ErrBrowser, "Page is not yet closed. Close the page prior to calling save_as")
+	}
+	return rec, nil
 }

@@ -55,6 +55,9 @@ type conn struct {
 
 	subMu       sync.Mutex
 	unsubscribe func() // the connection's event subscription, if any
+
+	castMu sync.Mutex
+	casts  map[string]*clientCast // the connection's screencasts, by page (screencast_methods.go)
 }
 
 func (c *conn) write(resp rpcResponse) {
@@ -89,6 +92,7 @@ func (s *Server) serve(ctx context.Context, r io.Reader, w io.Writer, closeEnds 
 	defer cancel()
 	c := &conn{s: s, closeEnds: closeEnds, end: cancel, w: w}
 	defer endSubscription(c)
+	defer endScreencasts(c)
 
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)

@@ -7,7 +7,7 @@ them runs this first, so the order holds however the package is entered.
 """
 
 from . import _errors, _str_utils, _helpers, _transport, _events, _aria_template  # noqa: F401
-from . import _js_handle, _console_message, _dialog, _fetch, _network, _input, _files  # noqa: F401
+from . import _js_handle, _console_message, _dialog, _fetch, _network, _input, _files, _video  # noqa: F401
 from . import _locator, _element_handle, _waiter, _frame, _page, _browser_context  # noqa: F401
 from . import _browser, _browser_type, _selectors, _playwright, _assertions  # noqa: F401
 

@@ -31,6 +31,7 @@ from playwright._impl._dialog import Dialog  # noqa: F401
 from playwright._impl._network import Disposable, Request, Response, Route, WebError  # noqa: F401
 from playwright._impl._fetch import APIRequestContext, APIResponse  # noqa: F401
 from playwright._impl._files import Download, FileChooser  # noqa: F401
+from playwright._impl._video import Screencast, Video  # noqa: F401
 from playwright._impl._assertions import APIResponseAssertions, LocatorAssertions, PageAssertions, expect  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
@@ -38,7 +39,6 @@ ChromiumBrowserContext = BrowserContext
 _OUT_OF_SCOPE = {
     "APIRequest": "APIRequestContext (playwright.request)",
     "CDPSession": "raw CDP sessions",
-    "Video": "video recording",
     "Tracing": "tracing",
     "WebSocketRoute": "WebSocket routing",
     "Clock": "clock emulation",
