@@ -52,6 +52,7 @@ var harnessScripts = map[string]string{
 	"killed":  "TestDriverKilled",
 	"cleanup": "TestCleanup",
 	"live":    "TestConnectSocket",
+	"video":   "TestVideoWhenTheScriptEnds",
 	"bench":   "BenchmarkClickRoundTrip",
 	"support": "(helpers of the other scripts)",
 }

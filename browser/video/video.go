@@ -8,6 +8,7 @@ package video
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -17,7 +18,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -288,4 +291,50 @@ func (l *limitedWriter) Write(p []byte) (int, error) {
 		l.w.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
+}
+
+// Info is what ffprobe, the demuxer and decoder of standard players, reads
+// from a video file.
+type Info struct {
+	Codec         string // "vp8"
+	Width, Height int
+	Seconds       float64
+}
+
+// Probe reads a WebM file's one video stream with ffprobe; an error means a
+// player would not play it.
+func Probe(ctx context.Context, path string) (Info, error) {
+	bin := "ffprobe"
+	if p := os.Getenv(FFmpegEnv); p != "" {
+		bin = filepath.Join(filepath.Dir(p), "ffprobe")
+	}
+	out, err := exec.CommandContext(ctx, bin, "-v", "error", "-show_entries",
+		"stream=codec_name,width,height:format=duration,format_name", "-of", "json", path).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return Info{}, fmt.Errorf("ffprobe %s: %w: %s", path, err, bytes.TrimSpace(ee.Stderr))
+		}
+		return Info{}, fmt.Errorf("ffprobe %s: %w", path, err)
+	}
+	var v struct {
+		Streams []struct {
+			Codec  string `json:"codec_name"`
+			Width  int    `json:"width"`
+			Height int    `json:"height"`
+		} `json:"streams"`
+		Format struct {
+			Duration string `json:"duration"`
+			Name     string `json:"format_name"`
+		} `json:"format"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil || len(v.Streams) != 1 {
+		return Info{}, fmt.Errorf("ffprobe %s: not one video stream: %s", path, bytes.TrimSpace(out))
+	}
+	if !strings.Contains(v.Format.Name, "webm") {
+		return Info{}, fmt.Errorf("%s is %q, not WebM", path, v.Format.Name)
+	}
+	secs, _ := strconv.ParseFloat(v.Format.Duration, 64)
+	s := v.Streams[0]
+	return Info{Codec: s.Codec, Width: s.Width, Height: s.Height, Seconds: secs}, nil
 }

@@ -3,14 +3,12 @@ package video
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,42 +17,13 @@ import (
 	"wright/browser/screencast"
 )
 
-// Probe is what ffprobe, a standard player's demuxer and decoder, reads
-// from a video file.
-type Probe struct {
-	Codec         string
-	Width, Height int
-	Seconds       float64
-}
-
-// probe runs ffprobe on path; the test fails if ffprobe cannot read it.
-func probe(t *testing.T, path string) Probe {
+func probe(t *testing.T, path string) Info {
 	t.Helper()
-	out, err := exec.Command("ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width,height:format=duration,format_name",
-		"-of", "json", path).Output()
+	info, err := Probe(context.Background(), path)
 	if err != nil {
-		t.Fatalf("ffprobe %s: %v", path, err)
+		t.Fatal(err)
 	}
-	var v struct {
-		Streams []struct {
-			Codec  string `json:"codec_name"`
-			Width  int    `json:"width"`
-			Height int    `json:"height"`
-		} `json:"streams"`
-		Format struct {
-			Duration string `json:"duration"`
-			Name     string `json:"format_name"`
-		} `json:"format"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil || len(v.Streams) != 1 {
-		t.Fatalf("ffprobe %s: %s (%v)", path, out, err)
-	}
-	if !strings.Contains(v.Format.Name, "webm") {
-		t.Fatalf("%s is %q, not WebM", path, v.Format.Name)
-	}
-	secs, _ := strconv.ParseFloat(v.Format.Duration, 64)
-	s := v.Streams[0]
-	return Probe{Codec: s.Codec, Width: s.Width, Height: s.Height, Seconds: secs}
+	return info
 }
 
 func needFFmpeg(t *testing.T) {
