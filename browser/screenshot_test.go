@@ -261,7 +261,7 @@ func TestScreencastSubscribers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cancelA()
-	cancelB, err := p.Screencast().Subscribe(context.Background(), screencast.Options{}, func(screencast.Frame) {  })
+	cancelB, err := p.Screencast().Subscribe(context.Background(), screencast.Options{}, func(screencast.Frame) {})
 	if err != nil {
 		t.Fatal(err)
 	}
