@@ -133,9 +133,9 @@ type Page struct {
 	handlers      LocatorHandlers // Playwright's locator handlers (locator_handlers.go)
 	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
 
-	cast        *screencast.Caster // the page's screencast (screenshot.go)
-	video       *video.Recorder    // its recording, if any; under mu
-	videoCancel func()             // ends the recording's subscription; under mu
+	cast         *screencast.Caster // the page's screencast (screenshot.go)
+	videos       []*video.Recorder  // its recordings, the client's last; under mu
+	videoCancels []func()           // end the recordings' subscriptions; under mu
 }
 
 func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {

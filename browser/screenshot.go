@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,7 +199,9 @@ func (s pageSession) Call(ctx context.Context, req proto.Request) error {
 // (created if missing), named at random as Playwright names its videos,
 // and returns the file's path at once. size zero means the viewport fitted
 // into 800x800. The video ends, and its file is finished, when the page
-// closes; Close waits for that. One recording per page.
+// closes; Close waits for that. A page may have several recordings (the
+// driver's WRIGHT_VIDEO and the client's record_video_dir): Video and the
+// methods below act on the last one.
 func (p *Page) RecordVideo(ctx context.Context, dir string, size video.Size) (string, error) {
 	if err := p.closedErr(); err != nil {
 		return "", err
@@ -208,12 +211,6 @@ func (p *Page) RecordVideo(ctx context.Context, dir string, size video.Size) (st
 	}
 	if size.Width <= 0 || size.Height <= 0 {
 		size = video.DefaultSize(p.viewportSize(ctx))
-	}
-	p.mu.Lock()
-	busy := p.video != nil
-	p.mu.Unlock()
-	if busy {
-		return "", newErr(ErrBrowser, "page %s already records a video (%s)", p.id, p.video.Path())
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", wrapErr(ErrBrowser, err, "create the video directory: %v", err)
@@ -228,7 +225,7 @@ func (p *Page) RecordVideo(ctx context.Context, dir string, size video.Size) (st
 		return "", p.targetErr(wrapErr(ErrBrowser, err, "record a video of page %s: %v", p.id, err))
 	}
 	p.mu.Lock()
-	p.video, p.videoCancel = rec, cancel
+	p.videos, p.videoCancels = append(p.videos, rec), append(p.videoCancels, cancel)
 	closed := p.closed != ""
 	p.mu.Unlock()
 	if closed {
@@ -238,6 +235,19 @@ func (p *Page) RecordVideo(ctx context.Context, dir string, size video.Size) (st
 	return rec.Path(), nil
 }
 
+// recordAll records a page the driver opened into Options.VideoDir
+// (WRIGHT_VIDEO); a video that cannot be made is noted in the log, and the
+// page is used all the same.
+func (p *Page) recordAll(ctx context.Context) {
+	dir := p.b.opts.VideoDir
+	if dir == "" {
+		return
+	}
+	if _, err := p.RecordVideo(ctx, dir, video.Size{}); err != nil && p.b.opts.Log != nil {
+		fmt.Fprintf(p.b.opts.Log, "wright driver: no video of page %s: %v\n", p.id, err)
+	}
+}
+
 // randomName is a file name no other video has.
 func randomName() string {
 	b := make([]byte, 16)
@@ -245,11 +255,14 @@ func randomName() string {
 	return hex.EncodeToString(b)
 }
 
-// Video is the page's recording, or nil.
+// Video is the page's last recording, or nil.
 func (p *Page) Video() *video.Recorder {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.video
+	if len(p.videos) == 0 {
+		return nil
+	}
+	return p.videos[len(p.videos)-1]
 }
 
 // viewportSize is the page's viewport in CSS pixels (the browser's
@@ -274,14 +287,14 @@ func (p *Page) viewportSize(ctx context.Context) (int, int) {
 // the event pump, on a goroutine of the browser's, whose Close waits.
 func (p *Page) endScreencast() {
 	p.mu.Lock()
-	rec, cancel := p.video, p.videoCancel
-	p.videoCancel = nil
+	recs, cancels := p.videos, p.videoCancels
+	p.videoCancels = nil
 	p.mu.Unlock()
-	if cancel != nil {
+	for _, cancel := range cancels {
 		cancel()
 	}
 	p.cast.Close()
-	if rec != nil {
+	for _, rec := range recs {
 		_ = rec.Stop(context.Background())
 	}
 }
@@ -289,11 +302,16 @@ func (p *Page) endScreencast() {
 // waitVideo waits until the page's video file is finished (after the page
 // closed); the recorder's error says why one could not be.
 func (p *Page) waitVideo(ctx context.Context) error {
-	rec := p.Video()
-	if rec == nil {
-		return nil
+	p.mu.Lock()
+	recs := p.videos
+	p.mu.Unlock()
+	var first error
+	for _, rec := range recs {
+		if err := rec.Wait(ctx); err != nil && first == nil {
+			first = err
+		}
 	}
-	return rec.Wait(ctx)
+	return first
 }
 
 // SaveVideo copies the page's finished video to path. The page must be

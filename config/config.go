@@ -97,6 +97,9 @@ type Gate struct {
 	// Crafted makes final_script.py a parameterised command-line tool: the
 	// rerun gate also runs it with --help (crafted_cli.yaml).
 	Crafted bool `mapstructure:"crafted"`
+	// Video films each of the rerun gate's final runs (final_runs/run_<N>/
+	// video/, needs ffmpeg); wright review shows the videos.
+	Video bool `mapstructure:"video"`
 }
 
 // Builtins lists the names of the built-in config files.

@@ -115,6 +115,7 @@ var described = map[string]string{
 	"browser.allowed_domains":             "when set, the only hosts a page may reach (and their subdomains)",
 	"browser.blocked_domains":             "hosts a page may never reach",
 	"gate.rerun_timeout_seconds":          "gate.mode rerun: the limit of the harness's own run of final_script.py",
+	"gate.video":                          "gate.mode rerun: record a video (WebM, needs ffmpeg) of every page of each final run into final_runs/run_<N>/video/, shown by wright review",
 	"secrets":                             "values the model uses only as <secret>name</secret>: {env: VAR} or {file: PATH}, with domains (and totp: true)",
 }
 
