@@ -22,8 +22,8 @@ const (
 	VerdictName     = "self_reflect_result.json"
 	ScreenshotsDir  = "screenshots"
 	// VideoDir holds a final run's videos (gate.video), one WebM per page.
-	VideoDir = "video"
-	ReflectConfig   = "self_reflect_config.json"
+	VideoDir      = "video"
+	ReflectConfig = "self_reflect_config.json"
 )
 
 // VideoEnv is the environment variable that asks `wright driver` to record
