@@ -206,14 +206,16 @@ func TestVideoOfAContextClosedMidRecord(t *testing.T) {
 	assertNoEncoder(t, path)
 }
 
-// A browser that crashes mid-record leaves a finished video (or none, with
-// the reason), never a running encoder.
+// A browser with Options.VideoDir (the driver's WRIGHT_VIDEO) films every
+// page it opens; one that crashes mid-record leaves a finished video (or
+// none, with the reason), never a running encoder.
 func TestVideoOfACrashedBrowser(t *testing.T) {
 	needFFmpeg(t)
 	needBrowser(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	b, err := Launch(ctx, Options{})
+	dir := t.TempDir()
+	b, err := Launch(ctx, Options{VideoDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,10 +224,10 @@ func TestVideoOfACrashedBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, err := p.RecordVideo(ctx, t.TempDir(), video.Size{})
-	if err != nil {
-		t.Fatal(err)
+	if p.Video() == nil || filepath.Dir(p.Video().Path()) != dir {
+		t.Fatalf("the page is not filmed into the VideoDir %s", dir)
 	}
+	path := p.Video().Path()
 	eval[int](t, p, animate)
 	if err := syscall.Kill(b.PID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
