@@ -44,6 +44,7 @@ var scenarios = []struct{ name, what string }{
 	{"pw_beforeunload", "page.close(run_before_unload=True) and leaving a page that asks to stay"},
 	{"pw_selectors", "selectors.register in every page and frame, both JavaScript worlds"},
 	{"pw_misc", "console values, page errors of thrown non-Errors, exposed functions, Frame.eval_on_selector"},
+	{"pw_video", "record_video_dir videos, page.screencast frames and show_actions labels"},
 	{"pw_expect_locators", "expect() details (class lists, JS values, regex case, labels, viewport ratio)"},
 }
 

@@ -199,6 +199,7 @@ class Page(_Routing, _Emitter, _Locating):
             timeout = self._default_timeout
         if timeout is not None:
             body["timeout"] = timeout
+        self.screencast._annotate(method, body)
         return self._browser._call(method, body, timeout_ms=timeout if _wait else False)
 
     @property

@@ -75,6 +75,7 @@ class Screencast:
         self._on_frame = None
         self._waiting = None  # the newest frame that came while a callback ran
         self._busy = False  # a callback runs: frames that come meanwhile wait for it
+        self._actions = None  # show_actions() settings while actions are annotated
 
     def __repr__(self):
         return "<Screencast page=%s>" % (self._page,)
@@ -104,13 +105,28 @@ class Screencast:
         self._page._call("page.screencast_stop")
 
     def show_actions(self, duration=None, position=None, font_size=None, cursor=None):
-        """Annotate actions in the screencast (accepted; wright draws no annotations yet)."""
-        _check_choice("position", position, ("top-left", "top", "top-right", "bottom-left", "bottom", "bottom-right"))
+        """Name each action in the page while it runs (so screencast frames and videos show it)."""
+        _check_choice("position", position, tuple(_POSITIONS))
         _check_choice("cursor", cursor, ("none", "pointer"))
+        self._actions = {"duration": 500 if duration is None else max(0, float(duration)),
+                         "position": position or "top-right", "fontSize": int(font_size or 16),
+                         "pointer": cursor != "none"}
         return Disposable(self.hide_actions)
 
     def hide_actions(self):
-        pass
+        self._actions = None
+
+    def _annotate(self, method, params):
+        """Before an action: a label naming it (and its selector) over the page for the set duration."""
+        if self._actions is None or method not in _ANNOTATED:
+            return
+        what = method.split(".", 1)[1].replace("_", " ")
+        label = dict(self._actions, text=what + ("  " + params["selector"] if params.get("selector") else ""))
+        label["css"] = _POSITIONS[label["position"]]
+        try:
+            self._page._call("page.evaluate", expression=_LABEL_JS, arg=label)
+        except Error:
+            pass  # a page that cannot show the label still gets its action
 
     def _on_event(self, params):
         """A page.screencastframe event. Frames are handled one at a time: one that comes while a callback
@@ -148,6 +164,36 @@ class Screencast:
             pass
         finally:
             transport._listener_error = pending or transport._listener_error or failure
+
+
+# Actions show_actions() names, as the driver calls them.
+_ANNOTATED = frozenset((
+    "locator.click", "locator.dblclick", "locator.fill", "locator.press", "locator.press_sequentially",
+    "locator.check", "locator.uncheck", "locator.set_checked", "locator.select_option", "locator.hover",
+    "locator.focus", "locator.tap", "locator.drag_to", "locator.set_input_files", "locator.clear",
+    "page.goto", "page.reload", "page.go_back", "page.go_forward", "page.keyboard.press", "page.keyboard.type",
+    "page.mouse.click",
+))
+
+_POSITIONS = {
+    "top-left": "top:8px;left:8px", "top": "top:8px;left:50%;transform:translateX(-50%)",
+    "top-right": "top:8px;right:8px", "bottom-left": "bottom:8px;left:8px",
+    "bottom": "bottom:8px;left:50%;transform:translateX(-50%)", "bottom-right": "bottom:8px;right:8px",
+}
+
+# The label lives in a closed shadow root that takes no pointer events, so the page's own selectors, styles
+# and clicks never meet it; it removes itself after the duration.
+_LABEL_JS = r"""(o) => {
+  const host = document.createElement('div');
+  host.style.cssText = 'position:fixed;z-index:2147483647;pointer-events:none;' + o.css;
+  const label = document.createElement('div');
+  label.textContent = (o.pointer ? '\u25B6 ' : '') + o.text;
+  label.style.cssText = 'font:' + o.fontSize + 'px sans-serif;color:#fff;background:rgba(0,0,0,.75);' +
+    'padding:4px 8px;border-radius:4px;white-space:nowrap;max-width:90vw;overflow:hidden;text-overflow:ellipsis';
+  host.attachShadow({mode: 'closed'}).appendChild(label);
+  (document.body || document.documentElement).appendChild(host);
+  setTimeout(() => host.remove(), o.duration);
+}"""
 
 
 def _check_choice(name, value, choices):
