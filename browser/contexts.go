@@ -90,6 +90,7 @@ func (b *Browser) NewContext(ctx context.Context) (string, error) {
 
 // CloseContext disposes of a context and every page in it.
 func (b *Browser) CloseContext(ctx context.Context, id string) error {
+	outer := ctx
 	ctx, cancel := b.opContext(ctx, 0)
 	defer cancel()
 	if err := (proto.TargetDisposeBrowserContext{BrowserContextID: proto.BrowserBrowserContextID(id)}).Call(b.rod.Context(ctx)); err != nil {
@@ -110,7 +111,7 @@ func (b *Browser) CloseContext(ctx context.Context, id string) error {
 			case <-ctx.Done():
 			}
 		}
-		_ = p.waitVideo(ctx)
+		_ = p.waitVideo(outer)
 	}
 	return nil
 }

@@ -494,6 +494,7 @@ func (p *Page) Close(ctx context.Context) error {
 	if done, err := p.closing(); done {
 		return err
 	}
+	outer := ctx
 	ctx, cancel := p.b.opContext(ctx, 0)
 	defer cancel()
 	if err := callCDP(p.b.rod.Context(ctx), proto.TargetCloseTarget{TargetID: p.rod.TargetID}); err != nil {
@@ -510,6 +511,7 @@ func (p *Page) Close(ctx context.Context) error {
 	// A recorded page is closed once its video file is finished, as in
 	// Playwright: the file is whole when close returns. A video that could
 	// not be finished does not fail the close; the video's calls say why.
-	_ = p.waitVideo(ctx)
+	// The encoder may need longer than an operation's timeout to catch up.
+	_ = p.waitVideo(outer)
 	return nil
 }

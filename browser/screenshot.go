@@ -290,18 +290,26 @@ func (p *Page) endScreencast() {
 	recs, cancels := p.videos, p.videoCancels
 	p.videoCancels = nil
 	p.mu.Unlock()
+	// The caster first: the page's session is gone, so the subscriptions'
+	// ends must not try to stop Chromium's screencast over it.
+	p.cast.Close()
 	for _, cancel := range cancels {
 		cancel()
 	}
-	p.cast.Close()
 	for _, rec := range recs {
 		_ = rec.Stop(context.Background())
 	}
 }
 
+// videoFinishTimeout bounds the wait for an encoder to finish a file; the
+// recorder itself kills an ffmpeg that takes longer than a minute.
+const videoFinishTimeout = 2 * time.Minute
+
 // waitVideo waits until the page's video file is finished (after the page
 // closed); the recorder's error says why one could not be.
 func (p *Page) waitVideo(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, videoFinishTimeout)
+	defer cancel()
 	p.mu.Lock()
 	recs := p.videos
 	p.mu.Unlock()
