@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-short bench bench-scale demo docs deps chromium bwrap npm slurm jaeger fmt vet cross release clean
+.PHONY: all build test test-short bench bench-scale demo docs deps chromium bwrap npm slurm ffmpeg jaeger fmt vet cross release clean
 
 all: build
 
@@ -92,7 +92,24 @@ npm:
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm >/dev/null; }
 endif
 
-deps: chromium bwrap npm slurm
+# ffmpeg (with ffprobe) encodes the videos of record_video_dir and
+# WRIGHT_VIDEO (browser/video) and checks them in the tests; without it
+# recording a video is a clear error and its tests skip.
+ifeq ($(UNAME),Darwin)
+ffmpeg:
+	@command -v ffmpeg >/dev/null 2>&1 || echo "no ffmpeg: videos cannot be recorded and their tests skip (brew install ffmpeg)"
+else
+ffmpeg:
+	@{ command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; } || { \
+	    command -v apt-get >/dev/null 2>&1 || { \
+	      echo "no ffmpeg: videos cannot be recorded and their tests skip; install ffmpeg with your package manager"; \
+	      exit 0; }; \
+	    echo "installing ffmpeg (apt)"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; }
+endif
+
+deps: chromium bwrap npm slurm ffmpeg
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 is required"; exit 1; }
 	$(GO) mod download
 

@@ -81,6 +81,15 @@ type Options struct {
 	// discards them.
 	BrowserLog io.Writer
 
+	// VideoDir, when set, records a video of every page this browser opens
+	// (and every popup of one) into that directory: the driver sets it from
+	// WRIGHT_VIDEO, so the harness can film a final run whatever the
+	// script does. Needs ffmpeg (package video).
+	VideoDir string
+	// Log receives the browser's own notes, such as a video that cannot
+	// be recorded; nil discards them.
+	Log io.Writer
+
 	// PageIDs numbers pages (p1, p2, ...). A driver shares one counter
 	// between every browser it launches, so page ids are never reused
 	// within one driver. Nil starts from zero.

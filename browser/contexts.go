@@ -115,6 +115,7 @@ func (b *Browser) visible(t *proto.TargetTargetInfo) bool {
 
 // CloseContext disposes of a context and every page in it.
 func (b *Browser) CloseContext(ctx context.Context, id string) error {
+	outer := ctx
 	ctx, cancel := b.opContext(ctx, 0)
 	defer cancel()
 	if err := (proto.TargetDisposeBrowserContext{BrowserContextID: proto.BrowserBrowserContextID(id)}).Call(b.rod.Context(ctx)); err != nil {
@@ -123,7 +124,21 @@ func (b *Browser) CloseContext(ctx context.Context, id string) error {
 	b.mu.Lock()
 	delete(b.ctxDefaults, id)
 	delete(b.ctxScripts, id)
+	pages := append([]*Page(nil), b.pages...)
 	b.mu.Unlock()
+	// Its pages' videos are whole when the close returns, as a page's are.
+	for _, p := range pages {
+		if p.ContextID() != id || p.Video() == nil {
+			continue
+		}
+		for !p.isClosed() && ctx.Err() == nil {
+			select {
+			case <-p.changedChan():
+			case <-ctx.Done():
+			}
+		}
+		_ = p.waitVideo(outer)
+	}
 	return nil
 }
 

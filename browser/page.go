@@ -12,6 +12,8 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"wright/browser/aria"
+	"wright/browser/screencast"
+	"wright/browser/video"
 )
 
 // connected reports whether the element is still in its document (true
@@ -131,6 +133,10 @@ type Page struct {
 	mouse         Mouse
 	handlers      LocatorHandlers // Playwright's locator handlers (locator_handlers.go)
 	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
+
+	cast         *screencast.Caster // the page's screencast (screenshot.go)
+	videos       []*video.Recorder  // its recordings, the client's last; under mu
+	videoCancels []func()           // end the recordings' subscriptions; under mu
 }
 
 func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
@@ -146,6 +152,7 @@ func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 		frameCtx: map[proto.DOMBackendNodeID]*execCtx{},
 	}
 	p.keyboard.p, p.mouse.p, p.router.p, p.handlers.p = p, p, p, p
+	p.cast = screencast.New(pageSession{p})
 	return p
 }
 
@@ -244,6 +251,7 @@ func callCDP(c proto.Client, req proto.Request) error {
 // and dialogs. It ends when the page's session ends.
 func (p *Page) pump(events <-chan *rod.Message) {
 	for msg := range events {
+		p.cast.Handle(msg)
 		p.observe(msg)
 		p.trackNavigation(msg)
 		p.noteNavigation(msg)
@@ -279,6 +287,11 @@ func (p *Page) markClosed(reason string) {
 	p.mu.Unlock()
 	p.cancel()
 	if first {
+		p.b.wg.Add(1)
+		go func() {
+			defer p.b.wg.Done()
+			p.endScreencast()
+		}()
 		p.emit(&PageClosedEvent{Reason: reason})
 	}
 }
@@ -482,6 +495,7 @@ func (p *Page) Close(ctx context.Context) error {
 	if done, err := p.closing(); done {
 		return err
 	}
+	outer := ctx
 	ctx, cancel := p.b.opContext(ctx, 0)
 	defer cancel()
 	if err := callCDP(p.b.rod.Context(ctx), proto.TargetCloseTarget{TargetID: p.rod.TargetID}); err != nil {
@@ -495,5 +509,10 @@ func (p *Page) Close(ctx context.Context) error {
 			p.markClosed("the page was closed")
 		}
 	}
+	// A recorded page is closed once its video file is finished, as in
+	// Playwright: the file is whole when close returns. A video that could
+	// not be finished does not fail the close; the video's calls say why.
+	// The encoder may need longer than an operation's timeout to catch up.
+	_ = p.waitVideo(outer)
 	return nil
 }

@@ -2,12 +2,19 @@ package browser
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"wright/browser/screencast"
+	"wright/browser/video"
 )
 
 // ---- screenshots ---------------------------------------------------------------
@@ -235,4 +242,181 @@ func (p *Page) PDF(ctx context.Context, opts PDFOptions, timeout time.Duration) 
 		return nil, o.fail(err, "printing the page to PDF")
 	}
 	return res.Data, nil
+}
+
+// ---- screencast and video ------------------------------------------------------
+
+// Screencast is the page's screencast: anyone may subscribe to its frames
+// (package screencast); Chromium paints them only while someone does.
+func (p *Page) Screencast() *screencast.Caster { return p.cast }
+
+// pageSession sends the screencast's CDP calls on the page's session.
+type pageSession struct{ p *Page }
+
+func (s pageSession) Call(ctx context.Context, req proto.Request) error {
+	return callCDP(s.p.rod.Context(ctx), req)
+}
+
+// RecordVideo starts recording the page into a new WebM file in dir
+// (created if missing), named at random as Playwright names its videos,
+// and returns the file's path at once. size zero means the viewport fitted
+// into 800x800. The video ends, and its file is finished, when the page
+// closes; Close waits for that. A page may have several recordings (the
+// driver's WRIGHT_VIDEO and the client's record_video_dir): Video and the
+// methods below act on the last one.
+func (p *Page) RecordVideo(ctx context.Context, dir string, size video.Size) (string, error) {
+	if err := p.closedErr(); err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(dir) {
+		return "", newErr(ErrInvalidParams, "the video directory %q must be an absolute path", dir)
+	}
+	if size.Width <= 0 || size.Height <= 0 {
+		size = video.DefaultSize(p.viewportSize(ctx))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", wrapErr(ErrBrowser, err, "create the video directory: %v", err)
+	}
+	rec, err := video.Start(ctx, filepath.Join(dir, randomName()+".webm"), size)
+	if err != nil {
+		return "", wrapErr(ErrBrowser, err, "record a video of page %s: %v", p.id, err)
+	}
+	cancel, err := p.cast.Subscribe(ctx, screencast.Options{MaxWidth: size.Width, MaxHeight: size.Height}, rec.Frame)
+	if err != nil {
+		_ = rec.Stop(context.Background())
+		return "", p.targetErr(wrapErr(ErrBrowser, err, "record a video of page %s: %v", p.id, err))
+	}
+	p.mu.Lock()
+	p.videos, p.videoCancels = append(p.videos, rec), append(p.videoCancels, cancel)
+	closed := p.closed != ""
+	p.mu.Unlock()
+	if closed {
+		// It closed while the recording started: end it as endScreencast would.
+		p.endScreencast()
+	}
+	return rec.Path(), nil
+}
+
+// recordAll records a page the driver opened into Options.VideoDir
+// (WRIGHT_VIDEO); a video that cannot be made is noted in the log, and the
+// page is used all the same.
+func (p *Page) recordAll(ctx context.Context) {
+	dir := p.b.opts.VideoDir
+	if dir == "" {
+		return
+	}
+	if _, err := p.RecordVideo(ctx, dir, video.Size{}); err != nil && p.b.opts.Log != nil {
+		fmt.Fprintf(p.b.opts.Log, "wright driver: no video of page %s: %v\n", p.id, err)
+	}
+}
+
+// randomName is a file name no other video has.
+func randomName() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Video is the page's last recording, or nil.
+func (p *Page) Video() *video.Recorder {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.videos) == 0 {
+		return nil
+	}
+	return p.videos[len(p.videos)-1]
+}
+
+// viewportSize is the page's viewport in CSS pixels (the browser's
+// default viewport if the page cannot say).
+func (p *Page) viewportSize(ctx context.Context) (int, int) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	v, err := proto.RuntimeEvaluate{Expression: "[innerWidth, innerHeight]", ReturnByValue: true}.Call(p.rod.Context(ctx))
+	if err == nil && v.Result != nil && v.ExceptionDetails == nil {
+		var wh [2]int
+		if json.Unmarshal([]byte(v.Result.Value.JSON("", "")), &wh) == nil && wh[0] > 0 && wh[1] > 0 {
+			return wh[0], wh[1]
+		}
+	}
+	vp := p.b.opts.viewport()
+	return vp.Width, vp.Height
+}
+
+// endScreencast runs once the page has closed (or crashed, or its browser
+// went): the screencast ends and the video, if any, is finished with the
+// frames it got. It makes calls and waits for the encoder, so it runs off
+// the event pump, on a goroutine of the browser's, whose Close waits.
+func (p *Page) endScreencast() {
+	p.mu.Lock()
+	recs, cancels := p.videos, p.videoCancels
+	p.videoCancels = nil
+	p.mu.Unlock()
+	// The caster first: the page's session is gone, so the subscriptions'
+	// ends must not try to stop Chromium's screencast over it.
+	p.cast.Close()
+	for _, cancel := range cancels {
+		cancel()
+	}
+	for _, rec := range recs {
+		_ = rec.Stop(context.Background())
+	}
+}
+
+// videoFinishTimeout bounds the wait for an encoder to finish a file; the
+// recorder itself kills an ffmpeg that takes longer than a minute.
+const videoFinishTimeout = 2 * time.Minute
+
+// waitVideo waits until the page's video file is finished (after the page
+// closed); the recorder's error says why one could not be.
+func (p *Page) waitVideo(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, videoFinishTimeout)
+	defer cancel()
+	p.mu.Lock()
+	recs := p.videos
+	p.mu.Unlock()
+	var first error
+	for _, rec := range recs {
+		if err := rec.Wait(ctx); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// SaveVideo copies the page's finished video to path. The page must be
+// closed: its video is finished only then.
+func (p *Page) SaveVideo(ctx context.Context, path string) error {
+	rec, err := p.closedVideo()
+	if err != nil {
+		return err
+	}
+	if err := rec.Wait(ctx); err != nil {
+		return wrapErr(ErrBrowser, err, "%v", err)
+	}
+	if err := copyFile(rec.Path(), path); err != nil {
+		return wrapErr(ErrBrowser, err, "save the video: %v", err)
+	}
+	return nil
+}
+
+// DeleteVideo removes the page's video file, now or once it is finished.
+func (p *Page) DeleteVideo() error {
+	rec := p.Video()
+	if rec == nil {
+		return newErr(ErrBrowser, "page %s records no video", p.id)
+	}
+	rec.Discard()
+	return nil
+}
+
+func (p *Page) closedVideo() (*video.Recorder, error) {
+	rec := p.Video()
+	if rec == nil {
+		return nil, newErr(ErrBrowser, "page %s records no video: start one with page.video_start", p.id)
+	}
+	if !p.isClosed() {
+		return nil, newErr(ErrBrowser, "Page is not yet closed. Close the page prior to calling save_as")
+	}
+	return rec, nil
 }

@@ -341,6 +341,9 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 		return nil, b.targetErr(err)
 	}
 	p.ready.Store(true)
+	if kind != kindForeign {
+		p.recordAll(ctx)
+	}
 	b.emit(&PageOpenedEvent{Page: p.id, Opener: opener})
 	return p, nil
 }

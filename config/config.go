@@ -105,6 +105,9 @@ type Gate struct {
 	// Trace has the rerun gate's run of final_script.py record a Playwright
 	// trace, final_runs/run_<N>/trace.zip (docs/playwright-traces.md).
 	Trace bool `mapstructure:"trace"`
+	// Video films each of the rerun gate's final runs (final_runs/run_<N>/
+	// video/, needs ffmpeg); wright review shows the videos.
+	Video bool `mapstructure:"video"`
 }
 
 // Builtins lists the names of the built-in config files.

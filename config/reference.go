@@ -116,6 +116,7 @@ var described = map[string]string{
 	"browser.blocked_domains":             "hosts a page may never reach",
 	"gate.rerun_timeout_seconds":          "gate.mode rerun: the limit of the harness's own run of final_script.py",
 	"gate.trace":                          "gate.mode rerun: each final run records a Playwright trace, final_runs/run_<N>/trace.zip, that wright review links",
+	"gate.video":                          "gate.mode rerun: record a video (WebM, needs ffmpeg) of every page of each final run into final_runs/run_<N>/video/, shown by wright review",
 	"secrets":                             "values the model uses only as <secret>name</secret>: {env: VAR} or {file: PATH}, with domains (and totp: true)",
 }
 

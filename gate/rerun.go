@@ -49,6 +49,9 @@ type RerunOptions struct {
 	// shell ran it (sandbox.Spec; Workspace must be among its Writable
 	// paths).
 	Sandbox *sandbox.Spec
+	// Video records every page the script opens into the run's VideoDir
+	// (WRIGHT_VIDEO, read by `wright driver`; needs ffmpeg), for review.
+	Video bool
 	// Args follow the script on its command line: a saved crafted tool's
 	// options when it is rerun with other inputs (`wright rerun`).
 	Args []string
@@ -129,6 +132,9 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 		"RUN_DIR="+runDir, "WRIGHT_RUN_DIR="+runDir, "WORKSPACE_DIR="+o.Workspace)
 	if o.Trace {
 		env = append(env, "WRIGHT_TRACE="+filepath.Join(runDir, TraceName))
+	}
+	if o.Video {
+		env = append(env, VideoEnv+"="+filepath.Join(runDir, VideoDir))
 	}
 
 	if o.Crafted {

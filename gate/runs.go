@@ -21,8 +21,15 @@ const (
 	FinalLogName    = "final_script_log.txt"
 	VerdictName     = "self_reflect_result.json"
 	ScreenshotsDir  = "screenshots"
-	ReflectConfig   = "self_reflect_config.json"
+	// VideoDir holds a final run's videos (gate.video), one WebM per page.
+	VideoDir      = "video"
+	ReflectConfig = "self_reflect_config.json"
 )
+
+// VideoEnv is the environment variable that asks `wright driver` to record
+// a video of every page it opens into the directory it names; the rerun
+// gate sets it to the run's VideoDir when RerunOptions.Video is on.
+const VideoEnv = "WRIGHT_VIDEO"
 
 // RunFolder is one final_runs/run_<N> directory.
 type RunFolder struct {

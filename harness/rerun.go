@@ -140,6 +140,7 @@ func (h *Harness) RunScript(ctx context.Context, s ScriptRun) (ScriptResult, err
 		Judge:     j,
 		Timeout:   time.Duration(h.cfg.Gate.RerunTimeoutSeconds * float64(time.Second)),
 		Crafted:   s.Crafted,
+		Video:     h.cfg.Gate.Video,
 		Env:       env,
 		Schema:    schema,
 		Sandbox:   r.box,

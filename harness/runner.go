@@ -194,6 +194,7 @@ func (r *runner) gate(shellVars map[string]string, schema *output.Schema) (gate.
 		Timeout: time.Duration(cfg.Gate.RerunTimeoutSeconds * float64(time.Second)),
 		Crafted: cfg.Gate.Crafted,
 		Trace:   cfg.Gate.Trace,
+		Video:   cfg.Gate.Video,
 		Env:     env,
 		Schema:  schema,
 		Sandbox: r.box,

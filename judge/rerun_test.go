@@ -41,6 +41,7 @@ png(os.path.join(shots, "final_execution_1_home.png"), 10)
 png(os.path.join(shots, "final_execution_2_answer.png"), 200)
 print("cwd", os.getcwd())
 print("trace", os.environ.get("WRIGHT_TRACE", "-"))
+print("video dir [" + os.environ.get("WRIGHT_VIDEO", "") + "]")
 print("ANSWER: 42")
 sys.stdout.flush()
 if EXIT_CODE:
@@ -259,5 +260,34 @@ func TestRerunGateNoScript(t *testing.T) {
 	}
 	if _, err := gate.NewRerunGate(gate.RerunOptions{Workspace: t.TempDir()}).Check(context.Background()); err == nil {
 		t.Error("no client must be an error")
+	}
+}
+
+// gate.video: the script's driver is asked (WRIGHT_VIDEO) to film every
+// page into the run's video folder; without it, nothing is asked.
+func TestRerunGateVideo(t *testing.T) {
+	needPython(t)
+	for _, on := range []bool{false, true} {
+		ws := t.TempDir()
+		writeScript(t, ws, 0, 0)
+		srv := modeltest.New(t,
+			modeltest.Reply("Score: 4\nReasoning: home"),
+			modeltest.Reply("Score: 5\nReasoning: answer visible"),
+			modeltest.Reply("Status: success"),
+		)
+		g := gate.NewRerunGate(gate.RerunOptions{Workspace: ws, Video: on, Env: []string{"PATH=" + os.Getenv("PATH"), "WRIGHT_VIDEO="},
+			Judge: &RunJudge{Client: judgeClient(t, srv.URL), Options: ReflectOptions{Concurrency: 1}}})
+		if _, err := g.Check(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		run := filepath.Join(ws, gate.FinalRunsDir, "run_1")
+		log, _ := os.ReadFile(filepath.Join(run, gate.FinalLogName))
+		want := "video dir []"
+		if on {
+			want = "video dir [" + filepath.Join(run, gate.VideoDir) + "]"
+		}
+		if !strings.Contains(string(log), want) {
+			t.Errorf("video %v: log %q lacks %q", on, log, want)
+		}
 	}
 }

@@ -112,6 +112,14 @@ type finalView struct {
 	Label     string
 	Images    []imageView
 	TraceHref string // the link to its Playwright trace
+	Clips     []clipView
+}
+
+// clipView is a final run's video, played from its file (too big to
+// carry in the page).
+type clipView struct {
+	Name string
+	Href string
 }
 
 // WriteRunHTML writes the run as one self-contained page.
@@ -138,6 +146,9 @@ func WriteRunHTML(w io.Writer, r *Run, o HTMLOptions) error {
 				iv.Judged, iv.Score, iv.Reasoning = true, rec.Score, rec.Reasoning
 			}
 			fv.Images = append(fv.Images, iv)
+		}
+		for _, v := range fr.Videos {
+			fv.Clips = append(fv.Clips, clipView{Name: path.Base(v), Href: o.FileBase + v})
 		}
 		p.FinalRuns = append(p.FinalRuns, fv)
 	}

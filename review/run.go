@@ -135,7 +135,11 @@ type FinalRun struct {
 	Log         string
 	Script      string
 	Screenshots []string // relative to the run directory
-	Verdict     *Verdict
+	// Videos are the run's video/*.webm files (gate.video), relative to
+	// the run directory: regular files in the folder the gate gave the
+	// driver, never a link.
+	Videos  []string
+	Verdict *Verdict
 	// Trace is the run's Playwright trace (gate.trace), relative to the run
 	// directory; "" when it has none.
 	Trace string

@@ -192,6 +192,12 @@ func (h *Handler) file(w http.ResponseWriter, req *http.Request, rel string) {
 	case ".png", ".jpg", ".jpeg":
 		http.ServeContent(w, req, fi.Name(), fi.ModTime(), f)
 		return
+	case ".webm":
+		// A final run's video (gate.video). The system's MIME table may call
+		// .webm audio; ServeContent answers the range requests players make.
+		w.Header().Set("Content-Type", "video/webm")
+		http.ServeContent(w, req, fi.Name(), fi.ModTime(), f)
+		return
 	}
 	// Anything else is shown as text, with secrets masked.
 	b, err := io.ReadAll(io.LimitReader(f, 64<<20))

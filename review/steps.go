@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // readSteps builds one Step per model call: debug/steps/step_NNNN.json where
@@ -275,6 +276,7 @@ func (r *Run) readFinalRuns() {
 		if fi, err := Stat(r.Dir, rel+"/trace.zip"); err == nil && fi.Mode().IsRegular() {
 			fr.Trace = rel + "/trace.zip"
 		}
+		fr.Videos = r.finalVideos(rel)
 		var v Verdict
 		if _, err := Stat(r.Dir, rel+"/self_reflect_result.json"); err == nil && r.readJSON(rel+"/self_reflect_result.json", &v, "") {
 			fr.Verdict = &v
@@ -282,6 +284,33 @@ func (r *Run) readFinalRuns() {
 		r.FinalRuns = append(r.FinalRuns, fr)
 	}
 	sort.Slice(r.FinalRuns, func(i, j int) bool { return r.FinalRuns[i].N < r.FinalRuns[j].N })
+}
+
+// finalVideos lists a final run's videos: the regular .webm files of its
+// video/ folder, oldest first (the order the script opened its pages).
+func (r *Run) finalVideos(rel string) []string {
+	entries, _ := ReadDir(r.Dir, rel+"/video")
+	type video struct {
+		rel string
+		mod time.Time
+	}
+	var vs []video
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.ToLower(filepath.Ext(e.Name())) != ".webm" {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		vs = append(vs, video{rel + "/video/" + e.Name(), fi.ModTime()})
+	}
+	sort.Slice(vs, func(i, j int) bool { return vs[i].mod.Before(vs[j].mod) })
+	var out []string
+	for _, v := range vs {
+		out = append(out, v.rel)
+	}
+	return out
 }
 
 var digits = regexp.MustCompile(`\d+`)

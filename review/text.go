@@ -233,6 +233,9 @@ func (r *Run) finalRunsMD(b *mdOut) {
 			}
 			b.WriteString(line + "\n")
 		}
+		for _, v := range fr.Videos {
+			b.WriteString("- video `" + v + "`\n")
+		}
 		if fr.Verdict != nil && strings.TrimSpace(fr.Verdict.FinalResponse) != "" {
 			fmt.Fprintf(b, "\nThe judge's verdict:\n\n%s\n", b.quote(fr.Verdict.FinalResponse))
 		}

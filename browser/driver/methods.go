@@ -175,8 +175,16 @@ var methods = map[string]method{
 	"page.intercept_file_chooser": {handle: onPage(pageInterceptFileChooser)},
 	"download.wait":               {handle: downloadWait, quiet: true},
 	"download.save_as":            {handle: downloadSaveAs, quiet: true},
-	"download.cancel":             {handle: downloadDo((*browser.Download).Cancel), quiet: true},
-	"download.delete":             {handle: downloadDo((*browser.Download).Delete), quiet: true},
+
+	// Screencast frames and videos (screencast_methods.go).
+	"page.video_start":      {handle: onPage(pageVideoStart), quiet: true},
+	"page.video_save_as":    {handle: onRecordedPage(pageVideoSaveAs), quiet: true},
+	"page.video_delete":     {handle: onRecordedPage(pageVideoDelete), quiet: true},
+	"page.screencast_start": {handle: pageScreencastStart, quiet: true},
+	"page.screencast_ack":   {handle: pageScreencastAck, quiet: true},
+	"page.screencast_stop":  {handle: pageScreencastStop, quiet: true},
+	"download.cancel":       {handle: downloadDo((*browser.Download).Cancel), quiet: true},
+	"download.delete":       {handle: downloadDo((*browser.Download).Delete), quiet: true},
 
 	// Raw CDP sessions (guarded in a run: cdpsession.Allowed).
 	"cdp.new_session": {handle: cdpNewSession, quiet: true},

@@ -56,8 +56,10 @@ type conn struct {
 	subMu       sync.Mutex
 	unsubscribe func() // the connection's event subscription, if any
 
-	api apiContexts // its API request contexts of no browser (apirequest_methods.go)
-	cdp cdpSessions // raw CDP sessions (cdp_methods.go)
+	api    apiContexts // its API request contexts of no browser (apirequest_methods.go)
+	cdp    cdpSessions // raw CDP sessions (cdp_methods.go)
+	castMu sync.Mutex
+	casts  map[string]*clientCast // the connection's screencasts, by page (screencast_methods.go)
 }
 
 func (c *conn) write(resp rpcResponse) {
@@ -93,6 +95,7 @@ func (s *Server) serve(ctx context.Context, r io.Reader, w io.Writer, closeEnds 
 	c := &conn{s: s, closeEnds: closeEnds, end: cancel, w: w}
 	defer endSubscription(c)
 	defer c.endCDPSessions()
+	defer endScreencasts(c)
 
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)

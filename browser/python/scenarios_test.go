@@ -46,6 +46,7 @@ var scenarios = []struct{ name, what string }{
 	{"pw_misc", "console values, page errors of thrown non-Errors, exposed functions, Frame.eval_on_selector"},
 	{"pw_devices", "device descriptors, taps on a touch context, page.pdf, request timing, a CDP session"},
 	{"pw_websocket", "WebSocket routes: in place of a server, forwarding to one, binary, closes, context routes"},
+	{"pw_video", "record_video_dir videos, page.screencast frames and show_actions labels"},
 	{"pw_expect_locators", "expect() details (class lists, JS values, regex case, labels, viewport ratio)"},
 	{"pw_clock", "page.clock: a countdown run by the fake clock, new documents' time, bad input"},
 }
@@ -59,6 +60,12 @@ var harnessScripts = map[string]string{
 	"trace_viewer": "TestTraceViewer",
 	"trace_env":    "TestTraceFromEnvironment",
 	"har":          "TestHARReplayOffline",
+	"support":      "(helpers of the other scripts)",
+	"killed":       "TestDriverKilled",
+	"cleanup":      "TestCleanup",
+	"live":         "TestConnectSocket",
+	"video":        "TestVideoWhenTheScriptEnds",
+	"bench":        "BenchmarkClickRoundTrip",
 	"support":      "(helpers of the other scripts)",
 }
 

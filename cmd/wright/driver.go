@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"wright/browser"
 	"wright/browser/driver"
+	"wright/gate"
 	"wright/harness/probe"
 )
 
@@ -63,6 +65,8 @@ func runDriver(cmd *cobra.Command, _ []string) error {
 			Executable: driverFlags.executable,
 			CDPURL:     driverFlags.cdpURL,
 			Headed:     driverFlags.headed,
+			VideoDir:   videoDir(),
+			Log:        os.Stderr,
 		},
 		Log: os.Stderr,
 		HAR: driver.HAROptionsFromEnv(),
@@ -72,4 +76,16 @@ func runDriver(cmd *cobra.Command, _ []string) error {
 		return driver.ServeSocket(ctx, driverFlags.socket, opts)
 	}
 	return driver.ServeStdio(ctx, os.Stdin, os.Stdout, opts)
+}
+
+// videoDir is WRIGHT_VIDEO (gate.VideoEnv) made absolute, "" when unset.
+func videoDir() string {
+	dir := os.Getenv(gate.VideoEnv)
+	if dir == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }

@@ -12,6 +12,7 @@ from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
 from ._fetch import _context_request
 from ._network import Disposable, _Routing
+from ._video import VIDEO_OPTIONS, _record_if_asked
 from ._tracing import Tracing
 from . import _har_router
 
@@ -30,7 +31,7 @@ class BrowserContext(_Routing, _Emitter):
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
                                         "strict_selectors", "service_workers", "permissions", "storage_state",
-                                        "ignore_https_errors", "default_browser_type") + _har_router.OPTIONS)
+                                        "ignore_https_errors", "default_browser_type") + _har_router.OPTIONS + VIDEO_OPTIONS)
 
     def __init__(self, browser, options=None, isolated=True, closes_browser=False):
         options = {k: v for k, v in (options or {}).items() if v is not None}
@@ -309,6 +310,7 @@ class BrowserContext(_Routing, _Emitter):
     def _adopt(self, page, popup=False, quiet=False):
         page._context = self
         self._pages.append(page)
+        _record_if_asked(page, self._options)
         metrics = any(k in self._emulation for k in ("is_mobile", "has_touch", "device_scale_factor"))
         if popup:
             # The driver gave the popup this context's defaults (_sync_defaults) before it ran.

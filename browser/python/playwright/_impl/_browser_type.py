@@ -180,4 +180,6 @@ class BrowserType:
         browser._contexts.append(context)
         for page in browser.pages:
             context._adopt(page)
+        if not context._pages:
+            context.new_page()  # Playwright's persistent context opens with one page
         return context

@@ -27,6 +27,7 @@ from ._element_handle import ElementHandle
 from ._waiter import _NavigationWaiter, _describe_pattern, _url_predicate
 from ._frame import Frame, _SET_CONTENT_JS
 from ._pdf import _pdf
+from ._video import Screencast
 
 
 # add_script_tag / add_style_tag: insert the tag, settle on its load (or error).
@@ -172,6 +173,8 @@ class Page(_Routing, _Emitter, _Locating):
         self.local_storage = WebStorage(self, "localStorage")
         self.session_storage = WebStorage(self, "sessionStorage")
         self._request = None  # page.request when the page has no context of the client's (_fetch.py)
+        self._video = None  # its Video, when the context records (_video.py)
+        self.screencast = Screencast(self)
 
     @property
     def request(self):
@@ -206,6 +209,7 @@ class Page(_Routing, _Emitter, _Locating):
             timeout = self._default_timeout
         if timeout is not None:
             body["timeout"] = timeout
+        self.screencast._annotate(method, body)
         return self._browser._call(method, body, timeout_ms=timeout if _wait else False)
 
     @property
@@ -1037,6 +1041,11 @@ class Page(_Routing, _Emitter, _Locating):
 
     # Playwright's page methods that map onto others
 
+    @property
+    def video(self):
+        """The page's Video when its context records videos (record_video_dir), else None."""
+        return self._video
+
     def requests(self):
         """The page's last 100 requests, oldest first (each keeps its response)."""
         return list(self._recent_requests)
@@ -1062,4 +1071,5 @@ _PAGE_EVENTS = {
     "framedetached": Page._on_frame_event, "request": Page._on_request, "response": Page._on_response,
     "requestfinished": Page._on_request_end, "requestfailed": Page._on_request_end,
     "filechooser": Page._on_file_event, "download": Page._on_file_event, "close": Page._on_close,
+    "screencastframe": lambda page, kind, params: page.screencast._on_event(params),
 }

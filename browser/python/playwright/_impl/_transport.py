@@ -52,6 +52,7 @@ class _Transport:
         self._gone = None  # why the channel can no longer be used
         self._shut = False
         self._handler_error = None  # the first route handler failure, raised by the next call
+        self._listener_error = None  # the first screencast callback failure, raised by the next call or wait
         self._stash = {}  # answers that arrived while a nested call waited, by id
         self._waiting = set()  # ids of calls in flight on this thread's stack
         self.on_notify = None  # called with (method, params) for each driver event
@@ -67,6 +68,7 @@ class _Transport:
             pending, self._handler_error = self._handler_error, None
             if pending is not None:
                 raise pending  # a route handler failed during an earlier call: the script's next call says so
+            self._raise_listener_error()
             try:
                 self._send(data)
             except (OSError, ValueError):
@@ -98,6 +100,12 @@ class _Transport:
                     self._inbox.put(("eof", None))
                     return bool(until and until())
                 self._route(msg)
+                self._raise_listener_error()
+
+    def _raise_listener_error(self):
+        pending, self._listener_error = self._listener_error, None
+        if pending is not None:
+            raise pending  # a frame callback failed: the script's next call or wait says so, as in Playwright
 
     def _route(self, msg):
         """An event is dispatched; an answer to a call further up the stack is kept for it."""

@@ -35,12 +35,12 @@ from playwright._impl._network import Disposable, Request, Response, Route, WebE
 from playwright._impl._fetch import APIRequest, APIRequestContext, APIResponse, FormData  # noqa: F401
 from playwright._impl._files import Download, FileChooser  # noqa: F401
 from playwright._impl._tracing import Tracing  # noqa: F401
+from playwright._impl._video import Screencast, Video  # noqa: F401
 from playwright._impl._assertions import APIResponseAssertions, LocatorAssertions, PageAssertions, expect  # noqa: F401
 
 ChromiumBrowserContext = BrowserContext
 
 _OUT_OF_SCOPE = {
-    "Video": "video recording",
     "Worker": "web and service workers",
     "WebSocket": "WebSocket events (not yet in wright)",
     "BrowserBindResult": "Playwright's server protocol",

@@ -48,6 +48,6 @@ with sync_playwright() as p:
     three.close()
     one.close()
     check(browser.contexts == [two], "closed contexts leave browser.contexts")
-    expect_error(Error, lambda: browser.new_context(record_video_dir="v"), "record_video_dir")
+    expect_error(Error, lambda: browser.new_context(client_certificates=[{}]), "client_certificates")
     browser.close()
 print("OK")
