@@ -60,12 +60,7 @@ var harnessScripts = map[string]string{
 	"trace_viewer": "TestTraceViewer",
 	"trace_env":    "TestTraceFromEnvironment",
 	"har":          "TestHARReplayOffline",
-	"support":      "(helpers of the other scripts)",
-	"killed":       "TestDriverKilled",
-	"cleanup":      "TestCleanup",
-	"live":         "TestConnectSocket",
 	"video":        "TestVideoWhenTheScriptEnds",
-	"bench":        "BenchmarkClickRoundTrip",
 	"support":      "(helpers of the other scripts)",
 }
 
