@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/go-rod/rod/lib/proto"
+
+	"wright/browser/apirequest"
 )
 
 // ContextDefaults is what a client's browser context gives each page that
@@ -17,6 +19,9 @@ type ContextDefaults struct {
 	Bindings          []string   `json:"bindings"`
 	Routing           bool       `json:"routing"`
 	IgnoreHTTPSErrors bool       `json:"ignore_https_errors"`
+	// HTTPCredentials answer the context's HTTP auth challenges (its pages'
+	// and its API requests'); nil: none.
+	HTTPCredentials *apirequest.Credentials `json:"http_credentials"`
 }
 
 // SetContextDefaults records the defaults of the client's context id ("" is
@@ -57,6 +62,11 @@ func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
 			return err
 		}
 	}
+	if d.HTTPCredentials != nil {
+		// Before routing below, whose Fetch.enable then carries the auth handling too.
+		p.router.auth.Store(d.HTTPCredentials)
+		p.router.authOn.Store(true)
+	}
 	if err := b.applyNamedScripts(ctx, p, id); err != nil {
 		return err
 	}
@@ -70,8 +80,8 @@ func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
 			return err
 		}
 	}
-	if d.Routing {
-		return p.Router().Enable(ctx, true)
+	if d.Routing || d.HTTPCredentials != nil {
+		return p.Router().Enable(ctx, d.Routing)
 	}
 	return nil
 }

@@ -76,6 +76,9 @@ func (p *Page) Fetch(ctx context.Context, req FetchRequest, timeout time.Duratio
 		return nil, err
 	}
 	c.IgnoreHTTPSErrors = p.ignoresHTTPSErrors()
+	if cr := p.router.auth.Load(); cr != nil {
+		c.Credentials = cr // new_page(http_credentials=...) over its context's
+	}
 	ar := apirequest.Request{URL: req.URL, Method: req.Method, Body: req.PostData, MaxRedirects: req.MaxRedirects}
 	if ar.MaxRedirects < 0 {
 		ar.MaxRedirects = apirequest.DefaultMaxRedirects
@@ -101,7 +104,7 @@ func (b *Browser) APIClient(ctx context.Context, id string) (*apirequest.Client,
 	d := b.ctxDefaults[id]
 	b.mu.Unlock()
 	c := &apirequest.Client{Policy: b.opts.URLPolicy, Proxy: apirequest.RunProxy(b.policyProxy()),
-		Jar: contextJar{b: b, id: id}, IgnoreHTTPSErrors: d.IgnoreHTTPSErrors}
+		Jar: contextJar{b: b, id: id}, IgnoreHTTPSErrors: d.IgnoreHTTPSErrors, Credentials: d.HTTPCredentials}
 	if d.Emulation != nil && d.Emulation.UserAgent != "" {
 		c.UserAgent = d.Emulation.UserAgent
 	} else {
@@ -258,7 +261,10 @@ func (rt *Router) patterns() []*proto.FetchRequestPattern {
 		return pats
 	}
 	var pats []*proto.FetchRequestPattern
-	if p.b.opts.URLPolicy != nil {
+	if rt.authOn.Load() {
+		// Auth challenges are reported only for requests Fetch pauses.
+		pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest})
+	} else if p.b.opts.URLPolicy != nil {
 		pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest})
 	}
 	if p.b.proxy != "" {
@@ -276,7 +282,7 @@ func (rt *Router) Enable(ctx context.Context, on bool) error {
 	defer o.end()
 	var err error
 	if pats := rt.patterns(); pats != nil {
-		err = callCDP(o.rodPage(), proto.FetchEnable{Patterns: pats})
+		err = callCDP(o.rodPage(), rt.fetchEnable(pats))
 	} else {
 		err = callCDP(o.rodPage(), proto.FetchDisable{})
 	}
@@ -284,6 +290,90 @@ func (rt *Router) Enable(ctx context.Context, on bool) error {
 		return o.fail(p.jsErr(err), "")
 	}
 	return nil
+}
+
+func (rt *Router) fetchEnable(pats []*proto.FetchRequestPattern) proto.FetchEnable {
+	return proto.FetchEnable{Patterns: pats, HandleAuthRequests: rt.authOn.Load()}
+}
+
+// HTTP authentication (Playwright's http_credentials): while credentials
+// are set, the page's auth challenges come to answerAuth. A challenge is
+// answered with them once per request, and only when the request's origin
+// is theirs; a second challenge of the same request (wrong credentials),
+// another origin's, or one from a proxy is cancelled, so the page shows the
+// server's 401 answer and the credentials go nowhere else.
+
+// SetHTTPCredentials sets (nil: clears) the credentials the page answers
+// HTTP auth challenges with.
+func (p *Page) SetHTTPCredentials(ctx context.Context, cr *apirequest.Credentials) error {
+	if cr != nil && cr.Origin != "" {
+		if u, err := url.Parse(cr.Origin); err != nil || u.Host == "" {
+			return newErr(ErrInvalidParams, "http_credentials: origin %q is not an origin like https://example.com", cr.Origin)
+		}
+	}
+	p.router.auth.Store(cr)
+	if cr != nil {
+		p.router.authOn.Store(true)
+	}
+	return p.router.Enable(ctx, p.router.on.Load())
+}
+
+// answerAuth answers one Fetch.authRequired.
+func (rt *Router) answerAuth(e *proto.FetchAuthRequired) {
+	p := rt.p
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	answer := &proto.FetchAuthChallengeResponse{Response: proto.FetchAuthChallengeResponseResponseCancelAuth}
+	if e.AuthChallenge != nil && e.AuthChallenge.Source == proto.FetchAuthChallengeSourceProxy {
+		answer.Response = proto.FetchAuthChallengeResponseResponseDefault // the launch's proxy settings decide
+	} else if cr := rt.auth.Load(); cr != nil && rt.firstTry(e.RequestID) {
+		if u, err := url.Parse(e.Request.URL); err == nil && cr.For(u) {
+			if pw, err := p.credentialPassword(cr.Password, u); err != nil {
+				p.addConsole("error", "wright: http_credentials: "+err.Error(), "", 0)
+			} else {
+				answer = &proto.FetchAuthChallengeResponse{Response: proto.FetchAuthChallengeResponseResponseProvideCredentials,
+					Username: cr.Username, Password: pw}
+			}
+		}
+	}
+	_ = proto.FetchContinueWithAuth{RequestID: e.RequestID, AuthChallengeResponse: answer}.Call(p.rod.Context(ctx))
+}
+
+// firstTry records that the request is given the credentials, false when
+// it already was.
+func (rt *Router) firstTry(id proto.FetchRequestID) bool {
+	rt.authMu.Lock()
+	defer rt.authMu.Unlock()
+	if rt.tried[id] {
+		delete(rt.tried, id)
+		return false
+	}
+	if rt.tried == nil || len(rt.tried) > 1000 {
+		rt.tried = map[proto.FetchRequestID]bool{} // answered requests are not asked again; keep it bounded
+	}
+	rt.tried[id] = true
+	return true
+}
+
+// credentialPassword is the password to answer u's challenge with. A
+// password that names wright's secrets (<secret>name</secret>) gets their
+// values here, in the driver, and only for a host each secret may go to,
+// so the script that set it never holds the value.
+func (p *Page) credentialPassword(pw string, u *url.URL) (string, error) {
+	pieces, has, err := p.secretPieces(pw)
+	if err != nil || !has {
+		return pw, err
+	}
+	origin := u.Scheme + "://" + u.Host
+	for _, pc := range pieces {
+		if pc.Name == "" {
+			continue
+		}
+		if err := p.b.opts.Secrets.MayType(pc.Name, origin); err != nil {
+			return "", err
+		}
+	}
+	return joinPieces(pieces), nil
 }
 
 // decideRequest is the one place paused requests are decided.
@@ -628,8 +718,16 @@ func (p *Page) ResponseBody(ctx context.Context, request string) ([]byte, error)
 // on, every request the page makes pauses until the client continues,
 // fulfills or aborts it.
 type Router struct {
-	p  *Page
-	on atomic.Bool // a client decides this page's requests
+	p    *Page
+	on   atomic.Bool                            // a client decides this page's requests
+	auth atomic.Pointer[apirequest.Credentials] // answers HTTP auth challenges (SetHTTPCredentials)
+	// authOn: the page handles auth challenges itself, from the first
+	// credentials on, also once they are cleared (else Chromium would
+	// retry a failed answer it remembers and fail the load).
+	authOn atomic.Bool
+
+	authMu sync.Mutex
+	tried  map[proto.FetchRequestID]bool // requests the credentials were already given to
 
 	mu   sync.Mutex
 	held map[string]RequestInfo // routed requests a replayer answers if they continue (Options.Replay)

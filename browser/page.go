@@ -193,7 +193,7 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 		calls = append(calls, proto.EmulationSetFocusEmulationEnabled{Enabled: true})
 	}
 	if pats := p.router.patterns(); pats != nil {
-		calls = append(calls, proto.FetchEnable{Patterns: pats})
+		calls = append(calls, p.router.fetchEnable(pats))
 	}
 	for _, c := range calls {
 		if err := callCDP(r, c); err != nil {
@@ -267,6 +267,11 @@ func (p *Page) pump(events <-chan *rod.Message) {
 			var e proto.FetchRequestPaused
 			if msg.Load(&e) {
 				p.router.decide(&e)
+			}
+		case "Fetch.authRequired":
+			var e proto.FetchAuthRequired
+			if msg.Load(&e) {
+				p.router.answerAuth(&e)
 			}
 		case "Inspector.targetCrashed":
 			p.markClosed("the page crashed")

@@ -7,8 +7,11 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"wright/browser/apirequest"
 )
 
 // hostSecrets is the smallest SecretSource: one value, typed only where the
@@ -167,5 +170,53 @@ document.getElementById('move').addEventListener('keydown', () => { document.get
 	// The page is usable after a refusal.
 	if err := loc(t, p, "#catch").Fill(ctx, "still works", false, 0); err != nil {
 		t.Errorf("fill after a refusal: %v", err)
+	}
+}
+
+// An http_credentials password naming a secret gets its value only in an
+// answer to a challenge of a host the secret may go to: another host's
+// challenge is cancelled and sees nothing of it.
+func TestSecretHTTPCredentials(t *testing.T) {
+	needBrowser(t)
+	const value = "S3cretValue-0123456789"
+	var mu sync.Mutex
+	var other []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, pw, ok := r.BasicAuth()
+		if ok && !strings.HasPrefix(r.Host, "127.0.0.1") {
+			mu.Lock()
+			other = append(other, pw)
+			mu.Unlock()
+		}
+		if !ok || pw != value {
+			w.Header().Set("WWW-Authenticate", `Basic realm="s"`)
+			w.WriteHeader(http.StatusUnauthorized)
+		}
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b, err := Launch(ctx, Options{Secrets: hostSecrets{"pw", value, "127.0.0.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(context.Background())
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.SetHTTPCredentials(ctx, &apirequest.Credentials{Username: "u", Password: "<secret>pw</secret>"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := p.Goto(ctx, strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)+"/", Load, 0); err != nil || res.Status != 401 {
+		t.Fatalf("another host: %+v %v", res, err)
+	}
+	if res, err := p.Goto(ctx, srv.URL+"/", Load, 0); err != nil || res.Status != 200 {
+		t.Fatalf("the secret's host: %+v %v", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(other) != 0 {
+		t.Fatalf("another host was sent %q", other)
 	}
 }

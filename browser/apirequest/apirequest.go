@@ -268,13 +268,20 @@ func (h *hop) setHeaders(ctx context.Context, hr *http.Request, withAuth bool) e
 // credentialsFor says whether the credentials may go to u: any origin when
 // they name none, else theirs only (compared without case).
 func (c *Client) credentialsFor(u *url.URL) bool {
-	if c.Credentials == nil {
+	return c.Credentials.For(u)
+}
+
+// For says whether the credentials may go to u: any origin when they name
+// none, else theirs only (scheme, host and port, compared without case).
+// The browser's answers to auth challenges ask the same.
+func (cr *Credentials) For(u *url.URL) bool {
+	if cr == nil {
 		return false
 	}
-	if c.Credentials.Origin == "" {
+	if cr.Origin == "" {
 		return true
 	}
-	o, err := url.Parse(strings.ToLower(c.Credentials.Origin))
+	o, err := url.Parse(strings.ToLower(cr.Origin))
 	if err != nil {
 		return false
 	}

@@ -54,7 +54,9 @@ func (cp clientParams) apply(c *apirequest.Client) {
 	if cp.UserAgent != "" {
 		c.UserAgent = cp.UserAgent
 	}
-	c.Credentials = cp.HTTPCredentials
+	if cp.HTTPCredentials != nil { // else a browser context's own stay
+		c.Credentials = cp.HTTPCredentials
+	}
 }
 
 func doAPIRequest(ctx context.Context, c *apirequest.Client, ap apiRequestParams) (any, error) {

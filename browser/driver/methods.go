@@ -88,10 +88,11 @@ var methods = map[string]method{
 	"page.frame_goto":  {handle: onPageTimed(pageFrameGoto)},
 
 	// Emulation.
-	"page.set_viewport_size":   {handle: onPage(pageSetViewportSize)},
-	"page.emulate_media":       {handle: onPage(pageEmulateMedia)},
-	"page.ignore_https_errors": {handle: onPage(pageIgnoreHTTPSErrors)},
-	"page.emulate":             {handle: onPage(pageEmulate)},
+	"page.set_viewport_size":    {handle: onPage(pageSetViewportSize)},
+	"page.emulate_media":        {handle: onPage(pageEmulateMedia)},
+	"page.ignore_https_errors":  {handle: onPage(pageIgnoreHTTPSErrors)},
+	"page.set_http_credentials": {handle: onPage(pageSetHTTPCredentials)},
+	"page.emulate":              {handle: onPage(pageEmulate)},
 
 	// Keyboard and mouse.
 	"page.keyboard.press":       {handle: onPage(pageKeyboardPress)},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"wright/browser"
+	"wright/browser/apirequest"
 )
 
 func pageEmulateMedia(ctx context.Context, p *browser.Page, mp *struct {
@@ -23,6 +24,14 @@ func pageCloseBeforeUnload(ctx context.Context, p *browser.Page, _ *pageParams) 
 // pageIgnoreHTTPSErrors answers page.ignore_https_errors.
 func pageIgnoreHTTPSErrors(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
 	return nil, p.IgnoreHTTPSErrors(ctx)
+}
+
+// pageSetHTTPCredentials answers page.set_http_credentials.
+func pageSetHTTPCredentials(ctx context.Context, p *browser.Page, cp *struct {
+	pageParams
+	HTTPCredentials *apirequest.Credentials `json:"http_credentials"`
+}) (any, error) {
+	return nil, p.SetHTTPCredentials(ctx, cp.HTTPCredentials)
 }
 
 // page.* methods.

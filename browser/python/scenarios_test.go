@@ -35,6 +35,7 @@ var scenarios = []struct{ name, what string }{
 	{"pw_context_events", "context events: pages, popups' console, loads, navigations, frames, closes, errors"},
 	{"pw_handles", "element handles: previews, owner frames, detached elements, page state shortcuts"},
 	{"pw_request", "APIRequestContext (page.request) and route.fetch"},
+	{"pw_http_credentials", "http_credentials: Basic auth for the context's origin only, in pages and context.request"},
 	{"pw_locators", "or_/and_, description, regex test ids, repr, wait_for_function"},
 	{"pw_lifecycle", "disposable init scripts, pages as context managers, browser events"},
 	{"pw_files", "files, file choosers, downloads, drag and drop"},

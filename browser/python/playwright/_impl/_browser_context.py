@@ -11,6 +11,7 @@ from ._errors import Error, TargetClosed
 from ._helpers import _UNSET, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
 from ._fetch import _context_request
+from ._http_credentials import _apply_to_page, _http_credentials
 from ._network import Disposable, _Routing
 from ._video import VIDEO_OPTIONS, _record_if_asked
 from ._tracing import Tracing
@@ -31,7 +32,7 @@ class BrowserContext(_Routing, _Emitter):
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
                                         "strict_selectors", "service_workers", "permissions", "storage_state",
-                                        "ignore_https_errors", "default_browser_type") + _har_router.OPTIONS + VIDEO_OPTIONS)
+                                        "ignore_https_errors", "default_browser_type", "http_credentials") + _har_router.OPTIONS + VIDEO_OPTIONS)
 
     def __init__(self, browser, options=None, isolated=True, closes_browser=False):
         options = {k: v for k, v in (options or {}).items() if v is not None}
@@ -56,6 +57,9 @@ class BrowserContext(_Routing, _Emitter):
         self._ws_routes = None  # context.route_web_socket (_web_socket_route.py)
         self._emulation = {k: options[k] for k in self._EMULATED if k in options}
         self._request = None  # context.request, made on first use (_fetch.py)
+        self._http_credentials = None  # _http_credentials.py
+        if "http_credentials" in options:
+            self._http_credentials = _http_credentials(options["http_credentials"])
         self._id = ""
         self.tracing = Tracing(self)
         self._har_recordings = []  # HARs written when it closes (_har_router)
@@ -71,7 +75,8 @@ class BrowserContext(_Routing, _Emitter):
         state = options.get("storage_state")
         if state is not None:
             self._load_storage_state(state)
-        if self._emulation or self._init_scripts or "viewport" in options or options.get("ignore_https_errors"):
+        if (self._emulation or self._init_scripts or "viewport" in options or options.get("ignore_https_errors")
+                or self._http_credentials is not None):
             self._sync_defaults()
         self.tracing._auto_start()
 
@@ -83,7 +88,8 @@ class BrowserContext(_Routing, _Emitter):
             emulation["viewport"] = _viewport(viewport, "new_context")
         self._ccall("context.set_defaults", emulation=emulation or None, init_scripts=list(self._init_scripts),
                     bindings=list(self._bindings), routing=bool(self._routes),
-                    ignore_https_errors=bool(self._options.get("ignore_https_errors")))
+                    ignore_https_errors=bool(self._options.get("ignore_https_errors")),
+                    http_credentials=self._http_credentials)
 
     @property
     def request(self):
@@ -324,6 +330,8 @@ class BrowserContext(_Routing, _Emitter):
         if self._options.get("ignore_https_errors") and not popup:
             page._call("page.ignore_https_errors")
         self._clock._adopt(page)
+        if not popup:
+            _apply_to_page(self, page)
         if quiet:
             self._quiet.add(page)  # its "page" event waits for browser.page
         else:
