@@ -75,7 +75,8 @@ slurm:
 endif
 
 # npm installs the pages no one here wrote that browser's role agreement
-# test and bench/perf run on (their tests skip, saying so, without it).
+# test and bench/perf run on, and har-validator, which checks the HAR files
+# wright writes (their tests skip, saying so, without it).
 ifeq ($(UNAME),Darwin)
 npm:
 	@command -v npm >/dev/null 2>&1 || echo "no npm: the tests on npm pages skip (brew install node)"
