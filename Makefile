@@ -76,7 +76,8 @@ endif
 
 # npm installs the pages no one here wrote that browser's role agreement
 # test and bench/perf run on, and the playwright-core whose trace viewer
-# TestTraceViewer opens wright's traces in (internal/peerpages pins the
+# TestTraceViewer opens wright's traces in, and har-validator, which checks
+# the HAR files wright writes (internal/peerpages pins the
 # versions; their tests skip, saying so, without npm).
 ifeq ($(UNAME),Darwin)
 npm:

@@ -96,6 +96,16 @@ func TestRecorderMinimalAttachAndFilter(t *testing.T) {
 	}
 }
 
+func TestRecorderCapsBodies(t *testing.T) {
+	r := NewRecorder(Options{MaxBody: 4})
+	r.Request(RequestStart{Key: "k", URL: "http://x.test/big", Method: "GET", Time: time.Now()})
+	r.Finished("k", []byte("too long"), time.Now())
+	h, _ := r.Log()
+	if c := h.Log.Entries[0].Response.Content; c.Text != "" || c.Size != 8 || c.Comment == "" {
+		t.Errorf("a body over the cap: %+v", c)
+	}
+}
+
 func TestWriteOpenLookup(t *testing.T) {
 	for _, name := range []string{"a.zip", "a.har"} {
 		t.Run(name, func(t *testing.T) {

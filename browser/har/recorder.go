@@ -4,6 +4,7 @@ import (
 	"crypto/sha1" //nolint:gosec // names attached bodies as Playwright does; not a security use
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"mime"
 	"net/http"
 	"net/url"
@@ -31,7 +32,14 @@ type Options struct {
 	Keep    func(url string) bool
 	Creator Creator // "" name: wright
 	Browser *Creator
+	// MaxBody caps a body kept (0: DefaultMaxBody): a bigger one keeps
+	// its size only, so that a page streaming a huge file cannot fill
+	// the recorder's memory.
+	MaxBody int
 }
+
+// DefaultMaxBody is the biggest body a recorder keeps by default.
+const DefaultMaxBody = 32 << 20
 
 // RequestStart is a request the browser sent. Key tells requests apart
 // within one recorder; a redirect keeps its request's key and carries the
@@ -80,6 +88,9 @@ type pending struct {
 func NewRecorder(o Options) *Recorder {
 	if o.Content == "" {
 		o.Content = ContentEmbed
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
 	}
 	if o.Creator.Name == "" {
 		o.Creator = Creator{Name: "wright", Version: "1"}
@@ -205,6 +216,10 @@ func (r *Recorder) finish(p *pending, body []byte, at time.Time) {
 		r.timings(p, at)
 	}
 	if body == nil || r.opts.Content == ContentOmit {
+		return
+	}
+	if len(body) > r.opts.MaxBody {
+		c.Comment = fmt.Sprintf("the body (%d bytes) is over the recorder's %d and was not kept", len(body), r.opts.MaxBody)
 		return
 	}
 	switch r.opts.Content {

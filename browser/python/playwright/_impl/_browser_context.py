@@ -395,10 +395,7 @@ class BrowserContext(_Routing, _Emitter):
         if not self._browser.is_connected():
             return
         self.tracing._context_closing()
-        try:
-            _har_router.export_all(self)
-        finally:
-            _har_router.close_routers(self)
+        har_error = _har_router.finish(self)  # before the pages close: bodies are read from them
         for page in self.pages:
             try:
                 page.close()
@@ -414,6 +411,8 @@ class BrowserContext(_Routing, _Emitter):
         self._emit("close", self)
         if self._closes_browser:
             self._browser.close()
+        if har_error is not None:
+            raise har_error
 
 
 # set_content: replace the document and settle when the wanted event fired.

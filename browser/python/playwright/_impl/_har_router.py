@@ -152,3 +152,14 @@ def close_routers(context):
     routers, context._har_routers = context._har_routers, []
     for r in routers:
         r.dispose()
+
+
+def finish(context):
+    """A closing context's HAR work: write its recordings, release its archives; the first error, or None."""
+    try:
+        export_all(context)
+    except Error as e:
+        return e
+    finally:
+        close_routers(context)
+    return None
