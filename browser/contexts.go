@@ -227,37 +227,6 @@ func (b *Browser) applyNamedScripts(ctx context.Context, p *Page, id string) err
 	return nil
 }
 
-// setNamedScript replaces the page's init script called name: the new one
-// is added before the old one goes, so no document starts with neither.
-func (p *Page) setNamedScript(ctx context.Context, name, source string) error {
-	p.mu.Lock()
-	old := p.named[name]
-	p.mu.Unlock()
-	id := ""
-	if source != "" {
-		var err error
-		if id, err = p.AddInitScriptID(ctx, source); err != nil {
-			return err
-		}
-	}
-	if old != "" {
-		if err := p.RemoveInitScript(ctx, old); err != nil {
-			return err
-		}
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.named == nil {
-		p.named = map[string]string{}
-	}
-	if id == "" {
-		delete(p.named, name)
-	} else {
-		p.named[name] = id
-	}
-	return nil
-}
-
 // Cookies lists the context's cookies ("" is the default context).
 func (b *Browser) Cookies(ctx context.Context, id string) ([]*proto.NetworkCookie, error) {
 	ctx, cancel := b.opContext(ctx, 0)

@@ -270,6 +270,37 @@ func (p *Page) AddInitScriptID(ctx context.Context, source string) (string, erro
 	return string(res.Identifier), nil
 }
 
+// setNamedScript replaces the page's init script called name: the new one
+// is added before the old one goes, so no document starts with neither.
+func (p *Page) setNamedScript(ctx context.Context, name, source string) error {
+	p.mu.Lock()
+	old := p.named[name]
+	p.mu.Unlock()
+	id := ""
+	if source != "" {
+		var err error
+		if id, err = p.AddInitScriptID(ctx, source); err != nil {
+			return err
+		}
+	}
+	if old != "" {
+		if err := p.RemoveInitScript(ctx, old); err != nil {
+			return err
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.named == nil {
+		p.named = map[string]string{}
+	}
+	if id == "" {
+		delete(p.named, name)
+	} else {
+		p.named[name] = id
+	}
+	return nil
+}
+
 // RemoveInitScript stops an init script from running in the documents
 // loaded from now on; an unknown id is fine.
 func (p *Page) RemoveInitScript(ctx context.Context, id string) error {

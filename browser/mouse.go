@@ -550,7 +550,7 @@ func (l *Locator) Tap(ctx context.Context, opts TapOptions) error {
 	}
 	before := l.p.documentURL(o)
 	err = l.p.waitNavigationsOf(o, opts.NoWaitAfter, "the tap", func() error {
-		if err := l.p.touch(o, pt.X, pt.Y, mods); err != nil {
+		if err := touch(l.p, o, pt.X, pt.Y, mods); err != nil {
 			return o.fail(err, "tapping "+l.selector)
 		}
 		return nil
@@ -562,14 +562,18 @@ func (l *Locator) Tap(ctx context.Context, opts TapOptions) error {
 	return nil
 }
 
-// Tap taps a point of the viewport (Playwright's page.touchscreen.tap).
-func (p *Page) Tap(ctx context.Context, x, y float64) error {
+// Touchscreen is a page's touch input (Playwright's page.touchscreen).
+type Touchscreen struct{ p *Page }
+
+// Tap taps a point of the viewport.
+func (t Touchscreen) Tap(ctx context.Context, x, y float64) error {
+	p := t.p
 	o := p.begin(ctx, 0)
 	defer o.end()
 	if err := p.beforeInput(o); err != nil {
 		return o.fail(err, "")
 	}
-	if err := p.touch(o, x, y, 0); err != nil {
+	if err := touch(p, o, x, y, 0); err != nil {
 		return o.fail(err, "tapping")
 	}
 	return nil
@@ -577,7 +581,7 @@ func (p *Page) Tap(ctx context.Context, x, y float64) error {
 
 // touch sends one touch point down and up at (x, y), with the keyboard's
 // held modifiers added to mods.
-func (p *Page) touch(o *op, x, y float64, mods int) error {
+func touch(p *Page, o *op, x, y float64, mods int) error {
 	p.inputMu.Lock()
 	defer p.inputMu.Unlock()
 	mods |= p.held

@@ -168,6 +168,9 @@ func (p *Page) LocatorHandlers() *LocatorHandlers { return &p.handlers }
 // Mouse is the page's mouse.
 func (p *Page) Mouse() *Mouse { return &p.mouse }
 
+// Touchscreen is the page's touch input; its taps need a context with touch.
+func (p *Page) Touchscreen() Touchscreen { return Touchscreen{p} }
+
 // setup enables the domains the page needs and starts its event pump.
 // emulate applies the browser's viewport (done only for the pages we
 // created and their popups, never for someone else's tabs).

@@ -115,5 +115,5 @@ func pageTouchscreenTap(ctx context.Context, p *browser.Page, tp *struct {
 	if tp.X == nil || tp.Y == nil {
 		return nil, invalid("page.touchscreen.tap needs x and y")
 	}
-	return nil, p.Tap(ctx, *tp.X, *tp.Y)
+	return nil, p.Touchscreen().Tap(ctx, *tp.X, *tp.Y)
 }
