@@ -359,6 +359,12 @@ func (l *Locator) stateWait(o *op, h handle, a action) (string, error) {
 // element is on top of it there ("" when they would). origin is h's
 // top-left in page coordinates.
 func (l *Locator) hitWait(o *op, h handle, pt, origin Point) (string, error) {
+	return l.hitAt(o, h, pt, origin, "")
+}
+
+// hitAt asks the page whether pt reaches h; when it does not, the message
+// names what is on top, with when added after the point.
+func (l *Locator) hitAt(o *op, h handle, pt, origin Point, when string) (string, error) {
 	var hit struct {
 		OK    bool   `json:"ok"`
 		Other string `json:"other"`
@@ -367,7 +373,7 @@ func (l *Locator) hitWait(o *op, h handle, pt, origin Point) (string, error) {
 		return "", err
 	}
 	if !hit.OK {
-		return fmt.Sprintf("%s intercepts pointer events at (%.0f, %.0f) instead of %s; wait for it to go away, close it, or pass force: true", hit.Other, pt.X, pt.Y, l.one(o, h)), nil
+		return fmt.Sprintf("%s intercepts pointer events at (%.0f, %.0f) instead of %s%s; wait for it to go away, close it, or pass force: true", hit.Other, pt.X, pt.Y, l.one(o, h), when), nil
 	}
 	return "", nil
 }
@@ -486,17 +492,7 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 // get the click there ("" when it would). origin is the element's top-left
 // as measured before the move.
 func (l *Locator) hitAfterMove(o *op, h handle, pt, origin Point) (string, error) {
-	var hit struct {
-		OK    bool   `json:"ok"`
-		Other string `json:"other"`
-	}
-	if err := l.p.callValue(o, h.ec, "hitTargetAt", &hit, objArg(h.obj), valArg(pt.X), valArg(pt.Y), valArg(origin.X), valArg(origin.Y)); err != nil {
-		return "", err
-	}
-	if !hit.OK {
-		return fmt.Sprintf("%s intercepts pointer events at (%.0f, %.0f) instead of %s once the mouse is over it; wait for it to go away, close it, or pass force: true", hit.Other, pt.X, pt.Y, l.one(o, h)), nil
-	}
-	return "", nil
+	return l.hitAt(o, h, pt, origin, " once the mouse is over it")
 }
 
 // elementOf is the element an action on h acts on: h itself, or the parent
