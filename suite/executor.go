@@ -62,7 +62,7 @@ func (x *HarnessExecutor) Run(ctx context.Context, a Attempt) (Record, error) {
 		return Record{}, &FatalError{Err: err}
 	}
 	if pool == nil || cfg.Browser.CDPURL != "" {
-		if x.Shared != nil && cfg.Browser.CDPURL == "" && cfg.Agent.Mode == "browser" {
+		if x.Shared.Fits(cfg) {
 			return x.runShared(ctx, cfg, a)
 		}
 		return x.run(ctx, cfg, a, "")

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"wright/browser/launcher"
+	"wright/config"
 )
 
 // SharedBrowser is the Chromium the bench's live attempts share, each in a
@@ -68,6 +69,17 @@ func (l Lease) Lost() bool {
 	default:
 		return false
 	}
+}
+
+// Fits reports whether an attempt of cfg may run in a context of the shared
+// browser: a live attempt with no browser of its own (cdp_url) that asks
+// for the same Chromium, headless. A task that names another executable
+// or a headed window gets the browser it asked for.
+func (s *SharedBrowser) Fits(cfg *config.Config) bool {
+	if s == nil || cfg.Agent.Mode != "browser" || cfg.Browser.CDPURL != "" || !cfg.Browser.Headless {
+		return false
+	}
+	return config.Abs(cfg.Browser.Executable) == s.Executable
 }
 
 // Take returns the running browser of worker (from 1), starting it if
