@@ -59,6 +59,7 @@ func hostGuard(lifeFD int, path string, argv []string) error {
 		_, _ = io.Copy(io.Discard, life)
 		_ = syscall.Kill(0, syscall.SIGKILL)
 	}()
+	settle()
 	_ = cmd.Wait()
 	st, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	if st.Signaled() {

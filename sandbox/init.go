@@ -20,9 +20,11 @@ import (
 //
 // It listens on ADDR inside the sandbox's network namespace (before the
 // command starts, so the proxy is there for its first request), hands the
-// listener to a forwarder process that carries each connection to wright's
-// policy proxy on SOCKET, and then executes PATH with ARGV in its own
-// place. Run with --serve-fd it is that forwarder. It returns only on error.
+// listener to a helper process that carries each connection to wright's
+// policy proxy on SOCKET and watches the lifeline N, and then executes PATH
+// with ARGV in its own place. Run with --serve-fd (and --watch-pid) it is
+// that helper; with --watch-pid and --watch-fd alone, a helper that only
+// watches (a sandbox without a proxy). It returns only on error.
 func Init(args []string) error {
 	var sock, listen, path string
 	serve := false
@@ -54,8 +56,8 @@ func Init(args []string) error {
 			if len(args) == 0 {
 				return fmt.Errorf("%s %s: missing value", InitCommand, a)
 			}
-			// Always 3, where startWatcher puts it; --watch-pid comes first.
-			return watch(watchPID)
+			// Always 3, where startHelper puts it; --watch-pid comes first.
+			return watch(watchPID, 3)
 		case "--proxy-socket", "--listen", "--exec":
 			if len(args) == 0 {
 				return fmt.Errorf("%s %s: missing value", InitCommand, a)
@@ -74,32 +76,25 @@ func Init(args []string) error {
 			if guard {
 				return hostGuard(lifeFD, path, args)
 			}
-			if lifeFD >= 0 {
-				if err := startWatcher(lifeFD); err != nil {
-					return err
-				}
-			}
-			return start(sock, listen, path, args)
+			return start(sock, listen, lifeFD, path, args)
 		default:
 			return fmt.Errorf("%s: unknown argument %q", InitCommand, a)
 		}
 	}
 	if serve {
-		return forward(sock)
+		return forward(sock, watchPID)
 	}
 	return fmt.Errorf("%s: no command after --", InitCommand)
 }
 
-// start starts the forwarder (when there is a proxy) and becomes the
-// command.
-func start(sock, listen, path string, argv []string) error {
+// start starts the helper (the proxy forwarder and the lifeline's watcher,
+// whichever the sandbox needs) and becomes the command.
+func start(sock, listen string, lifeFD int, path string, argv []string) error {
 	if path == "" || len(argv) == 0 {
 		return fmt.Errorf("%s: no command to run", InitCommand)
 	}
-	if sock != "" {
-		if err := startForwarder(sock, listen); err != nil {
-			return err
-		}
+	if err := startHelper(sock, listen, lifeFD); err != nil {
+		return err
 	}
 	if !filepath.IsAbs(path) {
 		// A name is looked up inside: the host's PATH may name places
@@ -114,28 +109,53 @@ func start(sock, listen, path string, argv []string) error {
 	return fmt.Errorf("%s: exec %s: %w", InitCommand, path, err)
 }
 
-func startForwarder(sock, listen string) error {
-	l, err := net.Listen("tcp", listen)
-	if err != nil {
-		return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
+// startHelper starts the one process that stays beside the command: it
+// serves the proxy's listener (when there is a proxy) and watches the
+// lifeline (when there is one). One process for both, since each wright
+// process costs its runtime's memory again, and a bench runs many
+// sandboxes at once.
+func startHelper(sock, listen string, lifeFD int) error {
+	if sock == "" && lifeFD < 0 {
+		return nil
 	}
-	f, err := l.(*net.TCPListener).File()
-	l.Close()
-	if err != nil {
-		return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
-	}
-	defer f.Close()
 	self, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
+		return fmt.Errorf("%s: sandbox helper: %w", InitCommand, err)
 	}
-	cmd := exec.Command(self, InitCommand, "--serve-fd", "--proxy-socket", sock)
-	cmd.ExtraFiles = []*os.File{f}
+	cmd := exec.Command(self, InitCommand)
+	if lifeFD >= 0 {
+		// Its pid stays the command's across exec.
+		cmd.Args = append(cmd.Args, "--watch-pid", strconv.Itoa(os.Getpid()))
+	}
+	if sock != "" {
+		l, err := net.Listen("tcp", listen)
+		if err != nil {
+			return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
+		}
+		f, err := l.(*net.TCPListener).File()
+		l.Close()
+		if err != nil {
+			return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
+		}
+		defer f.Close()
+		cmd.ExtraFiles = append(cmd.ExtraFiles, f) // fd 3
+		cmd.Args = append(cmd.Args, "--serve-fd", "--proxy-socket", sock)
+	}
+	if lifeFD >= 0 {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(lifeFD), "lifeline")) // fd 3, or 4 after the listener
+		if sock == "" {
+			cmd.Args = append(cmd.Args, "--watch-fd", "3")
+		}
+	}
 	// Out of the command's process group, so a Ctrl-C or a timeout's
-	// signal to the command's jobs leaves the network up.
+	// signal to the command's jobs leaves the network and the watch up.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%s: proxy forwarder: %w", InitCommand, err)
+		return fmt.Errorf("%s: sandbox helper: %w", InitCommand, err)
+	}
+	if lifeFD >= 0 {
+		// The command must not hold the lifeline: only the helper does.
+		syscall.CloseOnExec(lifeFD)
 	}
 	// Not waited for: it ends with the sandbox, and the command it
 	// becomes reaps it then (or the sandbox's init does).
@@ -143,12 +163,19 @@ func startForwarder(sock, listen string) error {
 }
 
 // forward serves the listener on fd 3: each connection is carried to the
-// proxy's Unix socket unchanged.
-func forward(sock string) error {
+// proxy's Unix socket unchanged. With watchPID, fd 4 is the lifeline,
+// watched as watch does.
+func forward(sock string, watchPID int) error {
 	if sock == "" {
 		return errors.New(InitCommand + ": --serve-fd needs --proxy-socket")
 	}
 	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGPIPE)
+	if watchPID != 0 {
+		go func() {
+			_ = watch(watchPID, 4)
+		}()
+	}
+	settle()
 	l, err := net.FileListener(os.NewFile(3, "listener"))
 	if err != nil {
 		return fmt.Errorf("%s: %w", InitCommand, err)

@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"strconv"
+	"runtime/debug"
 	"sync"
 	"syscall"
 )
@@ -58,31 +58,23 @@ func attachLifeline(cmd *exec.Cmd) (int, error) {
 	return 2 + len(cmd.ExtraFiles), nil
 }
 
-// startWatcher starts the watcher of lifeline descriptor fd for the
-// process that is about to become the command (this one: its pid stays
-// the same across exec), and keeps fd from reaching the command.
-func startWatcher(fd int) error {
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("%s: lifeline watcher: %w", InitCommand, err)
-	}
-	f := os.NewFile(uintptr(fd), "lifeline")
-	cmd := exec.Command(self, InitCommand, "--watch-pid", strconv.Itoa(os.Getpid()), "--watch-fd", "3")
-	cmd.ExtraFiles = []*os.File{f}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%s: lifeline watcher: %w", InitCommand, err)
-	}
-	syscall.CloseOnExec(fd)
-	return nil
-}
-
-// watch is the watcher: it waits for end-of-file on fd 3, then kills pid.
-func watch(pid int) error {
+// watch is the watcher: it waits for end-of-file on descriptor fd, then
+// kills pid.
+func watch(pid, fd int) error {
 	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGPIPE)
-	_, _ = io.Copy(io.Discard, os.NewFile(3, "lifeline"))
+	settle()
+	_, _ = io.Copy(io.Discard, os.NewFile(uintptr(fd), "lifeline"))
 	if pid > 1 {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 	return nil
+}
+
+// settle hands back to the system the memory wright's start-up used: a
+// helper process (the forwarder, the watcher, the host guard) lives as
+// long as its sandbox and needs almost none of what every package of the
+// binary allocated when it was initialised, yet the Go runtime would keep
+// those pages resident.
+func settle() {
+	debug.FreeOSMemory()
 }

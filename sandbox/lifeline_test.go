@@ -5,6 +5,7 @@ package sandbox_test
 import (
 	"bufio"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,10 +18,27 @@ import (
 )
 
 // sandboxParent is the test binary as a wright that starts one sandboxed
-// sleep, says so, and waits to be killed.
-func sandboxParent(ws, marker string) {
+// sleep, says so, and waits to be killed. With proxy set, the sandbox has
+// a proxy socket (nothing answers on it), so its one helper both forwards
+// and watches the lifeline.
+func sandboxParent(ws, marker, proxy string) {
 	self, _ := os.Executable()
 	s := &sandbox.Spec{Writable: []string{ws}, ReadOnly: []string{filepath.Dir(self)}, Wright: self}
+	if proxy != "" {
+		dir, err := os.MkdirTemp("", "wsp")
+		if err != nil {
+			fmt.Println("proxy dir:", err)
+			os.Exit(1)
+		}
+		l, err := net.Listen("unix", filepath.Join(dir, "p.sock"))
+		if err != nil {
+			fmt.Println("proxy socket:", err)
+			os.Exit(1)
+		}
+		defer l.Close()
+		s.ProxySocket = l.Addr().String()
+		s.ReadOnly = append(s.ReadOnly, dir)
+	}
 	cmd := exec.Command("/usr/bin/sleep", marker)
 	cmd.Dir = ws
 	if err := s.Wrap(cmd); err != nil {
@@ -41,13 +59,18 @@ func sandboxParent(ws, marker string) {
 // late for that, the lifeline is not.
 func TestSandboxDiesWithAParentKilledAtStart(t *testing.T) {
 	needBwrap(t)
+	t.Run("watcher", func(t *testing.T) { parentKilledAtStart(t, "") })
+	t.Run("forwarder", func(t *testing.T) { parentKilledAtStart(t, "1") })
+}
+
+func parentKilledAtStart(t *testing.T, proxy string) {
 	ws := t.TempDir()
 	const rounds = 15
 	left := 0
 	for i := 0; i < rounds; i++ {
 		marker := fmt.Sprintf("4242.%06d", os.Getpid()%1000000*0+i+100000*(1+os.Getpid()%9))
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SANDBOX_TEST_PARENT_WS="+ws, "SANDBOX_TEST_PARENT_MARKER="+marker)
+		cmd.Env = append(os.Environ(), "SANDBOX_TEST_PARENT_WS="+ws, "SANDBOX_TEST_PARENT_MARKER="+marker, "SANDBOX_TEST_PARENT_PROXY="+proxy)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

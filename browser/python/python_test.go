@@ -136,7 +136,7 @@ func (s script) command(t testing.TB, ctx context.Context) (*exec.Cmd, string) {
 	t.Helper()
 	clientDir := t.TempDir()
 	if s.standalone {
-		if err := os.WriteFile(filepath.Join(clientDir, FileName), []byte(Client), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(clientDir, FileName), []byte(Client()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	} else if _, err := Install(clientDir); err != nil {
@@ -335,7 +335,7 @@ func TestClientCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("wright client python: %v", err)
 	}
-	if string(out) != Client {
+	if string(out) != Client() {
 		t.Fatal("wright client python does not print the embedded client")
 	}
 	out2 := t.TempDir()

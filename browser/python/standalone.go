@@ -6,13 +6,15 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
-// Client is the self-contained wright_browser.py that `wright client python`
-// prints: the wright_browser.py written beside the package, with the
+// Client returns the self-contained wright_browser.py that `wright client
+// python` prints: the wright_browser.py written beside the package, with the
 // playwright package carried inside it as source (see standalone), so one
-// file works alone.
-var Client = mustStandalone()
+// file works alone. It is built on first use, not at start: every wright
+// process would otherwise pay its megabytes, the sandbox's helpers included.
+var Client = sync.OnceValue(mustStandalone)
 
 func mustStandalone() string {
 	src, err := standalone(pkg, Module)

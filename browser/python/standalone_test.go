@@ -15,7 +15,7 @@ import (
 // the code after the carried modules is wright_browser.py's own.
 func TestStandaloneIsThePackage(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(Client), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(Client()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	pkgDir, err := filepath.Abs(PackageName)
@@ -71,7 +71,7 @@ print("\n".join(bad) or "SAME %d" % len(on_disk))
 // wright's, imported first, is not silently mixed with the carried one.
 func TestStandaloneRefusesAnotherPlaywright(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(Client), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(Client()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	other := filepath.Join(dir, "other", "playwright")

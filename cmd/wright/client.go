@@ -12,7 +12,7 @@ import (
 )
 
 // clients are the language clients of `wright driver` the binary carries.
-var clients = map[string]string{
+var clients = map[string]func() string{
 	"python": python.Client,
 }
 
@@ -38,7 +38,7 @@ var clientCmd = &cobra.Command{
 			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s and %s\n", path, filepath.Join(out, python.PackageName))
 			return nil
 		}
-		_, err := fmt.Fprint(cmd.OutOrStdout(), src)
+		_, err := fmt.Fprint(cmd.OutOrStdout(), src())
 		return err
 	},
 }
