@@ -279,6 +279,14 @@ func (e *Env) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := e.prepareSandbox(); err != nil {
+		return err
+	}
+	// The runner starts (its sandbox, the interpreter, the client's
+	// import) while the browser opens the first page and loads the start
+	// URL: neither needs the other until the runner binds the page.
+	py := e.spawnPython(ctx)
+	defer py.discard()
 	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts, HAR: e.opts.HAR})
 	b, err := e.srv.Launch(ctx)
 	if err != nil {
@@ -311,12 +319,9 @@ func (e *Env) start(ctx context.Context) error {
 		}
 	}
 	e.lastURL = page.URL()
-	if err := e.prepareSandbox(); err != nil {
-		return err
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.startPython(ctx)
+	return e.adoptPython(ctx, py)
 }
 
 // browserOptions are the run's browser options: its own context on a
@@ -447,13 +452,48 @@ func (e *Env) buildEnviron() []string {
 // startPython starts a fresh runner bound to the current page. Called with
 // e.mu held.
 func (e *Env) startPython(ctx context.Context) error {
-	p, err := startPython(ctx, e.pythonCmd(), e.runner, e.ws, e.opts.TaskJSON, slices.Concat(e.environ, []string{"WRIGHT_DRIVER_SOCKET=" + e.sock}), e.box)
-	if err != nil {
-		return err
+	return e.adoptPython(ctx, e.spawnPython(ctx))
+}
+
+// pending is a runner on its way up (spawnPython).
+type pending struct {
+	done chan struct{}
+	p    *pyProc
+	err  error
+	took bool
+}
+
+// spawnPython starts a runner in the background; adoptPython waits for it.
+func (e *Env) spawnPython(ctx context.Context) *pending {
+	r := &pending{done: make(chan struct{})}
+	python, environ, box := e.pythonCmd(), slices.Concat(e.environ, []string{"WRIGHT_DRIVER_SOCKET=" + e.sock}), e.box
+	go func() {
+		defer close(r.done)
+		r.p, r.err = startPython(ctx, python, e.runner, e.ws, e.opts.TaskJSON, environ, box)
+	}()
+	return r
+}
+
+// discard ends a runner that was started but never adopted (the start
+// failed elsewhere first).
+func (r *pending) discard() {
+	<-r.done
+	if !r.took && r.p != nil {
+		r.p.kill()
 	}
-	e.py = p
+}
+
+// adoptPython waits for the runner r and binds it to the current page.
+// Called with e.mu held.
+func (e *Env) adoptPython(ctx context.Context, r *pending) error {
+	<-r.done
+	r.took = true
+	if r.err != nil {
+		return r.err
+	}
+	e.py = r.p
 	if err := e.bind(ctx, false); err != nil {
-		p.kill()
+		r.p.kill()
 		e.py = nil
 		return err
 	}

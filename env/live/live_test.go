@@ -312,3 +312,43 @@ func TestChromiumDeadBetweenStepsIsRestartedBeforeTheNext(t *testing.T) {
 		t.Errorf("output %q", obs["python_output"])
 	}
 }
+
+// The runner starts while the browser does; when the browser cannot start,
+// the runner already on its way up is ended, not left behind.
+func TestFailedStartLeavesNoRunner(t *testing.T) {
+	run := newTestRun(t, "about:blank")
+	opts := run.options("")
+	broken := filepath.Join(t.TempDir(), "no-chromium")
+	if err := os.WriteFile(broken, []byte("#!/bin/sh\nsleep 0.5\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opts.Browser.Executable = broken
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if e, err := New(ctx, opts); err == nil {
+		e.Close()
+		t.Fatal("New started with a browser that exits at once")
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		left := processesNaming(run.ws)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of the failed start still run: %v", left)
+		}
+	}
+}
+
+// processesNaming lists the processes whose command line contains s.
+func processesNaming(s string) []string {
+	var out []string
+	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), s) {
+			out = append(out, p+": "+strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return out
+}

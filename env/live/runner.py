@@ -219,6 +219,8 @@ def main(argv):
         answers.flush()
 
     try:
+        # Imported now, while wright opens the page, not when the page is bound.
+        import wright_browser  # noqa: F401
         runner = Runner(workspace, task_json)
     except Exception as exc:  # noqa: BLE001 - reported to wright, which says what failed
         send({"ready": False, "error": "%s: %s" % (type(exc).__name__, exc)})
