@@ -115,6 +115,10 @@ type Agent struct {
 	// values become their placeholders); what is sent is also what the
 	// run's files keep.
 	Redact func(string) string
+	// Begun, when set, is when the run began, before its environment
+	// started: result.json's start_seconds is the time from then to the
+	// loop's start.
+	Begun time.Time
 
 	kind         env.Kind
 	tpl          templates.Set
@@ -489,6 +493,9 @@ func (a *Agent) result(task Task) runs.Result {
 		Model: a.ModelName, Mode: a.Config.Mode}
 	res.Seconds = res.EndedAt.Sub(res.StartedAt).Seconds()
 	res.ModelSeconds, res.EnvSeconds = a.modelTime.Seconds(), a.envTime.Seconds()
+	if !a.Begun.IsZero() {
+		res.StartSeconds = a.started.Sub(a.Begun).Seconds()
+	}
 	if a.verdict != nil {
 		label, run := *a.verdict.Label, a.verdict.Run
 		res.GateLabel, res.GateRun = &label, &run

@@ -169,7 +169,7 @@ func (h *Harness) Run(ctx context.Context, task Task) (runs.Result, error) {
 	}
 	ctx, span := h.startRunSpan(ctx, task, run)
 	defer span.End()
-	r := &runner{h: h, task: task, run: run}
+	r := &runner{h: h, task: task, run: run, begun: time.Now()}
 	defer r.close()
 	a, err := r.setup(ctx)
 	if err != nil {

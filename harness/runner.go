@@ -39,6 +39,7 @@ type runner struct {
 	proxySocket string
 	box         *sandbox.Spec // the sandbox of the model's processes, nil without one
 	spawned     bool          // the scripts' browsers come from wright (scriptBrowsers)
+	begun       time.Time     // when Run began
 }
 
 func (r *runner) onClose(f func()) { r.closers = append(r.closers, f) }
@@ -130,6 +131,7 @@ func (r *runner) setup(ctx context.Context) (*agent.Agent, error) {
 		JudgeUsage:       r.meter.total,
 		Redact:           r.h.secrets.Redact,
 		OutputSchema:     schema,
+		Begun:            r.begun,
 	}, nil
 }
 

@@ -53,8 +53,12 @@ type Result struct {
 	// ModelSeconds is the time inside the model's calls, EnvSeconds the
 	// time inside the environment's steps; the rest of Seconds is the
 	// harness's own.
-	ModelSeconds float64   `json:"model_seconds"`
-	EnvSeconds   float64   `json:"env_seconds"`
+	ModelSeconds float64 `json:"model_seconds"`
+	EnvSeconds   float64 `json:"env_seconds"`
+	// StartSeconds is the time the run took to start, before Seconds
+	// began: its first files, the policy proxy, the judge's access and the
+	// environment's start (the browser's page, the shell or the runner).
+	StartSeconds float64   `json:"start_seconds,omitempty"`
 	StartedAt    time.Time `json:"started_at"`
 	EndedAt      time.Time `json:"ended_at"`
 	RunDir       string    `json:"run_dir"`

@@ -141,12 +141,15 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 	}
 	var probe *PageProbe
 	var probeErr string
+	var probing time.Duration // the live page's probe, part of the scoring
 	live := cfg.Agent.Mode == "browser"
 	opts := x.harnessOptions(a)
 	opts.SharedBrowser = shared
 	if live && a.Task.Eval.NeedsPage() {
 		opts.AtEnd = func(ctx context.Context, e env.Environment) {
+			began := time.Now()
 			probe, probeErr = probeLive(ctx, e, a.Task.Eval.ProbeExprs())
+			probing = time.Since(began)
 		}
 	}
 	h, err := harness.Build(cfg, opts)
@@ -162,6 +165,7 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 	if stop, err := endedEarly(rec, res); stop {
 		return rec, err
 	}
+	scoring := time.Now()
 	if rec.ExitStatus == string(agent.Submitted) && !live && a.Task.Eval.NeedsPage() {
 		probe, probeErr = x.rerun(ctx, cfg, a, res.RunDir)
 	}
@@ -171,6 +175,7 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 		Page: probe, PageErr: probeErr, Judge: judged,
 	})
 	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
+	rec.ScoreSeconds = (time.Since(scoring) + probing).Seconds()
 	rec.AttemptSeconds = time.Since(begun).Seconds()
 	return rec, nil
 }
@@ -221,6 +226,7 @@ func (x *HarnessExecutor) agentRecord(ctx context.Context, cfg *config.Config, a
 		Seconds:       res.Seconds + spent.Seconds,
 		ModelSeconds:  res.ModelSeconds,
 		EnvSeconds:    res.EnvSeconds,
+		StartSeconds:  res.StartSeconds,
 		FinalResponse: res.FinalResponse,
 		Mode:          cfg.Agent.Mode,
 	}

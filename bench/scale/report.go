@@ -13,6 +13,7 @@ import (
 // environment's steps.
 type overhead struct {
 	attempt, model, env float64 // seconds, summed
+	start, score        float64 // two parts of the harness's own time
 	n                   int
 }
 
@@ -32,6 +33,8 @@ func overheadOf(recs []results.Record) overhead {
 		o.attempt += r.AttemptSeconds
 		o.model += r.ModelSeconds
 		o.env += r.EnvSeconds
+		o.start += r.StartSeconds
+		o.score += r.ScoreSeconds
 		o.n++
 	}
 	return o
@@ -65,8 +68,11 @@ func printTable(rows []row) {
 	for _, r := range rows {
 		if r.workers == 1 && r.overhead.n > 0 {
 			o := r.overhead
+			own := o.attempt - o.model - o.env
 			fmt.Printf("\nat 1 worker, over %d attempts: %.1f s in all, %.1f s in model calls, %.1f s in environment steps, %.1f s the harness's own (%.2f s per attempt)\n",
-				o.n, o.attempt, o.model, o.env, o.attempt-o.model-o.env, (o.attempt-o.model-o.env)/float64(o.n))
+				o.n, o.attempt, o.model, o.env, own, own/float64(o.n))
+			fmt.Printf("the harness's own time: %.1f s starting runs (the environment's start included), %.1f s scoring (page probes, reruns, judges), %.1f s the rest (the loop's bookkeeping, closing)\n",
+				o.start, o.score, own-o.start-o.score)
 		}
 	}
 }

@@ -206,6 +206,20 @@ func TestBenchIsolationEvaluatorsAndFaults(t *testing.T) {
 	if rec := got["live-unscored"]; !strings.Contains(rec.Unscored, "evaluator broke") {
 		t.Errorf("unscored reason: %q", rec.Unscored)
 	}
+	// Where an attempt's time went (docs/performance.md): its start, the
+	// environment's steps and the scoring are parts of its wall time; page
+	// checks take scoring time (a live probe, a workspace rerun).
+	for _, id := range []string{"ws-pass", "live-pass"} {
+		rec := got[id]
+		if rec.StartSeconds <= 0 || rec.EnvSeconds <= 0 || rec.ScoreSeconds <= 0 ||
+			rec.StartSeconds+rec.EnvSeconds+rec.ModelSeconds+rec.ScoreSeconds > rec.AttemptSeconds {
+			t.Errorf("%s: times: start %.3f env %.3f model %.3f score %.3f of attempt %.3f", id,
+				rec.StartSeconds, rec.EnvSeconds, rec.ModelSeconds, rec.ScoreSeconds, rec.AttemptSeconds)
+		}
+	}
+	if rec := got["ws-pass"]; rec.ScoreSeconds < 0.2 {
+		t.Errorf("a workspace page check reruns final_script.py, which takes a browser: score_seconds %.3f", rec.ScoreSeconds)
+	}
 	// The workspace checks read the page the rerun ended on, in a folder of
 	// its own; final_runs stays the model's.
 	if _, err := os.Stat(filepath.Join(out, "ws-pass", "bench_eval", "probe.json")); err != nil {

@@ -40,7 +40,13 @@ type Record struct {
 	// time (docs/performance.md).
 	EnvSeconds     float64 `json:"env_seconds,omitempty"`
 	AttemptSeconds float64 `json:"attempt_seconds,omitempty"`
-	Retries        int     `json:"retries,omitempty"`
+	// StartSeconds and ScoreSeconds are two parts of the harness's own
+	// time: the run's start (its environment's included) and the
+	// scoring (the page probe, the bench's rerun of final_script.py, the
+	// judge).
+	StartSeconds float64 `json:"start_seconds,omitempty"`
+	ScoreSeconds float64 `json:"score_seconds,omitempty"`
+	Retries      int     `json:"retries,omitempty"`
 	// Via says how a bench with a script library served the attempt:
 	// rerun, heal or agent. ScriptVersion is the library version a rerun
 	// or heal ended on; AgentCost what the agent run that made that
