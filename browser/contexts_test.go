@@ -2,8 +2,12 @@ package browser
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A popup gets its opener's context defaults before its first script runs:
@@ -110,4 +114,73 @@ func TestContextScriptReplacedInEveryPage(t *testing.T) {
 	if got := eval[string](t, plain, "String(window.marks)"); got != "undefined" {
 		t.Errorf("the default context ran %q", got)
 	}
+}
+
+// A context costs the renderer of its page and nothing more: headless
+// windows would otherwise each start a renderer for the omnibox's popup,
+// a WebUI page no one sees (about 40 MB each in a bench's shared browser).
+func TestContextsCostOneRendererEach(t *testing.T) {
+	needBrowser(t)
+	ctx := context.Background()
+	b, err := Launch(ctx, Options{Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	const contexts = 3
+	for range contexts {
+		id, err := b.NewContext(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := b.NewPageIn(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Goto(ctx, site.URL+"/form.html", Load, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // what a window starts, it starts at once
+	renderers := 0
+	for _, pid := range descendantsOf(b.PID()) {
+		if cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); strings.Contains(string(cmd), "--type=renderer") {
+			renderers++
+		}
+	}
+	// The default context's first tab may hold one more.
+	if renderers > contexts+1 {
+		t.Errorf("%d renderers for %d contexts of one page each", renderers, contexts)
+	}
+}
+
+// descendantsOf lists the processes below pid, from /proc.
+func descendantsOf(pid int) []int {
+	children := map[int][]int{}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after ')'.
+		s := string(b)
+		rest := s[strings.LastIndexByte(s, ')')+1:]
+		var state string
+		var ppid, self int
+		fmt.Sscanf(s, "%d", &self)
+		fmt.Sscanf(rest, " %s %d", &state, &ppid)
+		children[ppid] = append(children[ppid], self)
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
 }

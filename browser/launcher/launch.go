@@ -86,8 +86,13 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 		// bench/scale/proctree).
 		Set("in-process-gpu").
 		// Cross-origin frames stay in the page's process, so their DOM is
-		// reachable from the page's own CDP session.
-		Set("disable-features", "IsolateOrigins", "site-per-process", "Translate", "BackForwardCache").
+		// reachable from the page's own CDP session. Every window (each
+		// browser context opens one) would also get a renderer of its own
+		// for the omnibox's popup, a WebUI page no one sees headless:
+		// about 40 MB of PSS a context (bench/scale/proctree); without
+		// those two features the popup is drawn by the browser process.
+		Set("disable-features", "IsolateOrigins", "site-per-process", "Translate", "BackForwardCache",
+			"WebUIOmniboxPopup", "WebUIOmniboxAimPopup").
 		Set("window-size", fmt.Sprintf("%d,%d", cfg.Width, cfg.Height)).
 		Delete("enable-automation")
 	for _, a := range cfg.Args {
