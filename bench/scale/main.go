@@ -5,7 +5,7 @@
 // runners, the shells) at a fixed interval, and reads each attempt's
 // timings from results.jsonl. Linux only (it reads /proc).
 //
-//	go run ./bench/scale [-levels 1,4,8,16] [-repeat 2] [-interval 100ms] [-wright BIN] [-- BENCH FLAGS...]
+//	go run ./bench/scale [-levels 1,4,8,16] [-repeat 4] [-interval 100ms] [-wright BIN] [-- BENCH FLAGS...]
 //
 // `make bench-scale` runs it; docs/performance.md has its figures.
 package main
@@ -47,7 +47,7 @@ type options struct {
 func parseFlags() (options, error) {
 	var o options
 	levels := flag.String("levels", "1,4,8,16", "the --parallel levels, comma-separated")
-	flag.IntVar(&o.repeat, "repeat", 2, "--repeat of the bench (16 tasks each)")
+	flag.IntVar(&o.repeat, "repeat", 4, "--repeat of the bench (16 tasks each)")
 	flag.DurationVar(&o.interval, "interval", 100*time.Millisecond, "how often the process tree is sampled")
 	flag.StringVar(&o.wright, "wright", "", "the wright binary (default: built from this tree)")
 	flag.StringVar(&o.keep, "keep", "", "keep the bench folders under this directory")
