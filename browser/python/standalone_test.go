@@ -136,3 +136,42 @@ func TestPackageLayout(t *testing.T) {
 		t.Errorf("%s has %d lines (at most 800)", FileName, n)
 	}
 }
+
+// TestImportLeavesAsyncioOut: importing the client and its sync API does not
+// import asyncio (with ssl and concurrent.futures it costs each Python
+// process about 10 MB, and a bench runs one runner per worker), and the
+// sync API still refuses to run inside a running asyncio loop.
+func TestImportLeavesAsyncioOut(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(Client()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := `
+import sys
+import wright_browser
+from playwright.sync_api import sync_playwright, Error
+heavy = [m for m in ("asyncio", "ssl", "concurrent.futures") if m in sys.modules]
+print("heavy:", heavy)
+import asyncio
+async def inside():
+    try:
+        sync_playwright().start()
+    except Error as e:
+        return "refused: " + str(e)
+    return "ran"
+print(asyncio.run(inside()))
+`
+	cmd := exec.Command("python3", "-S", "-c", check)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !strings.Contains(string(out), "heavy: []") {
+		t.Errorf("the import pulls in heavy modules:\n%s", out)
+	}
+	if !strings.Contains(string(out), "refused: It looks like you are using Playwright Sync API inside the asyncio loop") {
+		t.Errorf("the sync API ran inside an asyncio loop:\n%s", out)
+	}
+}

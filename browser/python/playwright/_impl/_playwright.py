@@ -1,7 +1,7 @@
 """sync_playwright() and the Playwright object it yields (chromium, selectors, devices)."""
 
-import asyncio
 import os
+import sys
 import threading
 
 from ._errors import Error
@@ -51,11 +51,16 @@ def _running_here():
 
 
 def _refuse_nested():
-    try:
-        asyncio.get_running_loop()
-        in_loop = True
-    except RuntimeError:
-        in_loop = False
+    # No loop runs where asyncio was never imported; importing it only to ask would cost every
+    # process that uses the sync API about 10 MB (asyncio pulls in ssl and concurrent.futures).
+    aio = sys.modules.get("asyncio")
+    in_loop = False
+    if aio is not None:
+        try:
+            aio.get_running_loop()
+            in_loop = True
+        except RuntimeError:
+            pass
     if in_loop or _running_here() is not None:
         raise Error("It looks like you are using Playwright Sync API inside the asyncio loop. Please use the Async "
                     "API instead. (%s)" % ("this thread runs an asyncio event loop" if in_loop else

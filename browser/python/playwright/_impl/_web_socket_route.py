@@ -7,7 +7,6 @@ goes through the browser's network, so a run's policy proxy carries it, and the 
 the run's URL policy first (websocket.check) so a refused host is an error by name. Sockets of frames other than
 the main frame are not routed."""
 
-import asyncio
 import base64
 import inspect
 import json
@@ -176,6 +175,8 @@ def _run(handler, *args):
     """Call a handler; a coroutine function's coroutine is run to its end (Playwright's sync API takes both)."""
     result = handler(*args)
     if inspect.iscoroutine(result):
+        import asyncio  # only for a coroutine handler: most processes never need it
+
         loop = asyncio.new_event_loop()
         try:
             loop.run_until_complete(result)
