@@ -170,6 +170,10 @@ func kindOf(pid int) string {
 		c, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
 		name = strings.TrimSpace(string(c))
 	}
+	if name == "" {
+		// Its memory was read, then it ended before its name was.
+		return "(ended)"
+	}
 	typ, sub := "", ""
 	for _, a := range args[1:] {
 		if v, ok := strings.CutPrefix(a, "--type="); ok {
