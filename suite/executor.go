@@ -118,7 +118,9 @@ func (x *HarnessExecutor) runShared(ctx context.Context, cfg *config.Config, a A
 	start := time.Now()
 	lease, err := x.Shared.Take(ctx, a.Worker)
 	if err != nil {
-		return Record{ExitStatus: "EnvironmentError", Mode: cfg.Agent.Mode, Seconds: time.Since(start).Seconds()}, err
+		// Ctrl-C while the shared browser starts is an interrupt, as
+		// while the attempt's own browser would start (notStarted).
+		return notStarted(ctx, cfg, err, start)
 	}
 	rec, err := x.run(ctx, cfg, a, lease.URL)
 	if lease.Lost() && ctx.Err() == nil {

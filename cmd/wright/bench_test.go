@@ -518,6 +518,14 @@ func TestBenchInterruptWhileStarting(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a browser")
 	}
+	// The attempt's browser is the bench's shared one by default (the
+	// task's Chromium is the suite's), its own with --own-browsers; an
+	// interrupt while either starts ends the attempt as Interrupted.
+	t.Run("shared browser", func(t *testing.T) { interruptWhileStarting(t) })
+	t.Run("own browser", func(t *testing.T) { interruptWhileStarting(t, "--own-browsers") })
+}
+
+func interruptWhileStarting(t *testing.T, flags ...string) {
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("no chromium on PATH")
@@ -525,9 +533,12 @@ func TestBenchInterruptWhileStarting(t *testing.T) {
 	site := benchSite(t)
 	dir := t.TempDir()
 	// The real Chromium, slow to start, so the interrupt lands while the
-	// attempt is starting.
+	// attempt's browser is starting: the script says when it was asked
+	// to start one (not for --version, which bench.json records).
 	slow := filepath.Join(dir, "slow-chromium")
-	if err := os.WriteFile(slow, []byte("#!/bin/sh\nsleep 4\nexec "+chromium+" \"$@\"\n"), 0o755); err != nil {
+	starting := filepath.Join(dir, "starting")
+	script := "#!/bin/sh\ncase \"$1\" in --version) exec " + chromium + " \"$@\";; esac\n: > " + starting + "\nsleep 4\nexec " + chromium + " \"$@\"\n"
+	if err := os.WriteFile(slow, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	suitePath := writeSuite(t, dir, site, []benchTask{{id: "slow", mode: "browser",
@@ -535,14 +546,15 @@ func TestBenchInterruptWhileStarting(t *testing.T) {
 		eval:    map[string]any{"answer": map[string]any{"number": 42}},
 		config:  map[string]any{"browser": map[string]any{"executable": slow}}}})
 	out := filepath.Join(dir, "bench")
-	cmd := exec.Command(wrightBin, "bench", suitePath, "-o", out, "-c", "agent.require_self_reflection_success=false")
+	args := append([]string{"bench", suitePath, "-o", out, "-c", "agent.require_self_reflection_success=false"}, flags...)
+	cmd := exec.Command(wrightBin, args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(out, "slow")); err == nil {
+		if _, err := os.Stat(starting); err == nil {
 			break
 		}
 	}
@@ -556,7 +568,7 @@ func TestBenchInterruptWhileStarting(t *testing.T) {
 	if !strings.Contains(stderr.String(), "[runs again on resume] slow Interrupted") {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
-	r := benchCLI(t, suitePath, "-o", out, "-c", "agent.require_self_reflection_success=false")
+	r := benchCLI(t, append([]string{suitePath, "-o", out, "-c", "agent.require_self_reflection_success=false"}, flags...)...)
 	if r.code != 0 || strings.Count(r.stderr.String(), "[1/1] slow Submitted pass") != 1 {
 		t.Errorf("resume: exit %d\n%s", r.code, r.stderr.String())
 	}
