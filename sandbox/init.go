@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -57,6 +56,7 @@ func Init(args []string) error {
 				return fmt.Errorf("%s %s: missing value", InitCommand, a)
 			}
 			// Always 3, where startHelper puts it; --watch-pid comes first.
+			helperStarted()
 			return watch(watchPID, 3)
 		case "--proxy-socket", "--listen", "--exec":
 			if len(args) == 0 {
@@ -169,13 +169,12 @@ func forward(sock string, watchPID int) error {
 	if sock == "" {
 		return errors.New(InitCommand + ": --serve-fd needs --proxy-socket")
 	}
-	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGPIPE)
+	helperStarted()
 	if watchPID != 0 {
 		go func() {
 			_ = watch(watchPID, 4)
 		}()
 	}
-	settle()
 	l, err := net.FileListener(os.NewFile(3, "listener"))
 	if err != nil {
 		return fmt.Errorf("%s: %w", InitCommand, err)

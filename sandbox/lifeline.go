@@ -59,10 +59,8 @@ func attachLifeline(cmd *exec.Cmd) (int, error) {
 }
 
 // watch is the watcher: it waits for end-of-file on descriptor fd, then
-// kills pid.
+// kills pid. Its process has been through helperStarted.
 func watch(pid, fd int) error {
-	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGPIPE)
-	settle()
 	_, _ = io.Copy(io.Discard, os.NewFile(uintptr(fd), "lifeline"))
 	if pid > 1 {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -77,4 +75,12 @@ func watch(pid, fd int) error {
 // those pages resident.
 func settle() {
 	debug.FreeOSMemory()
+}
+
+// helperStarted readies a helper inside the sandbox (the forwarder, the
+// watcher), once: the command's Ctrl-C, hang-up or timeout must not end
+// it, and it settles.
+func helperStarted() {
+	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM, syscall.SIGPIPE)
+	settle()
 }

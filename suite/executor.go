@@ -210,7 +210,7 @@ func notStarted(ctx context.Context, cfg *config.Config, err error, start time.T
 		// runs again on resume; it says nothing about the machine.
 		return Record{ExitStatus: string(agent.Interrupted), Mode: cfg.Agent.Mode, Seconds: time.Since(start).Seconds()}, nil
 	}
-	return Record{ExitStatus: "EnvironmentError", Seconds: time.Since(start).Seconds()}, fmt.Errorf("the run did not start: %w", err)
+	return Record{ExitStatus: "EnvironmentError", Mode: cfg.Agent.Mode, Seconds: time.Since(start).Seconds()}, fmt.Errorf("the run did not start: %w", err)
 }
 
 // agentRecord is the record of the agent's run res, before scoring, with
