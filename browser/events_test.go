@@ -217,3 +217,32 @@ func TestConsoleTextLikePlaywright(t *testing.T) {
 		t.Fatalf("console text: %+v", msgs)
 	}
 }
+
+// Close answers after its close event has reached every subscriber, so a
+// client's "close" listener has run when close() returns; a slow
+// subscriber makes the old race (the answer first) certain.
+func TestCloseEventBeforeCloseReturns(t *testing.T) {
+	for i := range 3 {
+		p := testPage(t)
+		var mu sync.Mutex
+		closed := 0
+		cancel := shared.Subscribe(func(e Event) {
+			if c, ok := e.(*PageClosedEvent); ok && c.Page == p.ID() {
+				time.Sleep(100 * time.Millisecond)
+				mu.Lock()
+				closed++
+				mu.Unlock()
+			}
+		}, false)
+		if err := p.Close(bg); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		n := closed
+		mu.Unlock()
+		cancel()
+		if n != 1 {
+			t.Fatalf("close %d: the subscriber had seen %d close events when Close returned, want 1", i, n)
+		}
+	}
+}

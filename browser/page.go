@@ -102,6 +102,10 @@ type Page struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every state change
 	closed  string        // why the page is closed; "" while open
+	// gone is closed once the page's close event has gone to every
+	// subscriber: Close answers after it, so a client's "close" listener
+	// has run when close() returns, as in Playwright.
+	gone chan struct{}
 
 	url      string
 	loader   proto.NetworkLoaderID
@@ -146,6 +150,7 @@ func newPage(b *Browser, rp *rod.Page, id, opener string) *Page {
 		ctx: ctx, cancel: cancel,
 		aria:     aria.NewRegistry(),
 		changed:  make(chan struct{}),
+		gone:     make(chan struct{}),
 		events:   map[proto.NetworkLoaderID]map[string]bool{},
 		status:   map[proto.NetworkLoaderID]int{},
 		contexts: map[proto.RuntimeRemoteObjectID]*execCtx{},
@@ -301,6 +306,7 @@ func (p *Page) markClosed(reason string) {
 			p.endScreencast()
 		}()
 		p.emit(&PageClosedEvent{Reason: reason})
+		close(p.gone)
 	}
 }
 
@@ -509,13 +515,15 @@ func (p *Page) Close(ctx context.Context) error {
 	if err := callCDP(p.b.rod.Context(ctx), proto.TargetCloseTarget{TargetID: p.rod.TargetID}); err != nil {
 		return p.targetErr(err)
 	}
-	// Wait for the target to go, so browser.pages no longer lists it.
-	for !p.isClosed() {
-		select {
-		case <-p.changedChan():
-		case <-ctx.Done():
-			p.markClosed("the page was closed")
-		}
+	// Wait for the target to go, so browser.pages no longer lists it and
+	// the close event went out before the answer. When the wait runs out
+	// the page counts as closed; a markClosed under way elsewhere finishes
+	// its emit first.
+	select {
+	case <-p.gone:
+	case <-ctx.Done():
+		p.markClosed("the page was closed")
+		<-p.gone
 	}
 	// A recorded page is closed once its video file is finished, as in
 	// Playwright: the file is whole when close returns. A video that could
