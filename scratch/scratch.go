@@ -2,8 +2,9 @@
 // dead wright left. A SIGKILLed process removes nothing, so every folder
 // made here holds an owner file naming its maker (pid and start time), and
 // a run or bench that starts removes the folders whose maker is gone — and
-// no others: a folder of a wright still running, or one without an owner
-// file, is never touched.
+// no others: a folder of a wright still running, or one that names no
+// maker, is never touched. The name holds the maker's pid too, because a
+// SIGKILL can land between making the folder and writing its owner file.
 package scratch
 
 import (
@@ -22,9 +23,10 @@ const OwnerFile = ".wright-owner"
 // Prefix starts the name of every folder made here.
 const Prefix = "wright-"
 
-// MkdirTemp is os.MkdirTemp(dir, Prefix+pattern) with an owner file.
+// MkdirTemp is os.MkdirTemp(dir, Prefix+pattern+"p<pid>-") with an owner
+// file.
 func MkdirTemp(dir, pattern string) (string, error) {
-	d, err := os.MkdirTemp(dir, Prefix+pattern)
+	d, err := os.MkdirTemp(dir, fmt.Sprintf("%s%sp%d-", Prefix, pattern, os.Getpid()))
 	if err != nil {
 		return "", err
 	}
@@ -96,16 +98,34 @@ func TempDirs() []string {
 	return out
 }
 
-// ownerGone reads dir's owner file; a folder without one is not ours to
-// judge.
-func ownerGone(dir string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, OwnerFile))
-	if err != nil {
-		return false
+// namedPid is the maker's pid in a name MkdirTemp made ("...p<pid>-<n>"),
+// or 0.
+func namedPid(name string) int {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 || strings.Trim(name[i+1:], "0123456789") != "" {
+		return 0
 	}
+	j := strings.LastIndexByte(name[:i], 'p')
+	if j < 0 {
+		return 0
+	}
+	pid, err := strconv.Atoi(name[j+1 : i])
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
+}
+
+// ownerGone reads dir's owner file. A folder without one (its maker was
+// killed before writing it) goes only when the pid in its name is free: a
+// live holder of that pid may be writing the file right now. A folder
+// that names no maker is not ours to judge.
+func ownerGone(dir string) bool {
+	b, _ := os.ReadFile(filepath.Join(dir, OwnerFile))
 	f := strings.Fields(string(b))
 	if len(f) == 0 {
-		return false
+		pid := namedPid(filepath.Base(dir))
+		return pid > 0 && pid != os.Getpid() && syscall.Kill(pid, 0) == syscall.ESRCH
 	}
 	pid, err := strconv.Atoi(f[0])
 	if err != nil || pid <= 0 {
