@@ -122,7 +122,9 @@ func (p *Page) evalCDPErr(o *op, err error) error {
 	s := err.Error()
 	switch {
 	case strings.Contains(s, "Execution context was destroyed"), strings.Contains(s, "Inspected target navigated or closed"):
-		return newErr(ErrEvaluation, "evaluation failed: the page navigated while the code ran (its execution context was destroyed); wait for the navigation to finish and evaluate again")
+		// Chromium's phrase stays in the message: code that polls across
+		// navigations (wait_for_function) knows the error by it.
+		return newErr(ErrEvaluation, "evaluation failed: Execution context was destroyed: the page navigated while the code ran; wait for the navigation to finish and evaluate again")
 	case strings.Contains(s, "Object reference chain is too long"), strings.Contains(s, "Object couldn't be returned by value"):
 		return newErr(ErrEvaluation, "evaluation failed: the result cannot be serialised to JSON (a DOM node, a cyclic object or a window?); return plain data instead")
 	}

@@ -294,7 +294,8 @@ class Page(_Routing, _Emitter, _Locating):
             try:
                 handle = self.evaluate_handle(expression, arg)
             except Error as exc:
-                if "Cannot find context" in str(exc) or "Execution context was destroyed" in str(exc):
+                text = str(exc).lower()
+                if "cannot find context" in text or "execution context was destroyed" in text:
                     return None  # the document went away mid-call: poll the next one
                 raise
             # An object is truthy; a primitive comes back by value.

@@ -1,4 +1,4 @@
-"""Playwright's disposable init scripts, pages as context managers, browser events."""
+"""Playwright's disposable init scripts, pages as context managers, browser events, waits across reloads."""
 from support import check, expect_error, url
 from playwright.sync_api import Error, sync_playwright
 
@@ -18,5 +18,16 @@ with sync_playwright() as p:
                      "Either path or script parameter must be specified")
         kept = page
     check(kept.is_closed() and context.pages == [], "the with block closed the page")
+
+    # wait_for_function polls on across navigations: the page reloads itself five times, each time
+    # before a check (which takes 200 ms) can finish, so every check but the last loses its document
+    # mid-call and is tried again in the next one.
+    page = context.new_page()
+    page.add_init_script("""sessionStorage.n = String(Number(sessionStorage.n || 0) + 1);
+        if (Number(sessionStorage.n) < 6) setTimeout(() => location.reload(), 60);""")
+    page.goto(url("help.html"))
+    page.wait_for_function("""async () => { await new Promise(r => setTimeout(r, 200));
+        return Number(sessionStorage.n) >= 6; }""", polling=10, timeout=15000)
+    check(page.evaluate("sessionStorage.n") == "6", "the wait ended after the last reload")
     browser.close()
 print("OK")
