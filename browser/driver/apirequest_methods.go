@@ -97,6 +97,7 @@ type apiContexts struct {
 	next int
 	m    map[string]*apirequest.Client
 	jars map[string]*apirequest.MemJar
+	hars map[string]*apiHAR // the HAR each records (request.tracing.start_har), if any
 }
 
 // maxAPIContexts bounds what a client may keep open on one connection.
@@ -132,6 +133,7 @@ func (a *apiContexts) remove(id string) {
 	defer a.mu.Unlock()
 	delete(a.m, id)
 	delete(a.jars, id)
+	delete(a.hars, id)
 }
 
 // policyProxy is what the server's browser would be launched through: the
@@ -178,6 +180,9 @@ func apiRequestFetch(ctx context.Context, c *conn, raw json.RawMessage) (any, er
 	client, _, err := c.api.get(p.Request)
 	if err != nil {
 		return nil, err
+	}
+	if h := c.api.har(p.Request); h != nil {
+		return h.record(ctx, client, p.apiRequestParams)
 	}
 	return doAPIRequest(ctx, client, p.apiRequestParams)
 }

@@ -2,16 +2,20 @@ package driver
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"wright/browser"
+	"wright/browser/har"
 )
 
 // optsDriver serves the protocol over pipes with opts (pipeDriver's, with
@@ -153,4 +157,51 @@ func TestContextFetchSharesCookies(t *testing.T) {
 	}
 	c.fail("context.fetch", map[string]any{"browser": "b1", "context": ctxID, "url": "http://denied.test/"}, codeServer, browser.ErrBlockedURL, "denied.test")
 	c.call("browser.close", map[string]any{"browser": "b1"})
+}
+
+// A request context of its own records its calls into a HAR: the answers
+// with their bodies, a call the policy refused as a failed entry, only the
+// URLs its filter keeps; one recording at a time.
+func TestAPIRequestHAR(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/escape" {
+			http.Redirect(w, r, "http://denied.test/steal", http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "answer to "+r.Method)
+	}))
+	defer srv.Close()
+	c := optsDriver(t, ServerOptions{Browser: browser.Options{URLPolicy: denyHost("denied.test")}})
+	id := c.call("apirequest.new", map[string]any{})["request"]
+	path := filepath.Join(t.TempDir(), "api.har")
+	c.fail("apirequest.har_export", map[string]any{"request": id}, codeBadParams, browser.ErrInvalidParams, "records no HAR")
+	c.fail("apirequest.har_start", map[string]any{"request": id, "path": path, "content": "all"}, codeBadParams, browser.ErrInvalidParams, "content must be")
+	c.fail("apirequest.har_start", map[string]any{"request": "api-99", "path": path}, codeServer, browser.ErrTargetClosed, "disposed")
+	c.call("apirequest.har_start", map[string]any{"request": id, "path": path, "url_regex": "/(a|escape)$"})
+	c.fail("apirequest.har_start", map[string]any{"request": id, "path": path}, codeBadParams, browser.ErrInvalidParams, "already")
+	c.call("apirequest.fetch", map[string]any{"request": id, "url": srv.URL + "/a", "http_method": "POST",
+		"post_data": base64.StdEncoding.EncodeToString([]byte("q=1")), "headers": [][2]string{{"X-Tag", "t"}}})
+	c.call("apirequest.fetch", map[string]any{"request": id, "url": srv.URL + "/b"}) // the filter drops it
+	c.fail("apirequest.fetch", map[string]any{"request": id, "url": srv.URL + "/escape"}, codeServer, browser.ErrBlockedURL, "denied.test")
+	if res := c.call("apirequest.har_export", map[string]any{"request": id}); res["entries"] != float64(2) {
+		t.Fatalf("export: %v", res)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h har.HAR
+	if err := json.Unmarshal(b, &h); err != nil {
+		t.Fatal(err)
+	}
+	e := h.Log.Entries
+	if len(e) != 2 || e[0].Request.Method != "POST" || e[0].Request.PostData == nil || e[0].Request.PostData.Text != "q=1" ||
+		e[0].Response.Status != 200 || e[0].Response.Content.Text != "answer to POST" {
+		t.Fatalf("the recorded call: %+v", e)
+	}
+	if !strings.HasSuffix(e[1].Request.URL, "/escape") || e[1].Response.Status > 0 {
+		t.Fatalf("the refused call should be a failed entry: %+v", e[1])
+	}
+	c.fail("apirequest.har_export", map[string]any{"request": id}, codeBadParams, browser.ErrInvalidParams, "records no HAR")
 }

@@ -141,6 +141,9 @@ func recorderOptions(path, content, mode, urlRegex string, b *browser.Browser) (
 		}
 		o.Keep = re.MatchString
 	}
+	if b == nil {
+		return o, nil // an API request context's: no browser made its traffic
+	}
 	o.Browser = &har.Creator{Name: "chromium"}
 	if v, err := (proto.BrowserGetVersion{}).Call(b.Rod()); err == nil {
 		o.Browser.Version = v.Product

@@ -168,6 +168,8 @@ var methods = map[string]method{
 	"apirequest.fetch":         {handle: apiRequestFetch, quiet: true},
 	"apirequest.storage_state": {handle: apiRequestStorageState, quiet: true},
 	"apirequest.dispose":       {handle: apiRequestDispose, quiet: true},
+	"apirequest.har_start":     {handle: apiRequestHARStart, quiet: true},
+	"apirequest.har_export":    {handle: apiRequestHARExport, quiet: true},
 	"websocket.check":          {handle: onPage(websocketCheck), quiet: true},
 
 	// Files and downloads.

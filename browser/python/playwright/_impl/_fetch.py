@@ -361,6 +361,12 @@ class APIRequestContext:
                 merged[str(k)] = str(v)
         return list(merged.items())
 
+    @property
+    def tracing(self):
+        """The browser context's tracing for context.request and page.request (their calls are actions of
+        its traces); a request context of its own records HARs with it (start_har / stop_har)."""
+        return self._backend.tracing()
+
     def storage_state(self, path=None, indexed_db=None):
         state = self._backend.storage_state(indexed_db)
         if path is not None:
@@ -372,7 +378,7 @@ class APIRequestContext:
         for resp in list(self._responses):
             resp.dispose()
         if self._disposed is None:
-            self._backend.dispose()
+            self._backend.dispose()  # a HAR still recording is written first
         self._disposed = reason or "Target page, context or browser has been closed"
 
 
@@ -410,6 +416,11 @@ class _ContextBackend:
             raise Error("APIRequestContext.storage_state: this page has no browser context of the client's")
         return self._context.storage_state(indexed_db=indexed_db)
 
+    def tracing(self):
+        if self._context is None:
+            raise Error("APIRequestContext.tracing: this page has no browser context of the client's")
+        return self._context.tracing
+
     def dispose(self):
         pass
 
@@ -439,6 +450,7 @@ class _GlobalBackend:
         self._id = request_id
         self._origins = origins
         self._timeout = timeout
+        self._tracing = None  # request.tracing, made on first use
 
     def timeout(self):
         return self._timeout
@@ -455,11 +467,72 @@ class _GlobalBackend:
         cookies = self._transport.call("apirequest.storage_state", {"request": self._id}).get("cookies") or []
         return {"cookies": cookies, "origins": json.loads(json.dumps(self._origins))}
 
+    def tracing(self):
+        if self._tracing is None:
+            self._tracing = _RequestTracing(self)
+        return self._tracing
+
     def dispose(self):
         try:
-            self._transport.call("apirequest.dispose", {"request": self._id})
-        except Error:
-            pass  # a driver already gone has nothing left to dispose
+            if self._tracing is not None:
+                self._tracing.stop_har()
+        finally:
+            try:
+                self._transport.call("apirequest.dispose", {"request": self._id})
+            except Error:
+                pass  # a driver already gone has nothing left to dispose
+
+
+class _RequestTracing:
+    """request.tracing of a playwright.request.new_context(): HARs of its calls. No page is there to
+    trace, so start() and stop() are refused."""
+
+    def __init__(self, backend):
+        self._backend = backend
+        self._recording = False
+
+    def start_har(self, path, content=None, mode=None, url_filter=None):
+        """Record the request context's calls into a HAR at path (a .zip keeps bodies inside it) until
+        stop_har(); dispose() writes one still recording."""
+        from . import _har_router
+        from ._network import Disposable
+
+        if self._recording:
+            raise Error("Tracing.start_har: HAR recording has already been started")
+        if content is not None and content not in _har_router._CONTENT:
+            raise Error("content must be one of %s, not %r" % (", ".join(_har_router._CONTENT), content),
+                        type="InvalidParams")
+        if mode is not None and mode not in _har_router._MODES:
+            raise Error("mode must be one of %s, not %r" % (", ".join(_har_router._MODES), mode),
+                        type="InvalidParams")
+        path = os.path.abspath(os.fspath(path))
+        if content is None:
+            content = "attach" if path.endswith(".zip") else "embed"
+        b = self._backend
+        b._transport.call("apirequest.har_start", {
+            "request": b._id, "path": path, "content": content, "mode": mode,
+            "url_regex": _har_router._url_regex(url_filter, b._defaults.get("base_url"))})
+        self._recording = True
+        return Disposable(self.stop_har)
+
+    def stop_har(self):
+        """Write the HAR start_har() records; without one it does nothing."""
+        if self._recording:
+            self._recording = False
+            self._backend._transport.call("apirequest.har_export", {"request": self._backend._id})
+
+    def start(self, *args, **kwargs):
+        raise Error("Tracing.start: a request context of its own has no pages to trace in wright; "
+                    "trace a browser context's context.request instead, or record a HAR with start_har()")
+
+    def start_chunk(self, *args, **kwargs):
+        self.start()
+
+    def stop(self, path=None):
+        pass  # nothing was started
+
+    def stop_chunk(self, path=None):
+        pass
 
 
 class APIRequest:

@@ -200,6 +200,11 @@ def _page_of(obj):
 
 def _tracing_of(obj):
     """The context tracing whose chunk obj's call belongs to, or None."""
+    if isinstance(obj, APIRequestContext):
+        # context.request and page.request: their calls are the browser context's actions.
+        context = getattr(obj._backend, "_context", None)
+        tracing = getattr(context, "tracing", None)
+        return tracing if isinstance(tracing, Tracing) and tracing._recording else None
     context = obj if hasattr(obj, "tracing") and not isinstance(obj, Page) else None
     if context is None:
         page = _page_of(obj)

@@ -1,0 +1,20 @@
+package browser
+
+import "testing"
+
+// BenchmarkContextAndPage measures what every isolated attempt pays first:
+// a browser context, a page in it set up for events, and closing both.
+func BenchmarkContextAndPage(b *testing.B) {
+	for b.Loop() {
+		id, err := shared.NewContext(bg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := shared.NewPageIn(bg, id); err != nil {
+			b.Fatal(err)
+		}
+		if err := shared.CloseContext(bg, id); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
