@@ -98,3 +98,21 @@ func TestDisabledButtonPartWaits(t *testing.T) {
 		t.Errorf("out: %q", got)
 	}
 }
+
+// A box asked right after a script changed the page is the new layout's:
+// Chromium's content quads alone were the last rendering's in three calls
+// of four (the old height, or no box for an element just inserted).
+func TestBoxAfterAScriptChangedThePage(t *testing.T) {
+	p := testPage(t)
+	for i := range 20 {
+		call(t, p, JSCall{Source: `() => { document.body.innerHTML = '<div style="width: 100px; height: 100px">hello</div>'; }`})
+		call(t, p, JSCall{Source: `() => { document.querySelector('div').style.height = '200px'; }`})
+		b, err := loc(t, p, "div").BoundingBox(bg, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil || b.Height != 200 || b.Width != 100 {
+			t.Fatalf("try %d: box %+v, want 100x200", i, b)
+		}
+	}
+}
