@@ -160,6 +160,12 @@ class BrowserType:
                                  PLAYWRIGHT_TIMEOUT_MS, cdp_url=endpoint_url, browser_type=self,
                                  isolated_pages=True)
         self._playwright._started(browser)
+        # The browser's own default context is listed first, holding the pages it had open, as in
+        # Playwright: a script attaches to reach those pages (browser.contexts[0].pages).
+        context = browser._default_context()
+        browser._contexts.insert(0, context)
+        for page in browser.pages:
+            context._adopt(page)
         return browser
 
     def connect(self, *args, **kwargs):

@@ -1,4 +1,7 @@
-"""Playwright's disposable init scripts, pages as context managers, browser events, waits across reloads."""
+"""Playwright's disposable init scripts, pages as context managers, browser events, waits across reloads,
+and the default context of a browser attached over CDP."""
+import socket
+
 from support import check, expect_error, url
 from playwright.sync_api import Error, sync_playwright
 
@@ -29,5 +32,27 @@ with sync_playwright() as p:
     page.wait_for_function("""async () => { await new Promise(r => setTimeout(r, 200));
         return Number(sessionStorage.n) >= 6; }""", polling=10, timeout=15000)
     check(page.evaluate("sessionStorage.n") == "6", "the wait ended after the last reload")
+
+    # connect_over_cdp lists the browser's default context first, with the pages it already had open
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = p.chromium.launch(args=["--remote-debugging-port=%d" % port])
+    # a tab of the browser's default context, as a user's or another tool's would be
+    server.new_browser_cdp_session().send("Target.createTarget", {"url": url("help.html")})
+    attached = p.chromium.connect_over_cdp("http://127.0.0.1:%d" % port)
+    check(len(attached.contexts) == 1, attached.contexts)
+    default = attached.contexts[0]
+    tab = [pg for pg in default.pages if pg.url == url("help.html")]
+    check(len(tab) == 1 and tab[0].context is default, [pg.url for pg in default.pages])
+    tab[0].wait_for_load_state()
+    check("Help" in tab[0].title(), tab[0].title())
+    own = attached.new_context()
+    check(attached.contexts == [default, own], "a new context is listed after the default one")
+    attached.close()
+    again = p.chromium.connect_over_cdp("http://127.0.0.1:%d" % port)
+    check(any(pg.url == url("help.html") for pg in again.contexts[0].pages), "closing the attach left the tab")
+    again.close()
+    server.close()
     browser.close()
 print("OK")
