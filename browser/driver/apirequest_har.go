@@ -87,10 +87,7 @@ func pairMap(pairs [][2]string) map[string]string {
 func apiRequestHARStart(_ context.Context, c *conn, raw json.RawMessage) (any, error) {
 	var p struct {
 		apiIDParams
-		Path     string `json:"path"`
-		Content  string `json:"content"`
-		Mode     string `json:"mode"`
-		URLRegex string `json:"url_regex"`
+		harRecordParams
 	}
 	if err := decode(raw, &p); err != nil {
 		return nil, err
@@ -98,7 +95,7 @@ func apiRequestHARStart(_ context.Context, c *conn, raw json.RawMessage) (any, e
 	if _, _, err := c.api.get(p.Request); err != nil {
 		return nil, err
 	}
-	opts, err := recorderOptions(p.Path, p.Content, p.Mode, p.URLRegex, nil)
+	opts, err := p.options(nil)
 	if err != nil {
 		return nil, err
 	}

@@ -68,13 +68,10 @@ type bodyJob struct {
 // harRecordStart answers har.record_start.
 func harRecordStart(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
 	var p struct {
-		Browser  string `json:"browser"`
-		Context  string `json:"context"`
-		Page     string `json:"page"`
-		Path     string `json:"path"`
-		Content  string `json:"content"`
-		Mode     string `json:"mode"`
-		URLRegex string `json:"url_regex"`
+		Browser string `json:"browser"`
+		Context string `json:"context"`
+		Page    string `json:"page"`
+		harRecordParams
 	}
 	if err := decode(raw, &p); err != nil {
 		return nil, err
@@ -83,7 +80,7 @@ func harRecordStart(ctx context.Context, c *conn, raw json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	opts, err := recorderOptions(p.Path, p.Content, p.Mode, p.URLRegex, b)
+	opts, err := p.options(b)
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +106,20 @@ func newRecording(b *browser.Browser, opts har.Options, contextID, page string, 
 	go rc.fetchBodies(bctx)
 	rc.cancel = b.Subscribe(rc.observe, false)
 	return rc
+}
+
+// harRecordParams say what a recording keeps (har.record_start and
+// apirequest.har_start).
+type harRecordParams struct {
+	Path     string `json:"path"`
+	Content  string `json:"content"`
+	Mode     string `json:"mode"`
+	URLRegex string `json:"url_regex"`
+}
+
+// options are the recorder's, for the traffic of b (nil: no browser's).
+func (hp harRecordParams) options(b *browser.Browser) (har.Options, error) {
+	return recorderOptions(hp.Path, hp.Content, hp.Mode, hp.URLRegex, b)
 }
 
 func recorderOptions(path, content, mode, urlRegex string, b *browser.Browser) (har.Options, error) {
