@@ -6,10 +6,9 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
-	"wright/browser"
 	"wright/browser/apirequest"
 	"wright/browser/har"
 )
@@ -23,8 +22,7 @@ import (
 type apiHAR struct {
 	rec  *har.Recorder
 	path string
-	mu   sync.Mutex
-	seq  int
+	seq  atomic.Int64 // tells the calls apart in the recorder
 }
 
 func (a *apiContexts) har(id string) *apiHAR {
@@ -35,10 +33,7 @@ func (a *apiContexts) har(id string) *apiHAR {
 
 // record makes the request, recording it and its answer (or its failure).
 func (h *apiHAR) record(ctx context.Context, c *apirequest.Client, ap apiRequestParams) (any, error) {
-	h.mu.Lock()
-	h.seq++
-	key := "api:" + strconv.Itoa(h.seq)
-	h.mu.Unlock()
+	key := "api:" + strconv.FormatInt(h.seq.Add(1), 10)
 	q := har.RequestStart{Key: key, URL: ap.URL, Method: strings.ToUpper(ap.Method), Headers: pairMap(ap.Headers),
 		ResourceType: "fetch", Time: time.Now()}
 	if q.Method == "" {
@@ -127,9 +122,5 @@ func apiRequestHARExport(_ context.Context, c *conn, raw json.RawMessage) (any, 
 	if h == nil {
 		return nil, invalid("the API request context %q records no HAR", p.Request)
 	}
-	log, files := h.rec.Log()
-	if err := har.WriteFile(h.path, log, files); err != nil {
-		return nil, browser.Errorf(browser.ErrBrowser, "write the HAR: %v", err)
-	}
-	return map[string]any{"path": h.path, "entries": len(log.Log.Entries)}, nil
+	return writeHAR(h.rec, h.path)
 }

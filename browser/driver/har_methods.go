@@ -266,11 +266,17 @@ func harRecordExport(ctx context.Context, c *conn, raw json.RawMessage) (any, er
 	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	rc.end(wctx)
-	h, files := rc.rec.Log()
-	if err := har.WriteFile(rc.path, h, files); err != nil {
+	return writeHAR(rc.rec, rc.path)
+}
+
+// writeHAR writes what rec recorded to path, answering with the path and
+// how many entries it holds.
+func writeHAR(rec *har.Recorder, path string) (any, error) {
+	h, files := rec.Log()
+	if err := har.WriteFile(path, h, files); err != nil {
 		return nil, browser.Errorf(browser.ErrBrowser, "write the HAR: %v", err)
 	}
-	return map[string]any{"path": rc.path, "entries": len(h.Log.Entries)}, nil
+	return map[string]any{"path": path, "entries": len(h.Log.Entries)}, nil
 }
 
 // harOpen answers har.open: an archive to look requests up in.

@@ -499,12 +499,7 @@ class _RequestTracing:
 
         if self._recording:
             raise Error("Tracing.start_har: HAR recording has already been started")
-        if content is not None and content not in _har_router._CONTENT:
-            raise Error("content must be one of %s, not %r" % (", ".join(_har_router._CONTENT), content),
-                        type="InvalidParams")
-        if mode is not None and mode not in _har_router._MODES:
-            raise Error("mode must be one of %s, not %r" % (", ".join(_har_router._MODES), mode),
-                        type="InvalidParams")
+        _har_router.check_options(content, mode)
         path = os.path.abspath(os.fspath(path))
         if content is None:
             content = "attach" if path.endswith(".zip") else "embed"

@@ -35,14 +35,19 @@ def _url_regex(url, base_url):
     return _glob_regex(url)
 
 
+def check_options(content, mode):
+    """Refuse a HAR content or mode the driver does not know (None: its default)."""
+    if content is not None and content not in _CONTENT:
+        raise Error("content must be one of %s, not %r" % (", ".join(_CONTENT), content), type="InvalidParams")
+    if mode is not None and mode not in _MODES:
+        raise Error("mode must be one of %s, not %r" % (", ".join(_MODES), mode), type="InvalidParams")
+
+
 class _Recording:
     """One HAR being recorded by the driver, written when its context closes."""
 
     def __init__(self, context, path, page=None, content=None, mode=None, url=None):
-        if content is not None and content not in _CONTENT:
-            raise Error("content must be one of %s, not %r" % (", ".join(_CONTENT), content), type="InvalidParams")
-        if mode is not None and mode not in _MODES:
-            raise Error("mode must be one of %s, not %r" % (", ".join(_MODES), mode), type="InvalidParams")
+        check_options(content, mode)
         self._context = context
         self.path = os.path.abspath(os.fspath(path))
         result = context._ccall("har.record_start", page=page.id if page is not None else None, path=self.path,

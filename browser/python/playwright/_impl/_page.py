@@ -294,8 +294,7 @@ class Page(_Routing, _Emitter, _Locating):
             try:
                 handle = self.evaluate_handle(expression, arg)
             except Error as exc:
-                text = str(exc).lower()
-                if "cannot find context" in text or "execution context was destroyed" in text:
+                if "Cannot find context" in str(exc) or "Execution context was destroyed" in str(exc):
                     return None  # the document went away mid-call: poll the next one
                 raise
             # An object is truthy; a primitive comes back by value.
