@@ -8,7 +8,8 @@ import (
 )
 
 // A screenshot path must stay inside the workspace, even when the script
-// swaps a directory for a link out of it; launch flags are wright's.
+// swaps a directory for a link out of it (a HAR's path too: the driver
+// writes outside the sandbox); launch flags are wright's.
 func TestScriptDriverChecks(t *testing.T) {
 	ws, outside := t.TempDir(), t.TempDir()
 	if err := os.Symlink(outside, filepath.Join(ws, "out")); err != nil {
@@ -30,6 +31,8 @@ func TestScriptDriverChecks(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"browser.launch","params":{"args":["--renderer-cmd-prefix=/bin/sh"]}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"browser.launch","params":{"executable":"/bin/sh"}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"page.trace","params":{"trace_file":"/tmp/x"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"apirequest.har_start","params":{"request":"api-1","path":"/etc/cron.d/x"}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"har.record_start","params":{"browser":"b1","path":"` + ws + `/out/../../x.har"}}`,
 	} {
 		if fwd, refusal := o.check([]byte(line)); fwd != nil || refusal == nil || !strings.Contains(string(refusal), `"error"`) {
 			t.Errorf("%s: forwarded %s", line, fwd)
