@@ -75,7 +75,7 @@ slurm:
 endif
 
 # npm installs the pages no one here wrote that browser's role agreement
-# test and bench/perf run on, and the playwright-core whose trace viewer
+# test and bench/measure/perf run on, and the playwright-core whose trace viewer
 # TestTraceViewer opens wright's traces in, and har-validator, which checks
 # the HAR files wright writes (internal/peerpages pins the
 # versions; their tests skip, saying so, without npm).
@@ -115,7 +115,7 @@ deps: chromium bwrap npm slurm ffmpeg
 	$(GO) mod download
 
 # Jaeger's all-in-one binary, the real OTLP backend of the trace test
-# (cmd/wright/otel_test.go), pinned in tools/jaeger (a module of its own, so
+# (cmd/wright/otel_test.go), pinned in deploy/jaeger (a module of its own, so
 # the project's go.mod does not carry Jaeger's requirements). Built once and
 # cached: it takes minutes on two cores.
 JAEGER_VERSION := v1.76.0
@@ -127,7 +127,7 @@ endif
 JAEGER ?= $(or $(WRIGHT_JAEGER),$(JAEGER_CACHE)/wright/jaeger-$(JAEGER_VERSION)/jaeger)
 jaeger:
 	@[ -x "$(JAEGER)" ] || { echo "building jaeger $(JAEGER_VERSION) for the trace test (once, a few minutes)"; \
-	  mkdir -p "$(dir $(JAEGER))" && cd tools/jaeger && \
+	  mkdir -p "$(dir $(JAEGER))" && cd deploy/jaeger && \
 	  $(GO) build -o "$(JAEGER)" github.com/jaegertracing/jaeger/cmd/jaeger; }
 
 test: deps jaeger
@@ -137,15 +137,15 @@ test: deps jaeger
 test-short: deps
 	$(GO) test -short ./...
 
-# The Go benchmarks, then bench/perf: wright side by side with Playwright on
+# The Go benchmarks, then bench/measure/perf: wright side by side with Playwright on
 # pages from npm (needs node and npm; PERF_ROUNDS, PERF_REPS to adjust).
 PERF_ROUNDS ?= 3
 PERF_REPS   ?= 5
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./env/workspace ./browser/...
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
-	  bench/perf/run.sh $(PERF_ROUNDS) $(PERF_REPS); \
-	else echo "bench/perf skipped: it needs node and npm"; fi
+	  bench/measure/perf/run.sh $(PERF_ROUNDS) $(PERF_REPS); \
+	else echo "bench/measure/perf skipped: it needs node and npm"; fi
 
 # What a bench worker costs: builtin:demo's tasks in live and workspace
 # mode, recorded replies, at --parallel 1, 4, 8 and 16; peak PSS of the

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
-	"wright/pause"
+	"wright/internal/pause"
 )
 
 // Playwright's action details: the call log an action's timeout carries,

@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
-	"wright/pause"
+	"wright/internal/pause"
 )
 
 var (

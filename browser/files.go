@@ -14,7 +14,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
 
-	"wright/scratch"
+	"wright/internal/scratch"
 )
 
 // Downloads. A context that accepts downloads saves them, each under its

@@ -9,7 +9,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
 	"wright/browser/keys"
-	"wright/pause"
+	"wright/internal/pause"
 )
 
 // parseKeyCombo is keys.ParseCombo with its error as the protocol's.

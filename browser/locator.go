@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 	"wright/browser/selector"
-	"wright/pause"
+	"wright/internal/pause"
 )
 
 // startsAtHandle reports whether the locator is an element handle's

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"wright/pause"
+	"wright/internal/pause"
 )
 
 // Locator handlers (Playwright's page.add_locator_handler): an overlay that

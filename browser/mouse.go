@@ -7,7 +7,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
 	"wright/browser/keys"
-	"wright/pause"
+	"wright/internal/pause"
 )
 
 // modifierMask turns modifier names into CDP bits.

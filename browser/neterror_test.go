@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"wright/netpolicy"
+	"wright/trust/netpolicy"
 )
 
 // fakeDNS resolves what the test names and nothing else.

@@ -255,7 +255,7 @@ func TestRoleAgreementEdgeCases(t *testing.T) {
 }
 
 // TestRoleAgreementPeerPages runs the check on pages no one here wrote: the
-// npm pages of bench/perf, installed from npm on first use.
+// npm pages of bench/measure/perf, installed from npm on first use.
 func TestRoleAgreementPeerPages(t *testing.T) {
 	needBrowser(t)
 	ctx, cancel := context.WithTimeout(bg, 5*time.Minute)

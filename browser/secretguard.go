@@ -9,7 +9,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
 
-	"wright/pause"
+	"wright/internal/pause"
 )
 
 // SecretSource is where the driver gets secret values (Options.Secrets). It

@@ -3,11 +3,11 @@ package demo
 import (
 	"testing"
 
-	"wright/suite"
+	"wright/bench"
 )
 
 func TestBenchSuiteLoadsWithRecordingsAndEvaluators(t *testing.T) {
-	s, err := suite.Load("builtin:demo", suite.Options{Builtin: BenchSuite, Sites: map[string]string{SitePlaceholder: "http://127.0.0.1:9/"}})
+	s, err := bench.Load("builtin:demo", bench.Options{Builtin: BenchSuite, Sites: map[string]string{SitePlaceholder: "http://127.0.0.1:9/"}})
 	if err != nil {
 		t.Fatal(err)
 	}

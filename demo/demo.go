@@ -16,8 +16,8 @@ import (
 	"strconv"
 	"strings"
 
-	"wright/config"
 	"wright/model"
+	"wright/run/config"
 )
 
 //go:embed site

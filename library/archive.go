@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"wright/atomicfile"
+	"wright/internal/atomicfile"
 )
 
 // Export writes a script (every version and its history, not its rerun

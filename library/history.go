@@ -13,7 +13,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
-	"wright/atomicfile"
+	"wright/internal/atomicfile"
 )
 
 // Event kinds in history.jsonl.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"wright/spelling"
+	"wright/internal/spelling"
 )
 
 //go:embed iface.py

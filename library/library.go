@@ -29,7 +29,7 @@ import (
 	"strings"
 	"time"
 
-	"wright/atomicfile"
+	"wright/internal/atomicfile"
 )
 
 // EnvDir names the library directory when --library does not.

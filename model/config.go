@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strings"
 
-	"wright/keyring"
+	"wright/trust/keyring"
 )
 
 // Action fields: the key of the JSON object that carries the code to run.

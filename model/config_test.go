@@ -10,7 +10,7 @@ import (
 )
 
 // The lead decodes the config's model section with mapstructure: every key
-// of config/builtin/base.yaml must land in its field.
+// of run/config/builtin/base.yaml must land in its field.
 func TestConfigDecodesFromConfigKeys(t *testing.T) {
 	section := map[string]any{
 		"name":                          "gpt-4.1",

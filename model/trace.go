@@ -7,7 +7,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	"wright/tracing"
+	"wright/internal/tracing"
 )
 
 // tracedClient makes each call a span of OpenTelemetry's GenAI kind

@@ -21,7 +21,7 @@ import (
 	"syscall"
 	"time"
 
-	"wright/pause"
+	"wright/internal/pause"
 )
 
 // transport is what every HTTP client of this package shares: the config,

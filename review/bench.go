@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"wright/suite/results"
+	"wright/bench/results"
 )
 
 // Attempt is one line of a bench's results.jsonl, as the bench wrote it,

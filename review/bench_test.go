@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"wright/suite/results"
+	"wright/bench/results"
 )
 
 // makeBench writes a bench of 20 tasks as `wright bench` lays it out: one

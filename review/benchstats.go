@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"wright/suite/results"
+	"wright/bench/results"
 )
 
 // Stats are the statistics of summary.json as a reviewer reads them: the

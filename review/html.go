@@ -8,7 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"wright/suite/results"
+	"wright/bench/results"
 )
 
 //go:embed assets/*

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"wright/suite/results"
+	"wright/bench/results"
 )
 
 // BenchmarkLongBenchReview reads a bench of 1,000 attempts (a third failed,

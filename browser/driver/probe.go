@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"wright/browser"
-	"wright/harness/probe"
+	"wright/browser/probe"
 )
 
 // prober keeps track of the page a client used last and reads it at the

@@ -13,7 +13,7 @@ import (
 	"sync"
 
 	"wright/browser"
-	"wright/spelling"
+	"wright/internal/spelling"
 )
 
 // JSON-RPC error codes.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"wright/browser"
-	"wright/harness/probe"
+	"wright/browser/probe"
 )
 
 // ServerOptions configure a driver server.
@@ -25,7 +25,7 @@ type ServerOptions struct {
 	// nil discards them.
 	Log io.Writer
 	// Probe, if set, is read from the page the client used last when the
-	// client ends (see package harness/probe).
+	// client ends (see package browser/probe).
 	Probe *probe.Request
 	// HAR records or replays the browser's whole traffic (har_methods.go).
 	HAR HAROptions

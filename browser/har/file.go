@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"wright/atomicfile"
+	"wright/internal/atomicfile"
 )
 
 // LogName is the log's name inside a .zip archive.

@@ -13,7 +13,7 @@ import (
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/launcher/flags"
 
-	"wright/scratch"
+	"wright/internal/scratch"
 )
 
 // ProxyEnv names the run's policy proxy (package netpolicy). A browser a
@@ -83,17 +83,17 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 		// The GPU process of a browser without a GPU only composites in
 		// software; in the browser process it costs no process of its
 		// own (about 25 MB of PSS a browser, measured with
-		// bench/scale/proctree).
+		// bench/measure/scale/proctree).
 		Set("in-process-gpu").
 		// The network service too: its process costs about 20 MB of PSS a
-		// browser (bench/scale/proctree), and a browser of its own per
+		// browser (bench/measure/scale/proctree), and a browser of its own per
 		// attempt gains nothing from keeping it apart.
 		Set("enable-features", "NetworkServiceInProcess2").
 		// Cross-origin frames stay in the page's process, so their DOM is
 		// reachable from the page's own CDP session. Every window (each
 		// browser context opens one) would also get a renderer of its own
 		// for the omnibox's popup, a WebUI page no one sees headless:
-		// about 40 MB of PSS a context (bench/scale/proctree); without
+		// about 40 MB of PSS a context (bench/measure/scale/proctree); without
 		// those two features the popup is drawn by the browser process.
 		Set("disable-features", "IsolateOrigins", "site-per-process", "Translate", "BackForwardCache",
 			"WebUIOmniboxPopup", "WebUIOmniboxAimPopup").

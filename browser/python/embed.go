@@ -12,7 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"wright/atomicfile"
+	"wright/internal/atomicfile"
 )
 
 // FileName is the module's file name; scripts `import wright_browser`.

@@ -16,12 +16,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"wright/bench"
 	"wright/browser"
-	"wright/config"
 	"wright/demo"
 	"wright/library"
 	"wright/model"
-	"wright/suite"
+	"wright/run/config"
 )
 
 // recordedModel is --model's name for the replies recorded with a built-in
@@ -101,7 +101,7 @@ func init() {
 	fl.StringVar(&f.library, "library", "", "a script library: a task naming a script runs as a verified rerun first (docs/scripts.md)")
 	fl.BoolVar(&f.heal, "heal", false, "with --library: heal a script whose rerun fails before falling back to an agent run")
 	fl.BoolVar(&f.ownBrowsers, "own-browsers", false, "each live attempt launches a Chromium of its own, instead of a browser context of its own in a Chromium the bench shares (docs/bench.md)")
-	fl.IntVar(&f.perBrowser, "per-browser", suite.DefaultPerBrowser, "how many workers share one Chromium (live attempts, without --own-browsers)")
+	fl.IntVar(&f.perBrowser, "per-browser", bench.DefaultPerBrowser, "how many workers share one Chromium (live attempts, without --own-browsers)")
 	fl.BoolVar(&f.recordHAR, "record-har", false, "write each attempt's browser traffic as HAR files into its run folder's har/ (docs/har.md)")
 	fl.StringVar(&f.replayHAR, "replay-har", "", "answer each task's requests from its HARs under DIR (a bench folder that ran with --record-har, or DIR/<task>.har); a request they lack fails (docs/har.md)")
 	fl.BoolVar(&f.save, "save-scripts", false, "save each task's script that passes the gate in the library (--library, else the default library)")
@@ -128,7 +128,7 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 		defer stop()
 		sites[demo.SitePlaceholder] = url
 	}
-	s, err := suite.Load(suiteRef, suite.Options{Sites: sites, Builtin: demo.BenchSuite})
+	s, err := bench.Load(suiteRef, bench.Options{Sites: sites, Builtin: demo.BenchSuite})
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -156,14 +156,14 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	if err != nil {
 		return err
 	}
-	endpoints, err := suite.ReadEndpoints(base.Browser.CDPURLs, base.Browser.CDPURLsFile)
+	endpoints, err := bench.ReadEndpoints(base.Browser.CDPURLs, base.Browser.CDPURLsFile)
 	if err != nil {
 		return usageError("%v", err)
 	}
 	if f.costLimit > 0 && base.Model.Price.Input == 0 && base.Model.Price.Output == 0 && !strings.HasPrefix(base.Model.Name, model.ReplayPrefix) {
 		fmt.Fprintf(stderr, "wright: warning: the price of %q is unknown (model.price_per_mtok), so its cost counts as 0 and --cost-limit cannot stop the bench\n", base.Model.Name)
 	}
-	repro := &suite.Repro{
+	repro := &bench.Repro{
 		Version: version, Commit: vcsRevision(), ConfigHash: configHash(f), Model: f.model,
 		Chromium: chromiumVersion(base.Browser.Executable), Suite: suiteRef, SuiteHash: s.Digest,
 		Mode: f.mode, Repeat: f.repeat, Shard: f.shard, Started: time.Now(), Invalid: s.Invalid, Selected: len(tasks),
@@ -178,7 +178,7 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	}
 	exec.Shared = sharedBrowser(f, base)
 	defer exec.Shared.Close()
-	outcome, err := suite.Run(cmd.Context(), suite.Config{
+	outcome, err := bench.Run(cmd.Context(), bench.Config{
 		Dir: out, Parallel: f.parallel, Repeat: f.repeat, Redo: f.redo, Retries: f.retries,
 		TaskTimeout: f.taskTimeout, CostLimit: f.costLimit, Repro: repro, OnEvent: display.Event,
 	}, tasks, exec)
@@ -191,24 +191,24 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 
 // benchSelection checks the flags that need no suite and returns the
 // selection --filter, --shard and --limit make.
-func benchSelection(suiteRef string, f benchFlags) (suite.Selection, error) {
+func benchSelection(suiteRef string, f benchFlags) (bench.Selection, error) {
 	if f.out == "" {
-		return suite.Selection{}, usageError("-o DIR is required: the bench folder for its runs and results (wright bench %s -o bench-out)", suiteRef)
+		return bench.Selection{}, usageError("-o DIR is required: the bench folder for its runs and results (wright bench %s -o bench-out)", suiteRef)
 	}
 	if f.mode != "workspace" && f.mode != "browser" {
-		return suite.Selection{}, usageError("--mode %q: use workspace or browser", f.mode)
+		return bench.Selection{}, usageError("--mode %q: use workspace or browser", f.mode)
 	}
 	if f.parallel < 1 || f.repeat < 1 || f.retries < 0 || f.perBrowser < 1 {
-		return suite.Selection{}, usageError("--parallel, --repeat and --per-browser must be at least 1, --retries at least 0")
+		return bench.Selection{}, usageError("--parallel, --repeat and --per-browser must be at least 1, --retries at least 0")
 	}
-	sel := suite.Selection{Limit: f.limit}
+	sel := bench.Selection{Limit: f.limit}
 	var err error
-	if sel.Shard, err = suite.ParseShard(f.shard); err != nil {
-		return suite.Selection{}, usageError("--shard: %v", err)
+	if sel.Shard, err = bench.ParseShard(f.shard); err != nil {
+		return bench.Selection{}, usageError("--shard: %v", err)
 	}
 	if f.filter != "" {
 		if sel.Filter, err = regexp.Compile(f.filter); err != nil {
-			return suite.Selection{}, usageError("--filter: %v", err)
+			return bench.Selection{}, usageError("--filter: %v", err)
 		}
 	}
 	return sel, nil
@@ -230,12 +230,12 @@ func benchSites(flags []string) (map[string]string, error) {
 // benchExecutor is the executor of the bench's attempts: each a wright run
 // of exe, with the script library when --library or --save-scripts asks for
 // one. Its warnings print once each, above the progress display.
-func benchExecutor(f benchFlags, configFor func(suite.Task, int) (*config.Config, error), exe string, endpoints []string, display *benchDisplay) (*suite.HarnessExecutor, error) {
+func benchExecutor(f benchFlags, configFor func(bench.Task, int) (*config.Config, error), exe string, endpoints []string, display *benchDisplay) (*bench.HarnessExecutor, error) {
 	warned := map[string]bool{}
-	exec := &suite.HarnessExecutor{
+	exec := &bench.HarnessExecutor{
 		Config:     configFor,
 		Executable: exe,
-		Endpoints:  suite.NewEndpoints(endpoints),
+		Endpoints:  bench.NewEndpoints(endpoints),
 		Warn: func(msg string) {
 			if !warned[msg] {
 				warned[msg] = true
@@ -248,7 +248,7 @@ func benchExecutor(f benchFlags, configFor func(suite.Task, int) (*config.Config
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
-		exec.Reuse = &suite.Reuse{Library: lib, Heal: f.heal, Save: f.save}
+		exec.Reuse = &bench.Reuse{Library: lib, Heal: f.heal, Save: f.save}
 	} else if f.heal {
 		return nil, usageError("--heal needs --library DIR: the scripts it heals")
 	}
@@ -257,7 +257,7 @@ func benchExecutor(f benchFlags, configFor func(suite.Task, int) (*config.Config
 
 // reportBench prints the bench's summary line and turns how it ended into
 // the exit code.
-func reportBench(cmd *cobra.Command, f benchFlags, outcome suite.Outcome) error {
+func reportBench(cmd *cobra.Command, f benchFlags, outcome bench.Outcome) error {
 	stderr := cmd.ErrOrStderr()
 	sum := outcome.Summary
 	fmt.Fprintf(cmd.OutOrStdout(), "%d passed, %d failed, %d unscored, %d errors; success %s; results in %s\n",
@@ -283,8 +283,8 @@ func reportBench(cmd *cobra.Command, f benchFlags, outcome suite.Outcome) error 
 
 // benchConfig returns how one attempt's config is made: the bench's layers,
 // the task's mode and config, then the model flags.
-func benchConfig(f benchFlags, out string) func(suite.Task, int) (*config.Config, error) {
-	return func(t suite.Task, attempt int) (*config.Config, error) {
+func benchConfig(f benchFlags, out string) func(bench.Task, int) (*config.Config, error) {
+	return func(t bench.Task, attempt int) (*config.Config, error) {
 		mode := f.mode
 		if t.Mode != "" {
 			mode = t.Mode
@@ -321,7 +321,7 @@ func benchConfig(f benchFlags, out string) func(suite.Task, int) (*config.Config
 
 // benchHAR sets the HAR overrides of --record-har and --replay-har; a
 // task's own browser.replay_har wins over --replay-har.
-func benchHAR(f benchFlags, t suite.Task, overrides map[string]any) error {
+func benchHAR(f benchFlags, t bench.Task, overrides map[string]any) error {
 	if f.recordHAR {
 		overrides["browser.record_har"] = true
 	}
@@ -343,7 +343,7 @@ func benchHAR(f benchFlags, t suite.Task, overrides map[string]any) error {
 // har/ folder of its run in a bench folder (its first attempt's when the
 // bench repeated attempts), or a folder dir/<task>.
 func taskHAR(dir, taskID string) (string, error) {
-	name := suite.SafeName(taskID)
+	name := bench.SafeName(taskID)
 	for _, p := range []string{
 		filepath.Join(dir, name+".har"), filepath.Join(dir, name+".zip"), filepath.Join(dir, name, "har"),
 		filepath.Join(dir, name, "attempt_1", "har"), filepath.Join(dir, name),
@@ -366,17 +366,17 @@ func writeRecording(out, taskID string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, suite.SafeName(taskID)+".jsonl")
+	path := filepath.Join(dir, bench.SafeName(taskID)+".jsonl")
 	return path, os.WriteFile(path, b, 0o644)
 }
 
 // sharedBrowser is the Chromium the live attempts share, each in a
 // context of its own; nil with --own-browsers.
-func sharedBrowser(f benchFlags, base *config.Config) *suite.SharedBrowser {
+func sharedBrowser(f benchFlags, base *config.Config) *bench.SharedBrowser {
 	if f.ownBrowsers {
 		return nil
 	}
-	return &suite.SharedBrowser{Executable: config.Abs(base.Browser.Executable), Env: withoutVars(os.Environ(), base.KeyNames()), PerBrowser: f.perBrowser}
+	return &bench.SharedBrowser{Executable: config.Abs(base.Browser.Executable), Env: withoutVars(os.Environ(), base.KeyNames()), PerBrowser: f.perBrowser}
 }
 
 // withoutVars is environ without the variables named in hide.

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"wright/bench"
+	"wright/bench/results"
 	"wright/review"
-	"wright/suite"
-	"wright/suite/results"
 )
 
 // summary.md, summary.json and `wright review` count a resumed bench alike:
@@ -33,16 +33,16 @@ func TestBenchSummaryAndReviewAgree(t *testing.T) {
 		b, _ := json.Marshal(r)
 		lines.Write(append(b, '\n'))
 	}
-	if err := os.WriteFile(filepath.Join(dir, suite.ResultsFile), lines.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, bench.ResultsFile), lines.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	repro := &suite.Repro{Version: "dev", Mode: "workspace", Started: start, Ended: start.Add(95 * time.Second)}
-	if err := suite.WriteRepro(dir, repro); err != nil {
+	repro := &bench.Repro{Version: "dev", Mode: "workspace", Started: start, Ended: start.Add(95 * time.Second)}
+	if err := bench.WriteRepro(dir, repro); err != nil {
 		t.Fatal(err)
 	}
-	sum := suite.Summarize(recs, repro)
-	if err := suite.WriteSummary(dir, sum); err != nil {
+	sum := bench.Summarize(recs, repro)
+	if err := bench.WriteSummary(dir, sum); err != nil {
 		t.Fatal(err)
 	}
 	b, err := review.LoadBench(dir)
@@ -86,7 +86,7 @@ func TestBenchSummaryAndReviewAgree(t *testing.T) {
 	recs[0].ExitStatus, recs[0].Passed = "Submitted", &yes
 	lines.Reset()
 	bl, _ := json.Marshal(recs[0])
-	os.WriteFile(filepath.Join(dir, suite.ResultsFile), append(bl, '\n'), 0o644)
+	os.WriteFile(filepath.Join(dir, bench.ResultsFile), append(bl, '\n'), 0o644)
 	b, _ = review.LoadBench(dir)
 	page.Reset()
 	review.WriteBenchHTML(&page, b, review.HTMLOptions{})

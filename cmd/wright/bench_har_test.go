@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"wright/suite"
+	"wright/bench"
 )
 
 // TestBenchHAR: --record-har and --replay-har become the browser's HAR
@@ -22,21 +22,21 @@ func TestBenchHAR(t *testing.T) {
 	}
 	f := benchFlags{recordHAR: true, replayHAR: dir}
 	over := map[string]any{}
-	if err := benchHAR(f, suite.Task{ID: "shop-1"}, over); err != nil {
+	if err := benchHAR(f, bench.Task{ID: "shop-1"}, over); err != nil {
 		t.Fatal(err)
 	}
 	if over["browser.record_har"] != true || over["browser.replay_har"] != filepath.Join(dir, "shop-1", "har") {
 		t.Errorf("overrides: %v", over)
 	}
 	over = map[string]any{}
-	if err := benchHAR(f, suite.Task{ID: "cart"}, over); err != nil || over["browser.replay_har"] != filepath.Join(dir, "cart.zip") {
+	if err := benchHAR(f, bench.Task{ID: "cart"}, over); err != nil || over["browser.replay_har"] != filepath.Join(dir, "cart.zip") {
 		t.Errorf("cart: %v %v", over, err)
 	}
 	own := map[string]any{"browser.replay_har": "mine.har"}
-	if err := benchHAR(f, suite.Task{ID: "nowhere"}, own); err != nil || own["browser.replay_har"] != "mine.har" {
+	if err := benchHAR(f, bench.Task{ID: "nowhere"}, own); err != nil || own["browser.replay_har"] != "mine.har" {
 		t.Errorf("a task's own HAR: %v %v", own, err)
 	}
-	err := benchHAR(f, suite.Task{ID: "nowhere"}, map[string]any{})
+	err := benchHAR(f, bench.Task{ID: "nowhere"}, map[string]any{})
 	if err == nil || !strings.Contains(err.Error(), "holds no HAR") {
 		t.Errorf("a task without a recording: %v", err)
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
-	"wright/harness"
-	"wright/suite"
-	"wright/suite/results"
+	"wright/bench"
+	"wright/bench/results"
+	"wright/run/harness"
 )
 
 // benchDisplay shows a bench's progress: on a terminal one overall bar and a
@@ -27,7 +27,7 @@ type benchDisplay struct {
 	overall *mpb.Bar
 	bars    []*mpb.Bar     // the workers' lines
 	workers map[int]string // worker -> its line
-	state   suite.Event    // the latest totals
+	state   bench.Event    // the latest totals
 	// firstDone is Done at the first event: the attempts already final
 	// before this bench started, which the ETA leaves out.
 	seen      bool
@@ -76,20 +76,20 @@ func (d *benchDisplay) eta() string {
 	return "ETA " + (per * time.Duration(left)).Round(time.Second).String()
 }
 
-// Event is the suite.Config.OnEvent hook.
-func (d *benchDisplay) Event(e suite.Event) {
+// Event is the bench.Config.OnEvent hook.
+func (d *benchDisplay) Event(e bench.Event) {
 	d.mu.Lock()
 	if !d.seen {
 		d.seen, d.firstDone = true, e.Done
 	}
 	d.state = e
 	switch e.Kind {
-	case suite.AttemptStarted:
+	case bench.AttemptStarted:
 		d.workers[e.Worker] = attemptName(e.TaskID, e.Attempt) + " starting"
-	case suite.AttemptStep:
+	case bench.AttemptStep:
 		cmd, _, _ := strings.Cut(strings.TrimSpace(e.Command), "\n")
 		d.workers[e.Worker] = fmt.Sprintf("%s step %d: %s", attemptName(e.TaskID, e.Attempt), e.Step, clipLine(cmd, 60))
-	case suite.AttemptFinished:
+	case bench.AttemptFinished:
 		d.workers[e.Worker] = ""
 	}
 	d.mu.Unlock()
@@ -99,9 +99,9 @@ func (d *benchDisplay) Event(e suite.Event) {
 		d.overall.SetCurrent(int64(e.Done))
 	}
 	switch e.Kind {
-	case suite.AttemptFinished:
+	case bench.AttemptFinished:
 		d.println(finishedLine(e))
-	case suite.BenchStopping:
+	case bench.BenchStopping:
 		d.println("bench: " + e.Reason + "; no more tasks start")
 	}
 }
@@ -134,7 +134,7 @@ func (d *benchDisplay) Close() {
 }
 
 // overallLine is the bar's text: the same counts summary.md gives.
-func overallLine(e suite.Event) string {
+func overallLine(e bench.Event) string {
 	s := fmt.Sprintf("%d/%d done  %d passed  %d failed", e.Done, e.Total, e.Passed, e.Failed)
 	if e.Errors > 0 {
 		s += fmt.Sprintf("  %d errors", e.Errors)
@@ -149,7 +149,7 @@ func overallLine(e suite.Event) string {
 // brought Done to; one that runs again on resume (an interrupt, an
 // infrastructure error) says so instead of taking a number, so a resumed
 // bench never prints the same count twice.
-func finishedLine(e suite.Event) string {
+func finishedLine(e bench.Event) string {
 	r := e.Record
 	o := r.Outcome()
 	verdict := string(o)

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"wright/suite"
-	"wright/suite/results"
+	"wright/bench"
+	"wright/bench/results"
 )
 
 // syncBuffer is a bytes.Buffer the bars' goroutine and the test share.
@@ -37,9 +37,9 @@ func TestBenchDisplayLastFrameAndCounter(t *testing.T) {
 	yes := true
 	pass := results.Record{TaskID: "a", Attempt: 1, ExitStatus: "Submitted", Passed: &yes, Steps: 1}
 	stop := results.Record{TaskID: "b", Attempt: 1, ExitStatus: "Interrupted", Steps: 2}
-	d.Event(suite.Event{Kind: suite.AttemptStarted, Worker: 1, TaskID: "a", Attempt: 1, Total: 2})
-	d.Event(suite.Event{Kind: suite.AttemptFinished, Worker: 1, TaskID: "a", Attempt: 1, Record: &pass, Done: 1, Total: 2, Passed: 1})
-	d.Event(suite.Event{Kind: suite.AttemptFinished, Worker: 2, TaskID: "b", Attempt: 1, Record: &stop, Done: 1, Total: 2, Passed: 1, Interrupted: 1})
+	d.Event(bench.Event{Kind: bench.AttemptStarted, Worker: 1, TaskID: "a", Attempt: 1, Total: 2})
+	d.Event(bench.Event{Kind: bench.AttemptFinished, Worker: 1, TaskID: "a", Attempt: 1, Record: &pass, Done: 1, Total: 2, Passed: 1})
+	d.Event(bench.Event{Kind: bench.AttemptFinished, Worker: 2, TaskID: "b", Attempt: 1, Record: &stop, Done: 1, Total: 2, Passed: 1, Interrupted: 1})
 	d.Close()
 	got := out.String()
 	if !strings.Contains(got, "[1/2] a Submitted pass (1 step,") || !strings.Contains(got, "[runs again on resume] b Interrupted interrupted (2 steps,") {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/vbauerster/mpb/v8"
 
-	"wright/suite"
+	"wright/bench"
 )
 
 // fakeTerminal is a terminal of a fixed size for the progress bars: it
@@ -90,8 +90,8 @@ func TestBenchProgressFitsTheScreen(t *testing.T) {
 			refresh := make(chan any)
 			d := newBenchDisplay(term, true, 16, mpb.WithConsoleWriter(term), mpb.WithManualRefresh(refresh))
 			for w := 1; w <= 16; w++ {
-				d.Event(suite.Event{Kind: suite.AttemptStarted, Worker: w, TaskID: fmt.Sprintf("webvoyager--Allrecipes--%d", w), Total: 643})
-				d.Event(suite.Event{Kind: suite.AttemptStep, Worker: w, TaskID: fmt.Sprintf("webvoyager--Allrecipes--%d", w), Step: 12,
+				d.Event(bench.Event{Kind: bench.AttemptStarted, Worker: w, TaskID: fmt.Sprintf("webvoyager--Allrecipes--%d", w), Total: 643})
+				d.Event(bench.Event{Kind: bench.AttemptStep, Worker: w, TaskID: fmt.Sprintf("webvoyager--Allrecipes--%d", w), Step: 12,
 					Command: `page.get_by_role("link", name="Vegetarian lasagna with roasted vegetables").click(); page.wait_for_load_state()`, Total: 643})
 			}
 			frames := term.count()

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"wright/bench/scale/proctree"
+	"wright/bench/measure/scale/proctree"
 )
 
 // blocker is a URL of the test's site that blocks its first visitor until the

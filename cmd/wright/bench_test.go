@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"wright/bench"
+	"wright/bench/results"
 	"wright/model/modeltest"
-	"wright/suite"
-	"wright/suite/results"
 )
 
 // benchSite serves the fixture pages bench tasks run on.
@@ -127,13 +127,13 @@ with launch() as browser:
 PY
 python3 kill.py`
 
-func readResults(t *testing.T, dir string) map[string]suite.Record {
+func readResults(t *testing.T, dir string) map[string]bench.Record {
 	t.Helper()
-	recs, skipped, err := results.Read(filepath.Join(dir, suite.ResultsFile))
+	recs, skipped, err := results.Read(filepath.Join(dir, bench.ResultsFile))
 	if err != nil || skipped > 0 {
 		t.Fatalf("results: %v (%d unreadable)", err, skipped)
 	}
-	out := map[string]suite.Record{}
+	out := map[string]bench.Record{}
 	for _, r := range results.Latest(recs) {
 		out[r.TaskID] = r
 	}
@@ -186,7 +186,7 @@ func TestBenchIsolationEvaluatorsAndFaults(t *testing.T) {
 	}{
 		"ws-pass": {"Submitted", ptr(true)}, "ws-fail": {"Submitted", ptr(false)},
 		"live-pass": {"Submitted", ptr(true)}, "live-fail": {"Submitted", ptr(false)},
-		"live-unscored": {"Submitted", nil}, "hang": {suite.TimeLimitExceeded, ptr(false)},
+		"live-unscored": {"Submitted", nil}, "hang": {bench.TimeLimitExceeded, ptr(false)},
 		"flood": {"Submitted", ptr(true)}, "kill-chromium": {"Submitted", ptr(false)},
 	}
 	for id, w := range want {
@@ -225,7 +225,7 @@ func TestBenchIsolationEvaluatorsAndFaults(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "ws-pass", "bench_eval", "probe.json")); err != nil {
 		t.Errorf("workspace probe: %v", err)
 	}
-	var sum suite.Summary
+	var sum bench.Summary
 	b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
@@ -264,7 +264,7 @@ func TestBenchResumeAndShards(t *testing.T) {
 	}
 	deadline := time.Now().Add(3 * time.Minute)
 	for time.Now().Before(deadline) {
-		if recs, _, _ := results.Read(filepath.Join(out, suite.ResultsFile)); len(recs) >= 1 {
+		if recs, _, _ := results.Read(filepath.Join(out, bench.ResultsFile)); len(recs) >= 1 {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -279,7 +279,7 @@ func TestBenchResumeAndShards(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr.String())
 	}
-	recs, _, _ := results.Read(filepath.Join(out, suite.ResultsFile))
+	recs, _, _ := results.Read(filepath.Join(out, bench.ResultsFile))
 	count := map[string]int{}
 	for _, rec := range recs {
 		count[rec.TaskID]++
@@ -438,7 +438,7 @@ func TestBenchJudgeEvaluator(t *testing.T) {
 // TestBenchRefusesASecondBenchOnOneDir: the lock names its holder.
 func TestBenchRefusesASecondBenchOnOneDir(t *testing.T) {
 	dir := t.TempDir()
-	lock, err := suite.Acquire(dir, "pid 1 on test")
+	lock, err := bench.Acquire(dir, "pid 1 on test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +472,7 @@ func TestBenchUsageErrors(t *testing.T) {
 	}
 }
 
-func taskSet(m map[string]suite.Record) string {
+func taskSet(m map[string]bench.Record) string {
 	var ids []string
 	for id, r := range m {
 		ids = append(ids, fmt.Sprintf("%s:%s:%s", id, r.ExitStatus, fmtPtr(r.Passed)))

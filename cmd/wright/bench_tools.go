@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"wright/suite"
-	"wright/suite/results"
+	"wright/bench"
+	"wright/bench/results"
 )
 
 // The bench's offline tools: they read results.jsonl files and write
@@ -19,23 +19,23 @@ var benchSummarizeCmd = &cobra.Command{
 	Args:  cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		dir := args[0]
-		recs, skipped, err := results.Read(filepath.Join(dir, suite.ResultsFile))
+		recs, skipped, err := results.Read(filepath.Join(dir, bench.ResultsFile))
 		if err != nil {
 			return err
 		}
 		if len(recs) == 0 {
-			return usageError("%s has no %s with results", dir, suite.ResultsFile)
+			return usageError("%s has no %s with results", dir, bench.ResultsFile)
 		}
-		repro, err := suite.ReadRepro(dir)
+		repro, err := bench.ReadRepro(dir)
 		if err != nil {
 			return err
 		}
-		s := suite.Summarize(recs, repro)
-		if err := suite.WriteSummary(dir, s); err != nil {
+		s := bench.Summarize(recs, repro)
+		if err := bench.WriteSummary(dir, s); err != nil {
 			return err
 		}
 		if skipped > 0 {
-			fmt.Fprintf(cmd.ErrOrStderr(), "wright: skipped %d unreadable line(s) of %s (a bench killed mid-write leaves one)\n", skipped, suite.ResultsFile)
+			fmt.Fprintf(cmd.ErrOrStderr(), "wright: skipped %d unreadable line(s) of %s (a bench killed mid-write leaves one)\n", skipped, bench.ResultsFile)
 		}
 		fmt.Fprint(cmd.OutOrStdout(), s.Markdown())
 		return nil
@@ -53,11 +53,11 @@ whatever became of it runs with --complete.`,
 	Args: cobra.MinimumNArgs(2),
 	RunE: func(cmd *cobra.Command, args []string) error {
 		if complete, _ := cmd.Flags().GetBool("complete"); complete {
-			if err := suite.CheckComplete(args[1:]); err != nil {
+			if err := bench.CheckComplete(args[1:]); err != nil {
 				return err
 			}
 		}
-		s, err := suite.Merge(args[0], args[1:])
+		s, err := bench.Merge(args[0], args[1:])
 		if err != nil {
 			return err
 		}
@@ -71,18 +71,18 @@ var benchCompareCmd = &cobra.Command{
 	Short: "Pair two benches task by task: who passed, McNemar's exact p-value, cost and steps",
 	Args:  cobra.ExactArgs(2),
 	RunE: func(cmd *cobra.Command, args []string) error {
-		var sets [2][]suite.Record
+		var sets [2][]bench.Record
 		for i, dir := range args {
-			recs, _, err := results.Read(filepath.Join(dir, suite.ResultsFile))
+			recs, _, err := results.Read(filepath.Join(dir, bench.ResultsFile))
 			if err != nil {
 				return err
 			}
 			if len(recs) == 0 {
-				return usageError("%s has no %s with results", dir, suite.ResultsFile)
+				return usageError("%s has no %s with results", dir, bench.ResultsFile)
 			}
 			sets[i] = recs
 		}
-		suite.Compare(sets[0], sets[1]).Write(cmd.OutOrStdout(), args[0], args[1])
+		bench.Compare(sets[0], sets[1]).Write(cmd.OutOrStdout(), args[0], args[1])
 		return nil
 	},
 }
@@ -98,7 +98,7 @@ var benchExportCmd = &cobra.Command{
 		if out == "" {
 			out = filepath.Join(args[0], "export-"+benchExportFormat)
 		}
-		n, err := suite.Export(args[0], out, benchExportFormat)
+		n, err := bench.Export(args[0], out, benchExportFormat)
 		if err != nil {
 			return err
 		}

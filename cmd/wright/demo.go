@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"wright/demo"
-	"wright/harness"
+	"wright/run/harness"
 )
 
 func init() {

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
-	"wright/atomicfile"
-	"wright/config"
+	"wright/internal/atomicfile"
+	"wright/run/config"
 )
 
 //go:generate go run . gen-docs ../../docs

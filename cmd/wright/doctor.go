@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"wright/browser"
-	"wright/config"
-	"wright/keyring"
 	"wright/model"
-	"wright/sandbox"
+	"wright/run/config"
+	"wright/trust/keyring"
+	"wright/trust/sandbox"
 )
 
 func init() {

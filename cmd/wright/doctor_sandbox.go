@@ -3,8 +3,8 @@ package main
 import (
 	"runtime"
 
-	"wright/config"
-	"wright/sandbox"
+	"wright/run/config"
+	"wright/trust/sandbox"
 )
 
 // checkSandbox says whether the model's processes run under bubblewrap

@@ -11,8 +11,8 @@ import (
 
 	"wright/browser"
 	"wright/browser/driver"
-	"wright/gate"
-	"wright/harness/probe"
+	"wright/browser/probe"
+	"wright/run/gate"
 )
 
 // driverCmd is `wright driver`: the browser driver that language clients

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"wright/judge"
+	"wright/run/judge"
 )
 
 func init() {

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"wright/keyring"
-	"wright/spelling"
+	"wright/internal/spelling"
+	"wright/trust/keyring"
 )
 
 // rootCmd is the wright command; each subcommand's file adds itself in init,

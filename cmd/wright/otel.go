@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"wright/keyring"
-	"wright/tracing"
+	"wright/internal/tracing"
+	"wright/trust/keyring"
 )
 
 // tracedCommands are the commands whose runs become traces; the others

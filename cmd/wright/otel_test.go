@@ -19,7 +19,7 @@ import (
 )
 
 // The trace tests send real runs' spans to a real OTLP backend (Jaeger's
-// all-in-one, pinned in tools/jaeger) and read them back through its query
+// all-in-one, pinned in deploy/jaeger) and read them back through its query
 // API.
 
 const jaegerVersion = "v1.76.0"
@@ -44,7 +44,7 @@ func jaegerBinary(t *testing.T) string {
 	}
 	t.Logf("building Jaeger %s into %s (once)", jaegerVersion, bin)
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/jaegertracing/jaeger/cmd/jaeger")
-	cmd.Dir = filepath.Join("..", "..", "tools", "jaeger")
+	cmd.Dir = filepath.Join("..", "..", "deploy", "jaeger")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build jaeger: %v\n%s", err, out)
 	}

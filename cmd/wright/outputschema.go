@@ -5,14 +5,14 @@ import (
 	"os"
 	"path/filepath"
 
-	"wright/output"
-	"wright/runs"
+	"wright/run/output"
+	"wright/run/rundir"
 )
 
 // writeOutputSchema saves the schema beside config.yaml (not in the
 // workspace: the gate holds the run to the schema wright compiled, not to
 // a file the model could edit) and returns its path, or "" without one.
-func writeOutputSchema(run *runs.Run, schema *output.Schema) (string, error) {
+func writeOutputSchema(run *rundir.Run, schema *output.Schema) (string, error) {
 	if schema == nil {
 		return "", nil
 	}

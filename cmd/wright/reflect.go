@@ -11,13 +11,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"wright/config"
-	"wright/gate"
-	"wright/judge"
-	"wright/judge/keyproxy"
-	"wright/keyring"
 	"wright/model"
-	"wright/verdict"
+	"wright/run/config"
+	"wright/run/gate"
+	"wright/run/judge"
+	"wright/run/judge/keyproxy"
+	"wright/run/verdict"
+	"wright/trust/keyring"
 )
 
 // judgeSettings are the model flags reflect and image-qa share, and the

@@ -9,11 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"wright/config"
-	"wright/harness"
-	"wright/keyring"
 	"wright/library"
-	"wright/rerun"
+	"wright/library/rerun"
+	"wright/run/config"
+	"wright/run/harness"
+	"wright/trust/keyring"
 )
 
 // rerunFlags are `wright rerun`'s and `wright heal`'s.

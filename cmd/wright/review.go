@@ -11,14 +11,14 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"wright/keyring"
+	"wright/trust/keyring"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"wright/harness"
+	"wright/bench/results"
 	"wright/review"
-	"wright/suite/results"
+	"wright/run/harness"
 )
 
 type reviewFlags struct {

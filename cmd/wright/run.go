@@ -12,12 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"wright/agent"
-	"wright/config"
-	"wright/harness"
-	"wright/keyring"
 	"wright/library"
-	"wright/runs"
+	"wright/run/agent"
+	"wright/run/config"
+	"wright/run/harness"
+	"wright/run/rundir"
+	"wright/trust/keyring"
 )
 
 type runFlags struct {
@@ -118,7 +118,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	}
 	opts := harness.Options{OutputDir: f.outputDir, RunDir: f.runDir}
 	task := harness.Task{ID: f.taskID, Text: f.task, StartURL: f.startURL}
-	var after func(runs.Result) error
+	var after func(rundir.Result) error
 	if f.saveAs != "" {
 		// Both are checked before the run, so a bad name loses no run.
 		if err := library.CheckName(f.saveAs); err != nil {
@@ -128,7 +128,7 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 		if err != nil {
 			return usageError("%v", err)
 		}
-		after = func(res runs.Result) error { return saveRun(cmd, lib, f.saveAs, cfg, task, res) }
+		after = func(res rundir.Result) error { return saveRun(cmd, lib, f.saveAs, cfg, task, res) }
 	}
 	return runHarnessThen(cmd, cfg, opts, task, f.verbose, f.json, after)
 }
@@ -142,7 +142,7 @@ func runHarness(cmd *cobra.Command, cfg *config.Config, opts harness.Options, ta
 
 // runHarnessThen is runHarness with after called on the result of a run
 // that ran (--save-as); its error becomes the command's.
-func runHarnessThen(cmd *cobra.Command, cfg *config.Config, opts harness.Options, task harness.Task, verbose, asJSON bool, after func(runs.Result) error) error {
+func runHarnessThen(cmd *cobra.Command, cfg *config.Config, opts harness.Options, task harness.Task, verbose, asJSON bool, after func(rundir.Result) error) error {
 	opts.Warn = func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "wright: warning:", msg) }
 	// Keys and secret variables named by the config leave this process's
 	// environment block too (a re-exec that does not return when there is
@@ -240,7 +240,7 @@ func (o *runObserver) Observe(e agent.Event) {
 // endLines is how a run ended, in one line (and the reason on a second when
 // it did not submit): status, steps, tokens and cost with the judge's, and
 // the run folder.
-func endLines(res runs.Result) string {
+func endLines(res rundir.Result) string {
 	if res.ExitStatus == "" {
 		return ""
 	}

@@ -15,7 +15,7 @@ import (
 
 	"wright/model"
 	"wright/model/modeltest"
-	"wright/sandbox"
+	"wright/trust/sandbox"
 )
 
 func requireBwrap(t *testing.T) {

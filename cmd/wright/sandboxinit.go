@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"wright/sandbox"
+	"wright/trust/sandbox"
 )
 
 // `wright sandbox-init` is the first process inside a bubblewrap sandbox

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"wright/library"
-	"wright/rerun"
+	"wright/library/rerun"
 )
 
 // checkRow is one script in `wright scripts check`.

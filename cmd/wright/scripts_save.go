@@ -6,17 +6,17 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"wright/config"
-	"wright/harness"
+	"wright/bench"
 	"wright/library"
-	"wright/rerun"
-	"wright/runs"
-	"wright/suite"
+	"wright/library/rerun"
+	"wright/run/config"
+	"wright/run/harness"
+	"wright/run/rundir"
 )
 
 // saveRun is --save-as: a run that ended Submitted with the judge's label
 // 1 on a final run gives the library a new version of name.
-func saveRun(cmd *cobra.Command, lib *library.Library, name string, cfg *config.Config, task harness.Task, res runs.Result) error {
+func saveRun(cmd *cobra.Command, lib *library.Library, name string, cfg *config.Config, task harness.Task, res rundir.Result) error {
 	stderr := cmd.ErrOrStderr()
 	rerun.WrightVersion = version
 	spec, err := rerun.VersionFromRun(cmd.Context(), cfg, task.Text, task.StartURL, res)
@@ -61,9 +61,9 @@ func paramList(ps []library.Param) string {
 }
 
 // viaLine is bench's one line on the paths that served its attempts.
-func viaLine(sum suite.Summary) string {
+func viaLine(sum bench.Summary) string {
 	var parts []string
-	for _, k := range []string{suite.ViaRerun, suite.ViaHeal, suite.ViaAgent} {
+	for _, k := range []string{bench.ViaRerun, bench.ViaHeal, bench.ViaAgent} {
 		if r, ok := sum.ByVia[k]; ok {
 			parts = append(parts, fmt.Sprintf("%s %d (%s passed)", k, r.Attempts, rateText(r.SuccessRate)))
 		}

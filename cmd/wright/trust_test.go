@@ -17,7 +17,7 @@ import (
 
 	"wright/model"
 	"wright/model/modeltest"
-	"wright/sandbox"
+	"wright/trust/sandbox"
 )
 
 // startRun starts wright on a scripted endpoint and waits until the

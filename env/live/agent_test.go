@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"wright/agent"
 	"wright/browser"
-	"wright/gate"
 	"wright/model"
 	"wright/model/modeltest"
-	"wright/runs"
+	"wright/run/agent"
+	"wright/run/gate"
+	"wright/run/rundir"
 )
 
 // End-to-end: the agent loop with this environment and the browser
@@ -24,7 +24,7 @@ import (
 type liveHarness struct {
 	t     *testing.T
 	srv   *modeltest.Server
-	run   *runs.Run
+	run   *rundir.Run
 	agent *agent.Agent
 	env   *Env
 }
@@ -40,7 +40,7 @@ func bothModes(t *testing.T, task func(t *testing.T, mode string)) {
 func newLiveHarness(t *testing.T, mode, startURL string, responses ...modeltest.Response) *liveHarness {
 	t.Helper()
 	srv := modeltest.New(t, responses...)
-	run, err := runs.Create(filepath.Join(t.TempDir(), "run"))
+	run, err := rundir.Create(filepath.Join(t.TempDir(), "run"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func newLiveHarness(t *testing.T, mode, startURL string, responses ...modeltest.
 	return &liveHarness{t: t, srv: srv, run: run, agent: a, env: e}
 }
 
-func (h *liveHarness) execute(task string) runs.Result {
+func (h *liveHarness) execute(task string) rundir.Result {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -98,7 +98,7 @@ func (h *liveHarness) sent(i int) []modeltest.ChatMessage {
 	return h.srv.Requests()[i].Chat().Messages
 }
 
-func wantSubmitted(t *testing.T, res runs.Result) {
+func wantSubmitted(t *testing.T, res rundir.Result) {
 	t.Helper()
 	if res.ExitStatus != agent.Submitted {
 		t.Fatalf("exit status %s (%s), want Submitted", res.ExitStatus, res.Message)

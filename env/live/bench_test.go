@@ -12,7 +12,7 @@ import (
 
 	"wright/browser"
 
-	"wright/templates"
+	"wright/run/templates"
 )
 
 // BenchmarkStep measures one live step with trivial code: the runner's
@@ -49,7 +49,7 @@ func BenchmarkStep(b *testing.B) {
 	}
 }
 
-// BenchmarkObservationPages is bench/perf's live side: for each URL in
+// BenchmarkObservationPages is bench/measure/perf's live side: for each URL in
 // PERF_LIVE_PAGES (space-separated), the time of a `pass` step, from the
 // Execute call to the observation in hand, PERF_REPS times; one JSON line
 // per page. The model's turn between steps, in which the screenshot is
@@ -57,7 +57,7 @@ func BenchmarkStep(b *testing.B) {
 func BenchmarkObservationPages(b *testing.B) {
 	urls := strings.Fields(os.Getenv("PERF_LIVE_PAGES"))
 	if len(urls) == 0 {
-		b.Skip("PERF_LIVE_PAGES is not set (bench/perf/run.sh sets it)")
+		b.Skip("PERF_LIVE_PAGES is not set (bench/measure/perf/run.sh sets it)")
 	}
 	reps, _ := strconv.Atoi(os.Getenv("PERF_REPS"))
 	reps = max(reps, 1)

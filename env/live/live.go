@@ -36,9 +36,9 @@ import (
 	"wright/browser/python"
 	"wright/env"
 	"wright/env/proctab"
-	"wright/netpolicy"
-	"wright/sandbox"
-	"wright/scratch"
+	"wright/internal/scratch"
+	"wright/trust/netpolicy"
+	"wright/trust/sandbox"
 )
 
 // Options configure a live browser environment. Zero values take the

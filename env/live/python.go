@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"wright/env/proctab"
-	"wright/sandbox"
+	"wright/trust/sandbox"
 )
 
 // tagVar marks every process the Python runner starts (run_command's

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"wright/browser"
-	"wright/sandbox"
+	"wright/trust/sandbox"
 )
 
 // prepareSandbox completes the runner's sandbox (Options.Sandbox): the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"wright/sandbox"
+	"wright/trust/sandbox"
 )
 
 // The test binary stands in for wright inside a sandbox: run as

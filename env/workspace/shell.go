@@ -41,8 +41,8 @@ import (
 
 	"wright/env"
 	"wright/env/proctab"
-	"wright/sandbox"
-	"wright/scratch"
+	"wright/internal/scratch"
+	"wright/trust/sandbox"
 )
 
 // Options configures a Shell. Zero values take the defaults noted.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"wright/sandbox"
+	"wright/trust/sandbox"
 )
 
 // newShell starts a shell in a fresh workspace and closes it at the end.

@@ -1,6 +1,6 @@
 // Package peerpages provides real web pages that no one in this project
 // wrote, for tests that must hold on pages outside the project's own
-// fixtures: the npm packages bench/perf measures (TodoMVC, the Cypress
+// fixtures: the npm packages bench/measure/perf measures (TodoMVC, the Cypress
 // kitchensink, swagger-ui), and har-validator, which checks the HAR files
 // wright writes as other tools would. They are installed with npm into a cache
 // directory on first use and reused afterwards.
@@ -16,11 +16,11 @@ import (
 	"strings"
 )
 
-// Packages are the npm packages installed, pinned as bench/perf pins them.
+// Packages are the npm packages installed, pinned as bench/measure/perf pins them.
 var Packages = []string{"todomvc@0.1.1", "cypress-example-kitchensink@7.0.0", "swagger-ui-dist@5"}
 
 // Pages are the pages of those packages, relative to the node_modules
-// directory, that bench/perf measures.
+// directory, that bench/measure/perf measures.
 var Pages = []string{
 	"cypress-example-kitchensink/app/index.html",
 	"cypress-example-kitchensink/app/commands/actions.html",

@@ -1,0 +1,194 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"wright/bench/results"
+)
+
+func bp(b bool) *bool { return &b }
+
+func TestSummarizeMatchesHandCounts(t *testing.T) {
+	recs := []Record{
+		{TaskID: "a", Attempt: 1, ExitStatus: "Submitted", Passed: bp(true), Steps: 4, Tokens: 100, Cost: 0.1, Seconds: 10, Level: "easy", Site: "shop"},
+		{TaskID: "b", Attempt: 1, ExitStatus: "Submitted", Passed: bp(false), Steps: 6, Tokens: 300, Cost: 0.3, Seconds: 30, Level: "hard", Site: "shop"},
+		{TaskID: "c", Attempt: 1, ExitStatus: "LimitsExceeded", Passed: bp(false), Steps: 10, Tokens: 200, Cost: 0.2, Seconds: 20, Level: "hard"},
+		{TaskID: "d", Attempt: 1, ExitStatus: "Submitted", Passed: nil, Unscored: "judge endpoint down", Steps: 2, Tokens: 50, Cost: 0.05, Seconds: 5},
+		{TaskID: "e", Attempt: 1, ExitStatus: "ModelError", Error: "endpoint unreachable", Cost: 0},
+		// e's rerun supersedes its error line.
+		{TaskID: "e", Attempt: 1, ExitStatus: "Submitted", Passed: bp(true), Steps: 8, Tokens: 400, Cost: 0.4, Seconds: 40, Level: "easy"},
+		{TaskID: "f", Attempt: 1, ExitStatus: "TimeLimitExceeded", Passed: bp(false), Steps: 3, Tokens: 10, Cost: 0.01, Seconds: 600},
+		{TaskID: "g", Attempt: 1, ExitStatus: "EnvironmentError", Error: "chromium failed to start"},
+	}
+	s := Summarize(recs, nil)
+	if s.Total != 7 || s.Tasks != 7 || s.Passed != 2 || s.Failed != 3 || s.Rate.Unscored != 1 || s.Errors != 1 {
+		t.Fatalf("counts = %+v", s)
+	}
+	if s.SuccessRate == nil || *s.SuccessRate != 0.4 {
+		t.Errorf("success = %v, want 2/5", s.SuccessRate)
+	}
+	lo, hi := Wilson(2, 5)
+	if s.CI95 != [2]float64{lo, hi} || !near(lo, 0.1176) || !near(hi, 0.7693) {
+		t.Errorf("ci95 = %v", s.CI95)
+	}
+	if s.ByStatus["Submitted"] != 4 || s.ByStatus["error"] != 1 || s.ByStatus["TimeLimitExceeded"] != 1 {
+		t.Errorf("by status = %v", s.ByStatus)
+	}
+	if r := s.ByLevel["hard"]; r.Passed != 0 || r.Failed != 2 || *r.SuccessRate != 0 {
+		t.Errorf("hard = %+v", r)
+	}
+	if r := s.BySite["shop"]; r.Passed != 1 || r.Failed != 1 {
+		t.Errorf("shop = %+v", r)
+	}
+	// Steps of the six non-error attempts: 2 3 4 6 8 10 -> median 5, p90 9.
+	if s.Steps.Median != 5 || !near(s.Steps.P90, 9) {
+		t.Errorf("steps = %+v", s.Steps)
+	}
+	if !near(s.TotalCost, 1.06) {
+		t.Errorf("total cost = %v", s.TotalCost)
+	}
+	if len(s.UnscoredList) != 1 || s.UnscoredList[0].Reason != "judge endpoint down" || len(s.ErrorList) != 1 {
+		t.Errorf("lists = %v %v", s.UnscoredList, s.ErrorList)
+	}
+	if s.PassAtK != nil {
+		t.Errorf("pass@k without repeat: %v", s.PassAtK)
+	}
+}
+
+func TestSummarizeRepeatPassAtK(t *testing.T) {
+	var recs []Record
+	add := func(id string, results ...bool) {
+		for i, p := range results {
+			recs = append(recs, Record{TaskID: id, Attempt: i + 1, ExitStatus: "Submitted", Passed: bp(p)})
+		}
+	}
+	add("a", true, false, false)  // c=1 of 3
+	add("b", true, true, true)    // c=3
+	add("c", false, false, false) // c=0
+	s := Summarize(recs, nil)
+	// pass@1 = mean(1/3, 1, 0) = 4/9; pass@2 = mean(1-C(2,2)/C(3,2), 1, 0) = (2/3+1)/3.
+	if s.PassAt1 == nil || !near(*s.PassAt1, 4.0/9) {
+		t.Errorf("pass@1 = %v", s.PassAt1)
+	}
+	if !near(s.PassAtK[2], (2.0/3+1)/3) || !near(s.PassAtK[3], 2.0/3) {
+		t.Errorf("pass@k = %v", s.PassAtK)
+	}
+	if s.Total != 9 || s.Tasks != 3 {
+		t.Errorf("total %d tasks %d", s.Total, s.Tasks)
+	}
+}
+
+func TestWriteSummaryAndMerge(t *testing.T) {
+	root := t.TempDir()
+	var dirs []string
+	for i, recs := range [][]Record{
+		{{TaskID: "a", Attempt: 1, ExitStatus: "Submitted", Passed: bp(true), RunDir: "a"}},
+		{{TaskID: "b", Attempt: 1, ExitStatus: "Submitted", Passed: bp(false), RunDir: "b"}, {TaskID: "c", Attempt: 1, ExitStatus: "Submitted", Passed: bp(true), RunDir: "c"}},
+	} {
+		d := filepath.Join(root, "shard", string(rune('1'+i)))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		l, err := results.OpenLog(filepath.Join(d, ResultsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if err := l.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.Close()
+		dirs = append(dirs, d)
+	}
+	// A torn last line, as a killed bench leaves, is skipped.
+	f, _ := os.OpenFile(filepath.Join(dirs[1], ResultsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"task_id": "d", "att`)
+	f.Close()
+	out := filepath.Join(root, "merged")
+	s, err := Merge(out, dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Passed != 2 || s.Failed != 1 {
+		t.Errorf("merged = %+v", s.Rate)
+	}
+	recs, skipped, err := results.Read(filepath.Join(out, ResultsFile))
+	if err != nil || skipped != 0 || len(recs) != 3 {
+		t.Fatalf("merged records %d skipped %d err %v", len(recs), skipped, err)
+	}
+	if recs[1].RunDir != filepath.Join("..", "shard", "2", "b") {
+		t.Errorf("run_dir rewritten to %q", recs[1].RunDir)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil || !strings.Contains(string(md), "| success rate | 66.7%") {
+		t.Errorf("summary.md:\n%s", md)
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.json")); err != nil {
+		t.Error(err)
+	}
+	if _, err := Merge(filepath.Join(root, "m2"), []string{filepath.Join(root, "nope")}); err == nil {
+		t.Error("merge of a missing shard succeeded")
+	}
+}
+
+func TestCompareKnownPValue(t *testing.T) {
+	var a, b []Record
+	// 10 tasks: 3 both pass, 1 only A, 5 only B, 1 neither.
+	pattern := []struct{ a, b bool }{{true, true}, {true, true}, {true, true}, {true, false},
+		{false, true}, {false, true}, {false, true}, {false, true}, {false, true}, {false, false}}
+	for i, p := range pattern {
+		id := string(rune('a' + i))
+		a = append(a, Record{TaskID: id, Attempt: 1, ExitStatus: "Submitted", Passed: bp(p.a), Cost: 0.1, Steps: 4})
+		b = append(b, Record{TaskID: id, Attempt: 1, ExitStatus: "Submitted", Passed: bp(p.b), Cost: 0.2, Steps: 6})
+	}
+	b = append(b, Record{TaskID: "z", Attempt: 1, ExitStatus: "Submitted", Passed: bp(true)})
+	c := Compare(a, b)
+	if c.Both != 3 || c.OnlyA != 1 || c.OnlyB != 5 || c.Neither != 1 || c.OnlyInB != 1 {
+		t.Fatalf("compare = %+v", c)
+	}
+	// Exact: 2 * (C(6,0)+C(6,1)) / 64 = 14/64.
+	if !near(c.PValue, 14.0/64) {
+		t.Errorf("p = %v", c.PValue)
+	}
+	var sb strings.Builder
+	c.Write(&sb, "A", "B")
+	for _, want := range []string{"only A: 1", "only B: 5", "p = 0.2188", "B-A +1.0000", "B-A +2.0"} {
+		if !strings.Contains(sb.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, sb.String())
+		}
+	}
+}
+
+func TestLockRefusesASecondHolder(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Acquire(dir, "pid 1 on host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Acquire(dir, "other"); err == nil || !strings.Contains(err.Error(), "pid 1 on host") {
+		t.Errorf("second acquire: %v", err)
+	}
+	l.Release()
+	l2, err := Acquire(dir, "again")
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	l2.Release()
+}
+
+func TestSummaryCountsCachedTokens(t *testing.T) {
+	recs := []Record{
+		{TaskID: "a", Attempt: 1, ExitStatus: "Submitted", Passed: bp(true), Tokens: 1100, PromptTokens: 1000, CachedTokens: 600},
+		{TaskID: "b", Attempt: 1, ExitStatus: "Submitted", Passed: bp(false), Tokens: 3300, PromptTokens: 3000, CachedTokens: 2400},
+	}
+	s := Summarize(recs, nil)
+	if s.PromptTokens != 4000 || s.CachedTokens != 3000 {
+		t.Errorf("prompt %d cached %d, want 4000 and 3000", s.PromptTokens, s.CachedTokens)
+	}
+	if md := s.Markdown(); !strings.Contains(md, "| prompt tokens (cached) | 4000 (3000, 75%) |") {
+		t.Errorf("summary.md lacks the cached share:\n%s", md)
+	}
+}

@@ -1,0 +1,215 @@
+// Package rundir owns the run directory: everything a run leaves on disk is
+// written here, as it happens, so that a crash or a Ctrl-C loses nothing.
+package rundir
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"wright/internal/atomicfile"
+	"wright/model"
+)
+
+// Run is one run directory.
+type Run struct {
+	Dir       string
+	Workspace string
+	// Redact, when set, rewrites every byte the run writes (secret values
+	// become their placeholders) before it reaches a file.
+	Redact func([]byte) []byte
+
+	mu       sync.Mutex
+	stepsMD  *os.File
+	openedMD bool
+}
+
+// Result is result.json.
+type Result struct {
+	TaskID        string           `json:"task_id"`
+	ExitStatus    model.ExitStatus `json:"exit_status"`
+	FinalResponse string           `json:"final_response"`
+	// Output is final_response parsed, when the run had an output schema
+	// and was Submitted: the value the schema vouches for.
+	Output     any         `json:"output,omitempty"`
+	Message    string      `json:"message,omitempty"` // why the run ended, for statuses other than Submitted
+	Steps      int         `json:"steps"`
+	ModelCalls int         `json:"model_calls"`
+	Usage      model.Usage `json:"usage"`
+	// JudgeUsage is what the judge spent for the run (its calls through the
+	// harness and the key proxy); it counts toward the cost limit too.
+	JudgeUsage *model.Usage `json:"judge_usage,omitempty"`
+	// PromptTokensPerStep is the prompt size of each model call, in order.
+	PromptTokensPerStep []int   `json:"prompt_tokens_per_step"`
+	Compactions         int     `json:"compactions"`
+	Seconds             float64 `json:"seconds"`
+	// ModelSeconds is the time inside the model's calls, EnvSeconds the
+	// time inside the environment's steps; the rest of Seconds is the
+	// harness's own.
+	ModelSeconds float64 `json:"model_seconds"`
+	EnvSeconds   float64 `json:"env_seconds"`
+	// StartSeconds is the time the run took to start, before Seconds
+	// began: its first files, the policy proxy, the judge's access and the
+	// environment's start (the browser's page, the shell or the runner).
+	StartSeconds float64   `json:"start_seconds,omitempty"`
+	StartedAt    time.Time `json:"started_at"`
+	EndedAt      time.Time `json:"ended_at"`
+	RunDir       string    `json:"run_dir"`
+	Model        string    `json:"model"`
+	Mode         string    `json:"mode"`
+	// GateLabel is the judge's label (1 success, 0 failure) on the last
+	// final run the gate read a verdict of, and GateRun that run's number
+	// N (final_runs/run_<N>); both null when the gate is off or never got
+	// that far.
+	GateLabel *int `json:"gate_label"`
+	GateRun   *int `json:"gate_run"`
+}
+
+var unsafeID = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// SafeID turns a task id into a file name part.
+func SafeID(id string) string {
+	s := strings.Trim(unsafeID.ReplaceAllString(id, "_"), "_.")
+	if s == "" {
+		return "task"
+	}
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	return s
+}
+
+// DirName is <task_id>_<YYYYmmdd_HHMMSS>.
+func DirName(taskID string, t time.Time) string {
+	return SafeID(taskID) + "_" + t.Format("20060102_150405")
+}
+
+// Create makes the run directory (which must not hold a previous run) and
+// its workspace.
+func Create(dir string) (*Run, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("run dir: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "trajectory.json")); err == nil {
+		return nil, fmt.Errorf("run dir %s already holds a run: choose another --run-dir", dir)
+	}
+	r := &Run{Dir: dir, Workspace: filepath.Join(dir, "workspace")}
+	for _, d := range []string{r.Workspace, filepath.Join(dir, "debug", "steps")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("create run dir: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// CreateUnique makes a new run directory named name under parent, adding
+// _2, _3, ... when a run that started in the same second already took the
+// name, so runs started at once never share a directory.
+func CreateUnique(parent, name string) (*Run, error) {
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("create run dir: %w", err)
+	}
+	for i := 1; ; i++ {
+		dir := filepath.Join(parent, name)
+		if i > 1 {
+			dir += fmt.Sprintf("_%d", i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return Create(dir)
+		}
+		if !errors.Is(err, fs.ErrExist) || i >= 1000 {
+			return nil, fmt.Errorf("create run dir: %w", err)
+		}
+	}
+}
+
+// WriteFile writes a file in the run directory atomically (temp file and
+// rename), so a reader never sees half a file.
+func (r *Run) WriteFile(rel string, data []byte) error {
+	path := filepath.Join(r.Dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	// 0600: a run's files can hold what the task typed into pages.
+	return atomicfile.Write(path, r.redact(data), 0o600)
+}
+
+// redact applies the run's Redact hook.
+func (r *Run) redact(b []byte) []byte {
+	if r.Redact == nil {
+		return b
+	}
+	return r.Redact(b)
+}
+
+// WriteJSON writes v as indented JSON, atomically.
+func (r *Run) WriteJSON(rel string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", rel, err)
+	}
+	return r.WriteFile(rel, append(b, '\n'))
+}
+
+// Trajectory is trajectory.json.
+type Trajectory struct {
+	Info     map[string]any  `json:"info"`
+	Messages []model.Message `json:"messages"`
+}
+
+// dataURL matches inline base64 images, which must never bloat the
+// trajectory (images are kept as file paths instead).
+var dataURL = regexp.MustCompile(`data:image/[a-zA-Z0-9.+-]+;base64,[A-Za-z0-9+/=]{16,}`)
+
+// ImageMarker replaces an inline image in saved files.
+const ImageMarker = "[image omitted]"
+
+// SaveTrajectory rewrites trajectory.json.
+func (r *Run) SaveTrajectory(info map[string]any, msgs []model.Message) error {
+	clean := make([]model.Message, len(msgs))
+	for i, m := range msgs {
+		m.Content = dataURL.ReplaceAllString(m.Content, ImageMarker)
+		clean[i] = m
+	}
+	b, err := json.MarshalIndent(Trajectory{Info: info, Messages: clean}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode trajectory: %w", err)
+	}
+	b = dataURL.ReplaceAll(b, []byte(ImageMarker))
+	return r.WriteFile("trajectory.json", append(b, '\n'))
+}
+
+// AppendJSONL appends one JSON line to a log in the run directory.
+func (r *Run) AppendJSONL(rel string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s line: %w", rel, err)
+	}
+	b = dataURL.ReplaceAll(b, []byte(ImageMarker))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f, err := os.OpenFile(filepath.Join(r.Dir, rel), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", rel, err)
+	}
+	defer f.Close()
+	_, err = f.Write(r.redact(append(b, '\n')))
+	return err
+}
+
+// RuntimeError records something that went wrong without ending the run
+// (or that ended it), in runtime_errors.jsonl.
+func (r *Run) RuntimeError(step int, kind string, err error) {
+	_ = r.AppendJSONL("runtime_errors.jsonl", map[string]any{
+		"time": time.Now().UTC().Format(time.RFC3339Nano), "step": step, "kind": kind, "error": err.Error(),
+	})
+}

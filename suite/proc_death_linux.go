@@ -1,5 +1,0 @@
-package suite
-
-import "syscall"
-
-func dieWithParent(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
