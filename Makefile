@@ -154,7 +154,7 @@ bench: build
 # SCALE_ARGS="-levels 1,16 -repeat 3".
 SCALE_ARGS ?=
 bench-scale: deps
-	$(GO) run ./bench/scale $(SCALE_ARGS)
+	$(GO) run ./bench/measure/scale $(SCALE_ARGS)
 
 demo: build
 	$(BIN) demo

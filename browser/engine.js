@@ -5,7 +5,7 @@
 //
 // Roles, accessible names, descriptions, states and hidden-from-the-tree
 // are not computed here: R is the one role and name engine
-// (browser/aria/roles.js), the instance the ARIA snapshot uses in the same
+// (browser/aria/role_engine.js), the instance the ARIA snapshot uses in the same
 // world, so a role and name the snapshot prints are what role= matches.
 //
 // Errors meant for the client are thrown as WrightError with the message

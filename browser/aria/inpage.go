@@ -14,7 +14,7 @@ import (
 	"github.com/ysmood/gson"
 )
 
-// The in-page builder (snapshot.js, on the role engine roles.js: together
+// The in-page builder (snapshot.js, on the role engine role_engine.js: together
 // PageScript) runs in wright's isolated world of the main frame, the one
 // the selector engine uses: page scripts share the DOM with it, not its
 // JavaScript. One call

@@ -1,12 +1,12 @@
 // wright's in-page ARIA snapshot builder. The page script (aria.PageScript)
 // evaluates it once per document in wright's isolated world, after the
-// role and name engine (roles.js), which it is given as R; it defines
+// role and name engine (role_engine.js), which it is given as R; it defines
 // globalThis.__wrightAria there, and Go calls snapshot(options) and decodes
 // the JSON string it returns.
 //
 // It walks the flat tree (shadow roots and same-process frames inlined) in
 // document order and gives every element the role, name and states of
-// roles.js, the ones the selector engine matches, stopping once the lines
+// role_engine.js, the ones the selector engine matches, stopping once the lines
 // it has built would pass the character budget. Elements that can be
 // acted on get a tag number, kept in this world, that refs resolve
 // through. A mutation counter tells whether the page changed since a
@@ -253,7 +253,7 @@
     }
 
     // states sets the states the snapshot prints (the true and mixed
-    // ones, for the roles Playwright prints them for) from roles.js.
+    // ones, for the roles Playwright prints them for) from role_engine.js.
     states(n, el, role) {
       if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) this.controls.push(el);
       if (CHECKED_ROLES.has(role)) {
@@ -555,7 +555,7 @@
   }
 
   // rowOf names a row from its content, as the snapshot does: the row is
-  // built as a snapshot of its own and its name read (roles.js asks for
+  // built as a snapshot of its own and its name read (role_engine.js asks for
   // it when nothing else names a row).
   function rowOf(el) {
     const st = scopeState(el);

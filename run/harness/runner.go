@@ -320,3 +320,18 @@ func (r *runner) trustVars(ctx context.Context, vars map[string]string) error {
 	}
 	return nil
 }
+
+// seed puts the task's Files into the workspace. A path that leaves the
+// workspace is an error, not a file written elsewhere.
+func (r *runner) seed() error {
+	for rel, data := range r.task.Files {
+		clean := filepath.Clean(rel)
+		if filepath.IsAbs(clean) || clean == "." || strings.HasPrefix(clean, "..") {
+			return fmt.Errorf("seed the workspace: %q is not a path inside it", rel)
+		}
+		if err := r.run.WriteFile(filepath.Join("workspace", clean), data); err != nil {
+			return fmt.Errorf("seed the workspace: %w", err)
+		}
+	}
+	return nil
+}

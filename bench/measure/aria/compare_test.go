@@ -4,7 +4,7 @@
 // the same pages and the same Chromium. It is outside CI: run.sh installs
 // playwright-core into a temporary directory and runs
 //
-//	go test -tags ariabench ./bench/aria -run TestPeerComparison -v
+//	go test -tags ariabench ./bench/measure/aria -run TestPeerComparison -v
 //
 // with ARIA_BENCH_NODE_DIR (where playwright-core is installed) and
 // ARIA_BENCH_CHROMIUM (the browser both sides drive) set.

@@ -36,4 +36,4 @@ echo "installing playwright-core@$version into $node_dir" >&2
 
 cd "$repo"
 ARIA_BENCH_NODE_DIR="$node_dir" ARIA_BENCH_CHROMIUM="$chromium" \
-  go test -count=1 -tags ariabench ./bench/aria -run TestPeerComparison -v "$@"
+  go test -count=1 -tags ariabench ./bench/measure/aria -run TestPeerComparison -v "$@"

@@ -16,9 +16,9 @@
 // checks that ours stays flat after the first compaction and never loses the
 // task, prints a markdown table (or per-step CSV) and draws a PNG plot.
 //
-//	go run ./bench/context                     # table, and docs/context-tokens.png
-//	go run ./bench/context -csv > tokens.csv   # every step of every policy
-//	go run ./bench/context -prefix             # what block pruning leaves to a prompt cache
+//	go run ./bench/measure/context                     # table, and docs/context-tokens.png
+//	go run ./bench/measure/context -csv > tokens.csv   # every step of every policy
+//	go run ./bench/measure/context -prefix             # what block pruning leaves to a prompt cache
 package main
 
 import (

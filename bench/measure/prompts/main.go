@@ -15,8 +15,8 @@
 //
 // usage (the pages come from npm; bench/measure/prompts/run.sh installs them):
 //
-//	go run ./bench/prompts -site DIR     # DIR: cypress-example-kitchensink/app
-//	go run ./bench/prompts -site DIR -arms full:1,changes:5 -json
+//	go run ./bench/measure/prompts -site DIR     # DIR: cypress-example-kitchensink/app
+//	go run ./bench/measure/prompts -site DIR -arms full:1,changes:5 -json
 package main
 
 import (

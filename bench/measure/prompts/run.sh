@@ -23,4 +23,4 @@ if [ ! -d "$peer/node_modules/cypress-example-kitchensink/app" ]; then
     npm install --ignore-scripts --no-audit --no-fund --silent cypress-example-kitchensink@7.0.0 >&2)
 fi
 cd "$repo"
-exec go run ./bench/prompts -site "$peer/node_modules/cypress-example-kitchensink/app" -arms "$arms" "$@"
+exec go run ./bench/measure/prompts -site "$peer/node_modules/cypress-example-kitchensink/app" -arms "$arms" "$@"

@@ -5,7 +5,7 @@
 // runners, the shells) at a fixed interval, and reads each attempt's
 // timings from results.jsonl. Linux only (it reads /proc).
 //
-//	go run ./bench/scale [-levels 1,4,8,16] [-repeat 4] [-interval 100ms] [-wright BIN] [-- BENCH FLAGS...]
+//	go run ./bench/measure/scale [-levels 1,4,8,16] [-repeat 4] [-interval 100ms] [-wright BIN] [-- BENCH FLAGS...]
 //
 // `make bench-scale` runs it; docs/performance.md has its figures.
 package main

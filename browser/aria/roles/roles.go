@@ -2,7 +2,7 @@
 // about roles reads it: role selectors (browser's role= and get_by_role
 // validate role names with Is), the ARIA snapshot's builders (the one on
 // Chromium's accessibility tree in browser/aria, and the in-page one and
-// the selector engine through browser/aria/roles.js, which is handed the
+// the selector engine through browser/aria/role_engine.js, which is handed the
 // table as JSON) and the snapshot's renderer. Keeping it in one place is
 // what keeps a role the snapshot prints a role a selector accepts and
 // finds. It imports neither rod nor CDP.
@@ -104,7 +104,7 @@ func Printed(role string) bool {
 	return Has(role, Author) && role != "none" && role != "presentation"
 }
 
-// JSON is the table as roles.js reads it: per trait, its roles.
+// JSON is the table as role_engine.js reads it: per trait, its roles.
 func JSON() string {
 	names := map[Trait]string{Author: "author", Action: "action", Value: "value", FromContent: "fromContent",
 		Container: "container", Checked: "checked", Selected: "selected", Level: "level", Expanded: "expanded"}

@@ -35,7 +35,7 @@ func TestTable(t *testing.T) {
 	}
 }
 
-// TestJSON checks the table roles.js is handed: per trait, exactly the
+// TestJSON checks the table role_engine.js is handed: per trait, exactly the
 // roles that have it.
 func TestJSON(t *testing.T) {
 	var got map[string][]string

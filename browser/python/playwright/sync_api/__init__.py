@@ -9,9 +9,10 @@
         expect(page.get_by_role("heading")).to_have_text("Example Domain")
         browser.close()
 
-Features outside wright's scope (Playwright's own server protocol, raw CDP sessions, playwright.request,
-video, screencast, service workers, client certificates, extensions,
-Firefox and WebKit) raise an Error naming the feature.
+What the client does not implement raises an Error that names it: Playwright's own server protocol
+(BrowserType.connect), web and service workers, WebSocket events, a proxy for a launch or a request
+context (the run's URL policy decides what pages may reach), client certificates, screencast frames
+written to a path, and Firefox and WebKit.
 """
 
 from playwright._impl._errors import Error, TimeoutError  # noqa: F401

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -16,21 +15,6 @@ import (
 	"wright/run/output"
 	"wright/run/rundir"
 )
-
-// seed puts the task's Files into the workspace. A path that leaves the
-// workspace is an error, not a file written elsewhere.
-func (r *runner) seed() error {
-	for rel, data := range r.task.Files {
-		clean := filepath.Clean(rel)
-		if filepath.IsAbs(clean) || clean == "." || strings.HasPrefix(clean, "..") {
-			return fmt.Errorf("seed the workspace: %q is not a path inside it", rel)
-		}
-		if err := r.run.WriteFile(filepath.Join("workspace", clean), data); err != nil {
-			return fmt.Errorf("seed the workspace: %w", err)
-		}
-	}
-	return nil
-}
 
 // Verify says which checks a script run gets (`wright rerun --verify`).
 type Verify string

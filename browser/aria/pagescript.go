@@ -6,7 +6,7 @@ import (
 	"wright/browser/aria/roles"
 )
 
-//go:embed roles.js
+//go:embed role_engine.js
 var rolesJS string
 
 // World names wright's isolated world in every frame: the page script
@@ -15,7 +15,7 @@ var rolesJS string
 const World = "wright"
 
 // RolesFactory is a JavaScript expression that makes an instance of the
-// role and name engine (roles.js) with the role table (package roles).
+// role and name engine (role_engine.js) with the role table (package roles).
 // The page script makes the one of wright's world; a selector engine in
 // the page's own world (custom selector engines) makes a private one.
 var RolesFactory = "(" + rolesJS + ")(" + roles.JSON() + ")"
