@@ -1,4 +1,4 @@
-// Package suite is what `wright bench` is made of apart from running one task:
+// Package bench is what `wright bench` is made of apart from running one task:
 // reading suites in the layouts published benchmarks use, choosing the tasks
 // of a shard, recording one result line per attempt, and turning those lines
 // into a summary, a merge of shards or a paired comparison.

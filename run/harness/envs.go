@@ -2,14 +2,9 @@ package harness
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
-	"time"
 
-	"wright/browser"
 	"wright/env"
-	"wright/env/live"
-	"wright/env/workspace"
 	"wright/run/config"
 	"wright/run/rundir"
 	"wright/trust/sandbox"
@@ -40,10 +35,21 @@ type environment struct {
 	start func(ctx context.Context, s setup) (env.Environment, error)
 }
 
-// environments is the registry of agent.mode values. It is only read.
-var environments = map[string]environment{
-	"workspace": {workspace.Kind, newWorkspace},
-	"browser":   {live.Kind, newLive},
+// environments is the registry of agent.mode values: each mode's file
+// (env_workspace.go, env_live.go) adds its entry with registerEnvironment
+// when the package starts, and nothing writes to it after.
+var environments = map[string]environment{}
+
+// registerEnvironment adds agent.mode name. A name registered twice is a
+// programming error, caught when the binary starts.
+func registerEnvironment(name string, e environment) {
+	if _, dup := environments[name]; dup {
+		panic("harness: environment " + name + " registered twice")
+	}
+	if e.kind.Field == "" || e.start == nil {
+		panic("harness: environment " + name + " has no action field or no start")
+	}
+	environments[name] = e
 }
 
 // Modes lists the agent.mode values the harness can run.
@@ -54,72 +60,6 @@ func Modes() []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// newWorkspace starts workspace mode: a persistent bash in a pty.
-func newWorkspace(ctx context.Context, s setup) (env.Environment, error) {
-	cfg := s.cfg
-	return workspace.New(ctx, workspace.Options{
-		Dir:         s.run.Workspace,
-		Env:         s.vars,
-		HideEnv:     cfg.KeyNames(),
-		PathPrepend: []string{filepath.Dir(s.vars["WRIGHT_BIN"])},
-		Timeout:     time.Duration(cfg.Env.CommandTimeoutSeconds * float64(time.Second)),
-		OutputLimit: cfg.Env.OutputTruncationChars,
-		RecentFiles: 8,
-		Sandbox:     s.sandbox,
-		Redact:      logRedactor(s.secrets),
-	})
-}
-
-// newLive starts live browser mode: one persistent Python process bound to
-// one live page.
-func newLive(ctx context.Context, s setup) (env.Environment, error) {
-	cfg := s.cfg
-	private, err := privateRanges(cfg)
-	if err != nil {
-		return nil, err
-	}
-	har, err := harOptions(cfg, s.run.Dir)
-	if err != nil {
-		return nil, err
-	}
-	cdpURL, shared := cfg.Browser.CDPURL, false
-	if cdpURL == "" && s.sharedBrowser != "" {
-		cdpURL, shared = s.sharedBrowser, true
-	}
-	return live.New(ctx, live.Options{
-		HAR:           har,
-		SharedBrowser: shared,
-		AllowPrivate:  private,
-		Redact:        s.secrets.Redact,
-		Workspace:     s.run.Workspace,
-		LibDir:        filepath.Join(s.run.Dir, "lib", "live"),
-		TaskJSON:      filepath.Join(s.run.Workspace, "task.json"),
-		StartURL:      s.task.StartURL,
-		Browser: browser.Options{
-			Executable: config.Abs(cfg.Browser.Executable),
-			CDPURL:     cdpURL,
-			Headed:     !cfg.Browser.Headless,
-			Viewport:   browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
-			Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
-			Env:        hiddenEnviron(cfg.KeyNames()),
-			Secrets:    browserSecrets(s.secrets),
-		},
-		AllowedDomains: cfg.Browser.AllowedDomains,
-		BlockedDomains: cfg.Browser.BlockedDomains,
-		StepTimeout:    time.Duration(cfg.Env.StepTimeoutSeconds * float64(time.Second)),
-		AriaChars:      cfg.Env.AriaSnapshotChars,
-		AriaMode:       cfg.Env.AriaSnapshot,
-		OutputLimit:    cfg.Env.OutputTruncationChars,
-		Env:            s.vars,
-		HideEnv:        cfg.KeyNames(),
-
-		AttachScreenshot:  cfg.Model.AttachObservationScreenshot,
-		ScreenshotFormat:  cfg.Model.ObservationScreenshotFormat,
-		ScreenshotQuality: cfg.Model.ObservationScreenshotQuality,
-		Sandbox:           s.sandbox,
-	})
 }
 
 // logRedactor is what rewrites the workspace's step logs: nothing without
