@@ -161,8 +161,11 @@ demo: build
 
 # The generated references: docs/cli/ from the commands, docs/config.md from
 # the built-in YAML and the key table (TestDocsUpToDate checks them).
+# The CLI and config references, and the layers and package map of
+# docs/architecture.md (internal/arch); tests fail when either is stale.
 docs:
 	$(GO) run ./cmd/wright gen-docs docs
+	$(GO) run ./internal/arch/archdoc docs/architecture.md
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
