@@ -160,9 +160,9 @@ demo: build
 	$(BIN) demo
 
 # The generated references: docs/cli/ from the commands, docs/config.md from
-# the built-in YAML and the key table (TestDocsUpToDate checks them).
-# The CLI and config references, and the layers and package map of
-# docs/architecture.md (internal/arch); tests fail when either is stale.
+# the built-in YAML and the key table (TestDocsUpToDate checks them), and the
+# layers and package map of docs/architecture.md from internal/arch and go
+# list (TestPackageMapIsCurrent checks them).
 docs:
 	$(GO) run ./cmd/wright gen-docs docs
 	$(GO) run ./internal/arch/archdoc docs/architecture.md
