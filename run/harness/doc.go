@@ -7,7 +7,7 @@
 //     templates, the model and judge settings and picks the environment
 //     from agent.mode (Modes lists them). It starts nothing; its errors are
 //     configuration errors.
-//   - (*Harness).Run(ctx, Task) (runs.Result, error) makes a fresh run
+//   - (*Harness).Run(ctx, Task) (rundir.Result, error) makes a fresh run
 //     directory, starts the run's own parts (key proxy, gate, environment,
 //     model client), runs the loop to an exit status and ends every
 //     process it started before it returns. The result is result.json's
