@@ -112,26 +112,7 @@ func (s *session) readDOM() error {
 				dn.parent = ids[n.ParentIndex[i]]
 			}
 			if i < len(n.Attributes) {
-				a := n.Attributes[i]
-				for j := 0; j+1 < len(a); j += 2 {
-					switch strings.ToLower(str(a[j])) {
-					case "href":
-						dn.href, dn.hasHref = str(a[j+1]), true
-					case "placeholder":
-						dn.placeholder, dn.hasHolder = str(a[j+1]), true
-					case "aria-level":
-						dn.ariaLevel = true
-					case "aria-invalid":
-						dn.ariaInvalid = true
-					case "tabindex":
-						if v, err := strconv.Atoi(strings.TrimSpace(str(a[j+1]))); err == nil && v >= 0 {
-							dn.tabIndex = v
-						}
-					case "contenteditable":
-						v := strings.ToLower(str(a[j+1]))
-						dn.editable = v != "false"
-					}
-				}
+				dn.readAttributes(n.Attributes[i], str)
 			}
 			s.dom[id] = dn
 		}
@@ -157,23 +138,8 @@ func (s *session) readDOM() error {
 				}
 			}
 		}
-		if l := d.Layout; l != nil {
-			for k, i := range l.NodeIndex {
-				if i < 0 || i >= len(ids) {
-					continue
-				}
-				dn := s.dom[ids[i]]
-				dn.rendered = true
-				if k < len(l.Styles) {
-					st := l.Styles[k]
-					if len(st) > 0 {
-						dn.display = str(st[0])
-					}
-					if len(st) > 1 {
-						dn.cursor = str(st[1])
-					}
-				}
-			}
+		if d.Layout != nil {
+			s.readLayout(d.Layout, ids, str)
 		}
 	}
 	return nil
@@ -358,4 +324,48 @@ func scopeNodes(p *rod.Page, main *session, scope proto.DOMBackendNodeID) (map[p
 		ids[c.BackendNodeID] = true
 	}
 	return ids, nil
+}
+
+// readAttributes keeps what the snapshot needs of an element's attributes,
+// given as name, value, name, value... indexes into the snapshot's strings.
+func (dn *domNode) readAttributes(a proto.DOMSnapshotArrayOfStrings, str func(proto.DOMSnapshotStringIndex) string) {
+	for j := 0; j+1 < len(a); j += 2 {
+		switch strings.ToLower(str(a[j])) {
+		case "href":
+			dn.href, dn.hasHref = str(a[j+1]), true
+		case "placeholder":
+			dn.placeholder, dn.hasHolder = str(a[j+1]), true
+		case "aria-level":
+			dn.ariaLevel = true
+		case "aria-invalid":
+			dn.ariaInvalid = true
+		case "tabindex":
+			if v, err := strconv.Atoi(strings.TrimSpace(str(a[j+1]))); err == nil && v >= 0 {
+				dn.tabIndex = v
+			}
+		case "contenteditable":
+			dn.editable = strings.ToLower(str(a[j+1])) != "false"
+		}
+	}
+}
+
+// readLayout marks the nodes that have a layout box as rendered, with the
+// two computed styles readDOM asked for (display, cursor).
+func (s *session) readLayout(l *proto.DOMSnapshotLayoutTreeSnapshot, ids []proto.DOMBackendNodeID, str func(proto.DOMSnapshotStringIndex) string) {
+	for k, i := range l.NodeIndex {
+		if i < 0 || i >= len(ids) {
+			continue
+		}
+		dn := s.dom[ids[i]]
+		dn.rendered = true
+		if k < len(l.Styles) {
+			st := l.Styles[k]
+			if len(st) > 0 {
+				dn.display = str(st[0])
+			}
+			if len(st) > 1 {
+				dn.cursor = str(st[1])
+			}
+		}
+	}
 }

@@ -141,6 +141,17 @@ func (b *builder) visit(d *axDoc, ax *axNode, parent *node, st walkState) {
 	if !st.inScope {
 		parent = sink
 	}
+	if b.visitStructure(d, ax, parent, st) {
+		return
+	}
+	b.visitElement(d, ax, parent, st)
+}
+
+// visitStructure handles the nodes that are not elements of their own in
+// the snapshot: ignored ones (lifted, or a tbody's rowgroup), text, line
+// breaks, the document, popups, iframes and a figure's caption. It says
+// whether it handled ax.
+func (b *builder) visitStructure(d *axDoc, ax *axNode, parent *node, st walkState) bool {
 	if ax.Ignored {
 		if dn := d.sess.dom[ax.BackendDOMNodeID]; dn != nil && rowGroupTags[dn.tag] && !ignoredAsHidden(ax) {
 			// Chromium leaves a plain <tbody> out; ARIA (and Playwright)
@@ -151,31 +162,31 @@ func (b *builder) visit(d *axDoc, ax *axNode, parent *node, st walkState) {
 			if len(n.kids) > 0 {
 				b.add(parent, item{n: n})
 			}
-			return
+			return true
 		}
 		b.lift(d, ax, parent, st)
-		return
+		return true
 	}
 	chromeRole := axString(ax.Role)
 	switch chromeRole {
 	case "StaticText":
 		b.add(parent, item{text: axString(ax.Name)})
-		return
+		return true
 	case "InlineTextBox", "ListMarker":
-		return
+		return true
 	case "LineBreak":
 		b.add(parent, item{text: "\n"})
-		return
+		return true
 	case "RootWebArea":
 		b.children(d, ax, parent, st)
-		return
+		return true
 	case "MenuListPopup":
 		st.inPopup = true
 		b.children(d, ax, parent, st)
-		return
+		return true
 	case "Iframe":
 		b.iframe(d, ax, parent, st)
-		return
+		return true
 	case "Figcaption":
 		if parent.role == "figure" && parent.name == "" {
 			// HTML names a figure by its caption; Chromium leaves it unnamed.
@@ -186,10 +197,16 @@ func (b *builder) visit(d *axDoc, ax *axNode, parent *node, st walkState) {
 			for _, k := range c.kids {
 				b.add(parent, k)
 			}
-			return
+			return true
 		}
 	}
+	return false
+}
 
+// visitElement adds ax as an element of the snapshot, or lifts its children
+// into parent when it has no role worth a line of its own.
+func (b *builder) visitElement(d *axDoc, ax *axNode, parent *node, st walkState) {
+	chromeRole := axString(ax.Role)
 	dom := d.sess.dom[ax.BackendDOMNodeID]
 	name := normalizeSpace(axString(ax.Name))
 	role := mapRole(chromeRole)
