@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-short bench bench-scale demo docs deps chromium bwrap npm slurm ffmpeg jaeger fmt vet cross release clean
+.PHONY: all build test test-deps test-short bench bench-scale demo docs deps chromium bwrap npm slurm ffmpeg jaeger fmt vet cross release clean
 
 all: build
 
@@ -110,9 +110,16 @@ ffmpeg:
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; }
 endif
 
-deps: chromium bwrap npm slurm ffmpeg
+# What wright itself needs to build and run (and so `make build` and
+# `make demo`): Chromium, bubblewrap for the sandbox, python3 and the Go
+# modules. The tests need more (test-deps): npm for the pages no one here
+# wrote and the trace viewer, Slurm and munge for the cluster test, ffmpeg
+# for videos, and Jaeger for the trace export test.
+deps: chromium bwrap
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 is required"; exit 1; }
 	$(GO) mod download
+
+test-deps: deps npm slurm ffmpeg jaeger
 
 # Jaeger's all-in-one binary, the real OTLP backend of the trace test
 # (cmd/wright/otel_test.go), pinned in deploy/jaeger (a module of its own, so
@@ -130,11 +137,11 @@ jaeger:
 	  mkdir -p "$(dir $(JAEGER))" && cd deploy/jaeger && \
 	  $(GO) build -o "$(JAEGER)" github.com/jaegertracing/jaeger/cmd/jaeger; }
 
-test: deps jaeger
+test: test-deps
 	$(GO) vet ./...
 	$(GO) test -timeout 15m ./...
 
-test-short: deps
+test-short: test-deps
 	$(GO) test -short ./...
 
 # The Go benchmarks, then bench/measure/perf: wright side by side with Playwright on
