@@ -17,9 +17,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -48,8 +50,8 @@ var HeaderVars = []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRAC
 // Options say where traces go.
 type Options struct {
 	// Endpoint is `--otel`'s value: an OTLP URL, or "" to take the
-	// endpoint from the standard OTEL_EXPORTER_OTLP_* variables (whose
-	// default is http://localhost:4318).
+	// endpoint from the standard OTEL_EXPORTER_OTLP_* variables, and
+	// without them DefaultHTTPEndpoint (or DefaultGRPCEndpoint).
 	Endpoint string
 	// Requested is set when the user asked for traces (`--otel`); without
 	// it, traces are exported only when the environment names an OTLP
@@ -60,6 +62,32 @@ type Options struct {
 	// Getenv reads the environment; credentials (the header variables)
 	// come through it from wright's keyring. Default os.Getenv.
 	Getenv func(string) string
+	// Warn receives the exporter's errors, as "wright: warning:" lines.
+	// Default os.Stderr.
+	Warn io.Writer
+}
+
+func (o Options) warn() io.Writer {
+	if o.Warn == nil {
+		return os.Stderr
+	}
+	return o.Warn
+}
+
+// warnOnce reports the exporter's errors as wright's warnings, each
+// distinct message once: a collector that is down fails every export, and
+// one line says so.
+func warnOnce(w io.Writer) otel.ErrorHandler {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	return otel.ErrorHandlerFunc(func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if msg := err.Error(); !seen[msg] {
+			seen[msg] = true
+			fmt.Fprintln(w, "wright: warning: otel:", msg)
+		}
+	})
 }
 
 func (o Options) getenv(name string) string {
@@ -110,6 +138,7 @@ func Start(ctx context.Context, o Options) (shutdown func(context.Context) error
 		return nil, fmt.Errorf("otel: resource: %w", err)
 	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+	otel.SetErrorHandler(warnOnce(o.warn()))
 	otel.SetTracerProvider(tp)
 	otel.SetTextMapPropagator(propagation.TraceContext{})
 	return func(ctx context.Context) error {
@@ -136,11 +165,9 @@ func (o Options) client() (otlptrace.Client, error) {
 		if len(headers) > 0 {
 			opts = append(opts, otlptracehttp.WithHeaders(headers))
 		}
-		if o.Endpoint != "" {
-			u, err := endpointURL(o.Endpoint, "/v1/traces")
-			if err != nil {
-				return nil, err
-			}
+		if u, err := o.endpoint("/v1/traces", DefaultHTTPEndpoint); err != nil {
+			return nil, err
+		} else if u != "" {
 			opts = append(opts, otlptracehttp.WithEndpointURL(u))
 		}
 		return otlptracehttp.NewClient(opts...), nil
@@ -149,17 +176,37 @@ func (o Options) client() (otlptrace.Client, error) {
 		if len(headers) > 0 {
 			opts = append(opts, otlptracegrpc.WithHeaders(headers))
 		}
-		if o.Endpoint != "" {
-			u, err := endpointURL(o.Endpoint, "")
-			if err != nil {
-				return nil, err
-			}
+		if u, err := o.endpoint("", DefaultGRPCEndpoint); err != nil {
+			return nil, err
+		} else if u != "" {
 			opts = append(opts, otlptracegrpc.WithEndpointURL(u))
 		}
 		return otlptracegrpc.NewClient(opts...), nil
 	default:
 		return nil, fmt.Errorf("otel: OTEL_EXPORTER_OTLP_PROTOCOL is %q: use http/protobuf or grpc", protocol)
 	}
+}
+
+// The collector traces go to when neither --otel=URL nor the environment
+// names one: a local collector, over plain HTTP as collectors listen by
+// default. (The SDK's own default is https, which a local Jaeger or
+// collector does not speak.)
+const (
+	DefaultHTTPEndpoint = "http://localhost:4318/v1/traces"
+	DefaultGRPCEndpoint = "http://localhost:4317"
+)
+
+// endpoint is the URL the exporter is given: --otel's, else none when the
+// standard variables name one (the SDK reads them itself, with their
+// scheme), else the local default.
+func (o Options) endpoint(tracesPath, local string) (string, error) {
+	if o.Endpoint != "" {
+		return endpointURL(o.Endpoint, tracesPath)
+	}
+	if o.getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || o.getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "" {
+		return "", nil
+	}
+	return local, nil
 }
 
 // headers reads the header variables (key=value pairs, comma separated,
