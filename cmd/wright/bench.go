@@ -198,8 +198,13 @@ func benchSelection(suiteRef string, f benchFlags) (bench.Selection, error) {
 	if f.mode != "workspace" && f.mode != "browser" {
 		return bench.Selection{}, usageError("--mode %q: use workspace or browser", f.mode)
 	}
-	if f.parallel < 1 || f.repeat < 1 || f.retries < 0 || f.perBrowser < 1 {
-		return bench.Selection{}, usageError("--parallel, --repeat and --per-browser must be at least 1, --retries at least 0")
+	for _, c := range []struct {
+		flag     string
+		val, min int
+	}{{"parallel", f.parallel, 1}, {"repeat", f.repeat, 1}, {"per-browser", f.perBrowser, 1}, {"retries", f.retries, 0}} {
+		if c.val < c.min {
+			return bench.Selection{}, usageError("--%s %d: it must be at least %d", c.flag, c.val, c.min)
+		}
 	}
 	sel := bench.Selection{Limit: f.limit}
 	var err error

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -94,6 +96,9 @@ var benchExportCmd = &cobra.Command{
 	Short: "Write a bench's runs in the layout a benchmark's own judge reads",
 	Args:  cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
+		if !slices.Contains(bench.ExportFormats, benchExportFormat) {
+			return usageError("--format %q: use %s", benchExportFormat, strings.Join(bench.ExportFormats, " or "))
+		}
 		out := benchExportOut
 		if out == "" {
 			out = filepath.Join(args[0], "export-"+benchExportFormat)

@@ -112,11 +112,16 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.startURL == "" {
-		fmt.Fprintf(cmd.ErrOrStderr(), "wright: note: no --start-url: the model starts %s and finds its own way\n",
-			map[string]string{"browser": "on a blank page", "workspace": "in its shell"}[f.mode])
-	}
 	opts := harness.Options{OutputDir: f.outputDir, RunDir: f.runDir}
+	var built func()
+	if f.startURL == "" {
+		// Said once the run is sure to start, so that it never stands
+		// before an error that has nothing to do with it.
+		built = func() {
+			fmt.Fprintf(cmd.ErrOrStderr(), "wright: note: no --start-url: the model starts %s and finds its own way\n",
+				map[string]string{"browser": "on a blank page", "workspace": "in its shell"}[f.mode])
+		}
+	}
 	task := harness.Task{ID: f.taskID, Text: f.task, StartURL: f.startURL}
 	var after func(rundir.Result) error
 	if f.saveAs != "" {
@@ -130,19 +135,20 @@ func runTask(cmd *cobra.Command, f runFlags) error {
 		}
 		after = func(res rundir.Result) error { return saveRun(cmd, lib, f.saveAs, cfg, task, res) }
 	}
-	return runHarnessThen(cmd, cfg, opts, task, f.verbose, f.json, after)
+	return runHarnessThen(cmd, cfg, opts, task, f.verbose, f.json, built, after)
 }
 
 // runHarness runs one task through the harness and maps its exit status to
 // the process's exit code: 0 Submitted, 130 Interrupted, 1 the others, 2 a
 // config or run-directory problem.
 func runHarness(cmd *cobra.Command, cfg *config.Config, opts harness.Options, task harness.Task, verbose, asJSON bool) error {
-	return runHarnessThen(cmd, cfg, opts, task, verbose, asJSON, nil)
+	return runHarnessThen(cmd, cfg, opts, task, verbose, asJSON, nil, nil)
 }
 
-// runHarnessThen is runHarness with after called on the result of a run
-// that ran (--save-as); its error becomes the command's.
-func runHarnessThen(cmd *cobra.Command, cfg *config.Config, opts harness.Options, task harness.Task, verbose, asJSON bool, after func(rundir.Result) error) error {
+// runHarnessThen is runHarness with built called once the harness took the
+// config (nil for nothing), and after called on the result of a run that
+// ran (--save-as), whose error becomes the command's.
+func runHarnessThen(cmd *cobra.Command, cfg *config.Config, opts harness.Options, task harness.Task, verbose, asJSON bool, built func(), after func(rundir.Result) error) error {
 	opts.Warn = func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "wright: warning:", msg) }
 	// Keys and secret variables named by the config leave this process's
 	// environment block too (a re-exec that does not return when there is
@@ -154,6 +160,9 @@ func runHarnessThen(cmd *cobra.Command, cfg *config.Config, opts harness.Options
 	h, err := harness.Build(cfg, opts)
 	if err != nil {
 		return usageError("%v", err)
+	}
+	if built != nil {
+		built()
 	}
 	res, err := h.Run(cmd.Context(), task)
 	var dirErr *harness.RunDirError

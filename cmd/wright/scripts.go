@@ -365,7 +365,14 @@ func scriptsDiff(w io.Writer, lib *library.Library, args []string, asJSON bool) 
 	switch len(args) {
 	case 1:
 		if len(vs) < 2 {
-			return usageError("%s has one version only: nothing to diff", name)
+			// Nothing to compare is an answer, not a misuse: say so and
+			// succeed, as a diff of two equal versions does.
+			only := vs[len(vs)-1].Version.Version
+			if asJSON {
+				return printJSON(w, map[string]any{"name": name, "from": only, "to": only, "diff": ""})
+			}
+			fmt.Fprintf(w, "%s has one version (v%d): nothing to compare yet (a heal makes the next one)\n", name, only)
+			return nil
 		}
 		from, to = vs[len(vs)-2].Version.Version, vs[len(vs)-1].Version.Version
 	case 2:

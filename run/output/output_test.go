@@ -199,3 +199,19 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	}
 }
+
+// TestNotJSONSaysWhere: a schema file that is not JSON is refused with the
+// line and column where it stops being JSON.
+func TestNotJSONSaysWhere(t *testing.T) {
+	cases := map[string]string{
+		"{\n  \"type\": \"object\",\n  \"properties\": }\n": "at line 3, column 17",
+		"{\"type\": \"object\",}":                           "at line 1, column 19",
+		"type: object\n":                                    "at line 1, column 2",
+	}
+	for text, want := range cases {
+		_, err := Compile([]byte(text), "book.json")
+		if err == nil || !strings.Contains(err.Error(), "book.json: not JSON "+want) {
+			t.Errorf("Compile(%q) = %v, want an error naming book.json %s", text, err, want)
+		}
+	}
+}

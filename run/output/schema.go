@@ -94,7 +94,7 @@ func Compile(data []byte, source string) (*Schema, error) {
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("output schema %s: not JSON: %w", name, err)
+		return nil, fmt.Errorf("output schema %s: not JSON%s: %w", name, jsonPosition(data), err)
 	}
 	base := source
 	if base == "" {
@@ -306,4 +306,28 @@ func (s *Schema) Fields() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// jsonPosition says where data stops being JSON (" at line L, column C"),
+// or nothing when encoding/json cannot tell: the schema library's own error
+// gives an offset at most, and a person fixes a file by line.
+func jsonPosition(data []byte) string {
+	var v any
+	err := json.Unmarshal(data, &v)
+	var syn *json.SyntaxError
+	if !errors.As(err, &syn) {
+		return ""
+	}
+	off := int(syn.Offset)
+	if off > len(data) {
+		off = len(data)
+	}
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := off - bytes.LastIndexByte(before, '\n')
+	if off > 0 {
+		// Offset counts the byte that broke the parse; point at it.
+		col--
+	}
+	return fmt.Sprintf(" at line %d, column %d", line, max(col, 1))
 }
