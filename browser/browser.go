@@ -157,12 +157,10 @@ type Browser struct {
 
 	dl downloads // files.go
 
-	paused      *pausingClient               // targets.go; nil when new targets are not held
-	ctxDefaults map[string]ContextDefaults   // contexts.go, by the client's context id
-	userAgent   string                       // the browser's own, read once for API requests (network.go)
-	own         map[string]bool              // the contexts NewContext created (OwnContextsOnly)
-	ctxScripts  map[string]map[string]string // contexts.go: named init scripts, by context id, then name
-	custom      customEngines                // resolve.go
+	paused    *pausingClient      // targets.go; nil when new targets are not held
+	contexts  map[string]*Context // contexts.go: the client's contexts by id, the default one under ""
+	userAgent string              // the browser's own, read once for API requests (network.go)
+	custom    customEngines       // resolve.go
 }
 
 // Launch starts Chromium (or attaches to Options.CDPURL) and returns it

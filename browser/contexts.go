@@ -8,6 +8,22 @@ import (
 	"wright/browser/apirequest"
 )
 
+// Context is one browser context: its own cookies, storage and cache, the
+// pages in it, and what the client set for it (the defaults its popups get,
+// its named init scripts). The default context (ID "") is the browser's own
+// and lives as long as the browser. Its methods are safe for concurrent use;
+// AcceptDownloads is in files.go, APIClient in network.go.
+type Context struct {
+	b  *Browser
+	id string // Chromium's browser context id; "" for the default context
+
+	// Under b.mu, as the browser's pages are: a popup's context is decided
+	// while the browser adopts it.
+	own      bool              // NewContext created it (Options.OwnContextsOnly)
+	defaults *ContextDefaults  // nil until SetDefaults; replaced, never changed in place
+	scripts  map[string]string // the named init scripts, by name (SetScript)
+}
+
 // ContextDefaults is what a client's browser context gives each page that
 // opens in it by itself (a popup, a tab opened from a link): the client
 // applies the same to the pages it creates, but a popup must have them
@@ -24,16 +40,91 @@ type ContextDefaults struct {
 	HTTPCredentials *apirequest.Credentials `json:"http_credentials"`
 }
 
-// SetContextDefaults records the defaults of the client's context id ("" is
-// the default context); each call replaces the previous ones. They apply to
-// the pages opened from then on.
-func (b *Browser) SetContextDefaults(id string, d ContextDefaults) {
+// Context returns the browser context id names ("" is the default one). An
+// id NewContext did not give (a context of an attached browser, a closed
+// one, a mistyped id) is a Context all the same: what is asked of it goes
+// to Chromium, which refuses it with its own message, as it always has.
+func (b *Browser) Context(id string) *Context {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.ctxDefaults == nil {
-		b.ctxDefaults = map[string]ContextDefaults{}
+	return b.contextLocked(id)
+}
+
+// contextLocked is Context with b.mu held: one Context per id, so what the
+// client set on it is found again whichever way the context is reached.
+func (b *Browser) contextLocked(id string) *Context {
+	c := b.contexts[id]
+	if c == nil {
+		if b.contexts == nil {
+			b.contexts = map[string]*Context{}
+		}
+		c = &Context{b: b, id: id}
+		b.contexts[id] = c
 	}
-	b.ctxDefaults[id] = d
+	return c
+}
+
+// DefaultContext is the browser's own context, the one NewPage opens in.
+func (b *Browser) DefaultContext() *Context { return b.Context("") }
+
+// NewContext creates an isolated browser context (its own cookies, storage
+// and cache).
+func (b *Browser) NewContext(ctx context.Context) (*Context, error) {
+	if err := b.alive(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := b.opContext(ctx, 0)
+	defer cancel()
+	req := proto.TargetCreateBrowserContext{DisposeOnDetach: true}
+	if b.opts.ContextProxy != "" {
+		req.ProxyServer, req.ProxyBypassList = b.opts.ContextProxy, "<-loopback>"
+	}
+	res, err := req.Call(b.rod.Context(ctx))
+	if err != nil {
+		return nil, b.targetErr(wrapErr(ErrBrowser, err, "create a browser context: %s", cdpMessage(err)))
+	}
+	b.mu.Lock()
+	c := b.contextLocked(string(res.BrowserContextID))
+	c.own = true
+	b.mu.Unlock()
+	return c, nil
+}
+
+// visible says whether a target is this client's to adopt: with
+// OwnContextsOnly, only those in a context it created.
+func (b *Browser) visible(t *proto.TargetTargetInfo) bool {
+	if !b.opts.OwnContextsOnly {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := b.contexts[string(t.BrowserContextID)]
+	return c != nil && c.own
+}
+
+// ID is Chromium's id of the context ("" for the default context).
+func (c *Context) ID() string { return c.id }
+
+// Browser is the browser the context is in.
+func (c *Context) Browser() *Browser { return c.b }
+
+// Pages returns the context's open pages in creation order.
+func (c *Context) Pages() []*Page {
+	var out []*Page
+	for _, p := range c.b.Pages() {
+		if p.ContextID() == c.id {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// SetDefaults records the context's defaults; each call replaces the
+// previous ones. They apply to the pages opened from then on.
+func (c *Context) SetDefaults(d ContextDefaults) {
+	c.b.mu.Lock()
+	defer c.b.mu.Unlock()
+	c.defaults = &d
 }
 
 // inheritContext puts a popup in its opener's context and gives it that
@@ -44,13 +135,19 @@ func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
 	if op == nil {
 		return nil
 	}
-	id := op.ContextID()
-	p.setContextID(id)
-	b.mu.Lock()
-	d, ok := b.ctxDefaults[id]
-	b.mu.Unlock()
-	if !ok {
-		return b.applyNamedScripts(ctx, p, id)
+	c := op.Context()
+	p.setContextID(c.id)
+	return c.applyDefaults(ctx, p)
+}
+
+// applyDefaults gives a page that opened by itself in the context the
+// context's defaults and named init scripts.
+func (c *Context) applyDefaults(ctx context.Context, p *Page) error {
+	c.b.mu.Lock()
+	d := c.defaults
+	c.b.mu.Unlock()
+	if d == nil {
+		return c.applyScripts(ctx, p)
 	}
 	if d.Emulation != nil {
 		if err := p.Emulate(ctx, *d.Emulation); err != nil {
@@ -67,7 +164,7 @@ func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
 		p.router.auth.Store(d.HTTPCredentials)
 		p.router.authOn.Store(true)
 	}
-	if err := b.applyNamedScripts(ctx, p, id); err != nil {
+	if err := c.applyScripts(ctx, p); err != nil {
 		return err
 	}
 	for _, s := range d.InitScripts {
@@ -86,59 +183,37 @@ func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
 	return nil
 }
 
-// NewContext creates an isolated browser context (its own cookies, storage
-// and cache) and returns its id.
-func (b *Browser) NewContext(ctx context.Context) (string, error) {
-	if err := b.alive(); err != nil {
-		return "", err
+// defaultsValue is a copy of the context's defaults, the zero ones when
+// none were set.
+func (c *Context) defaultsValue() ContextDefaults {
+	c.b.mu.Lock()
+	defer c.b.mu.Unlock()
+	if c.defaults == nil {
+		return ContextDefaults{}
 	}
-	ctx, cancel := b.opContext(ctx, 0)
-	defer cancel()
-	req := proto.TargetCreateBrowserContext{DisposeOnDetach: true}
-	if b.opts.ContextProxy != "" {
-		req.ProxyServer, req.ProxyBypassList = b.opts.ContextProxy, "<-loopback>"
-	}
-	res, err := req.Call(b.rod.Context(ctx))
-	if err != nil {
-		return "", b.targetErr(wrapErr(ErrBrowser, err, "create a browser context: %s", cdpMessage(err)))
-	}
-	id := string(res.BrowserContextID)
-	b.mu.Lock()
-	if b.own == nil {
-		b.own = map[string]bool{}
-	}
-	b.own[id] = true
-	b.mu.Unlock()
-	return id, nil
+	return *c.defaults
 }
 
-// visible says whether a target is this client's to adopt: with
-// OwnContextsOnly, only those in a context it created.
-func (b *Browser) visible(t *proto.TargetTargetInfo) bool {
-	if !b.opts.OwnContextsOnly {
-		return true
+// Close disposes of the context and every page in it. The default context
+// lives as long as the browser: closing it does nothing.
+func (c *Context) Close(ctx context.Context) error {
+	if c.id == "" {
+		return nil
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.own[string(t.BrowserContextID)]
-}
-
-// CloseContext disposes of a context and every page in it.
-func (b *Browser) CloseContext(ctx context.Context, id string) error {
+	b := c.b
 	outer := ctx
 	ctx, cancel := b.opContext(ctx, 0)
 	defer cancel()
-	if err := (proto.TargetDisposeBrowserContext{BrowserContextID: proto.BrowserBrowserContextID(id)}).Call(b.rod.Context(ctx)); err != nil {
+	if err := (proto.TargetDisposeBrowserContext{BrowserContextID: proto.BrowserBrowserContextID(c.id)}).Call(b.rod.Context(ctx)); err != nil {
 		return wrapErr(ErrBrowser, err, "close the browser context: %s", cdpMessage(err))
 	}
 	b.mu.Lock()
-	delete(b.ctxDefaults, id)
-	delete(b.ctxScripts, id)
-	pages := append([]*Page(nil), b.pages...)
+	c.defaults, c.scripts = nil, nil
+	pages := append([]*Page(nil), b.pages...) // closed ones too: their videos may still be written
 	b.mu.Unlock()
 	// Its pages' videos are whole when the close returns, as a page's are.
 	for _, p := range pages {
-		if p.ContextID() != id || p.Video() == nil {
+		if p.ContextID() != c.id || p.Video() == nil {
 			continue
 		}
 		for !p.isClosed() && ctx.Err() == nil {
@@ -152,12 +227,9 @@ func (b *Browser) CloseContext(ctx context.Context, id string) error {
 	return nil
 }
 
-// NewPageIn opens a new tab at about:blank in the context id ("" is the
-// default context).
-func (b *Browser) NewPageIn(ctx context.Context, id string) (*Page, error) {
-	if id == "" {
-		return b.NewPage(ctx)
-	}
+// NewPage opens a new tab at about:blank in the context.
+func (c *Context) NewPage(ctx context.Context) (*Page, error) {
+	b := c.b
 	if err := b.alive(); err != nil {
 		return nil, err
 	}
@@ -165,44 +237,39 @@ func (b *Browser) NewPageIn(ctx context.Context, id string) (*Page, error) {
 	defer cancel()
 	b.adoptMu.Lock()
 	defer b.adoptMu.Unlock()
-	t, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true, BrowserContextID: proto.BrowserBrowserContextID(id)}.Call(b.rod.Context(ctx))
+	// A window of its own keeps each page visible while another is used.
+	t, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true, BrowserContextID: proto.BrowserBrowserContextID(c.id)}.Call(b.rod.Context(ctx))
 	if err != nil {
 		return nil, b.targetErr(wrapErr(ErrBrowser, err, "open a new tab: %s", cdpMessage(err)))
 	}
 	p, err := b.adopt(ctx, t.TargetID, "", kindCreated)
 	if p != nil {
-		p.setContextID(id)
+		p.setContextID(c.id)
 		if err == nil {
-			err = b.applyNamedScripts(ctx, p, id)
+			err = c.applyScripts(ctx, p)
 		}
 	}
 	return p, err
 }
 
-// SetContextScript makes source the context's init script called name ("" is
-// the default context): it replaces the script set under that name before, in
-// every open page of the context, and every page opened in it from now on (a
-// new tab, a popup) runs it before its first script. An empty source removes
-// it. One call replaces a script that changes often (the fake clock's state,
-// browser/clock) in all the context's pages at once.
-func (b *Browser) SetContextScript(ctx context.Context, id, name, source string) error {
-	b.mu.Lock()
-	if b.ctxScripts == nil {
-		b.ctxScripts = map[string]map[string]string{}
-	}
-	if b.ctxScripts[id] == nil {
-		b.ctxScripts[id] = map[string]string{}
+// SetScript makes source the context's init script called name: it replaces
+// the script set under that name before, in every open page of the context,
+// and every page opened in it from now on (a new tab, a popup) runs it
+// before its first script. An empty source removes it. One call replaces a
+// script that changes often (the fake clock's state, browser/clock) in all
+// the context's pages at once.
+func (c *Context) SetScript(ctx context.Context, name, source string) error {
+	c.b.mu.Lock()
+	if c.scripts == nil {
+		c.scripts = map[string]string{}
 	}
 	if source == "" {
-		delete(b.ctxScripts[id], name)
+		delete(c.scripts, name)
 	} else {
-		b.ctxScripts[id][name] = source
+		c.scripts[name] = source
 	}
-	b.mu.Unlock()
-	for _, p := range b.Pages() {
-		if p.ContextID() != id {
-			continue
-		}
+	c.b.mu.Unlock()
+	for _, p := range c.Pages() {
 		if err := p.setNamedScript(ctx, name, source); err != nil && p.closedErr() == nil {
 			return err
 		}
@@ -210,15 +277,15 @@ func (b *Browser) SetContextScript(ctx context.Context, id, name, source string)
 	return nil
 }
 
-// applyNamedScripts gives a page that just opened in context id the
-// context's named init scripts.
-func (b *Browser) applyNamedScripts(ctx context.Context, p *Page, id string) error {
-	b.mu.Lock()
-	scripts := make(map[string]string, len(b.ctxScripts[id]))
-	for name, source := range b.ctxScripts[id] {
+// applyScripts gives a page that just opened in the context the context's
+// named init scripts.
+func (c *Context) applyScripts(ctx context.Context, p *Page) error {
+	c.b.mu.Lock()
+	scripts := make(map[string]string, len(c.scripts))
+	for name, source := range c.scripts {
 		scripts[name] = source
 	}
-	b.mu.Unlock()
+	c.b.mu.Unlock()
 	for name, source := range scripts {
 		if err := p.setNamedScript(ctx, name, source); err != nil {
 			return err
@@ -227,11 +294,11 @@ func (b *Browser) applyNamedScripts(ctx context.Context, p *Page, id string) err
 	return nil
 }
 
-// Cookies lists the context's cookies ("" is the default context).
-func (b *Browser) Cookies(ctx context.Context, id string) ([]*proto.NetworkCookie, error) {
-	ctx, cancel := b.opContext(ctx, 0)
+// Cookies lists the context's cookies.
+func (c *Context) Cookies(ctx context.Context) ([]*proto.NetworkCookie, error) {
+	ctx, cancel := c.b.opContext(ctx, 0)
 	defer cancel()
-	res, err := proto.StorageGetCookies{BrowserContextID: proto.BrowserBrowserContextID(id)}.Call(b.rod.Context(ctx))
+	res, err := proto.StorageGetCookies{BrowserContextID: proto.BrowserBrowserContextID(c.id)}.Call(c.b.rod.Context(ctx))
 	if err != nil {
 		return nil, wrapErr(ErrBrowser, err, "read cookies: %s", cdpMessage(err))
 	}
@@ -239,20 +306,20 @@ func (b *Browser) Cookies(ctx context.Context, id string) ([]*proto.NetworkCooki
 }
 
 // SetCookies adds cookies to the context.
-func (b *Browser) SetCookies(ctx context.Context, id string, cookies []*proto.NetworkCookieParam) error {
-	ctx, cancel := b.opContext(ctx, 0)
+func (c *Context) SetCookies(ctx context.Context, cookies []*proto.NetworkCookieParam) error {
+	ctx, cancel := c.b.opContext(ctx, 0)
 	defer cancel()
-	if err := (proto.StorageSetCookies{Cookies: cookies, BrowserContextID: proto.BrowserBrowserContextID(id)}).Call(b.rod.Context(ctx)); err != nil {
+	if err := (proto.StorageSetCookies{Cookies: cookies, BrowserContextID: proto.BrowserBrowserContextID(c.id)}).Call(c.b.rod.Context(ctx)); err != nil {
 		return wrapErr(ErrInvalidParams, err, "set cookies: %s", cdpMessage(err))
 	}
 	return nil
 }
 
 // ClearCookies removes every cookie of the context.
-func (b *Browser) ClearCookies(ctx context.Context, id string) error {
-	ctx, cancel := b.opContext(ctx, 0)
+func (c *Context) ClearCookies(ctx context.Context) error {
+	ctx, cancel := c.b.opContext(ctx, 0)
 	defer cancel()
-	if err := (proto.StorageClearCookies{BrowserContextID: proto.BrowserBrowserContextID(id)}).Call(b.rod.Context(ctx)); err != nil {
+	if err := (proto.StorageClearCookies{BrowserContextID: proto.BrowserBrowserContextID(c.id)}).Call(c.b.rod.Context(ctx)); err != nil {
 		return wrapErr(ErrBrowser, err, "clear cookies: %s", cdpMessage(err))
 	}
 	return nil
@@ -260,11 +327,12 @@ func (b *Browser) ClearCookies(ctx context.Context, id string) error {
 
 // GrantPermissions grants permissions (geolocation, notifications, ...) to
 // origin (all origins when empty) in the context; none resets them.
-func (b *Browser) GrantPermissions(ctx context.Context, id string, perms []string, origin string) error {
-	ctx, cancel := b.opContext(ctx, 0)
+func (c *Context) GrantPermissions(ctx context.Context, perms []string, origin string) error {
+	ctx, cancel := c.b.opContext(ctx, 0)
 	defer cancel()
+	id := proto.BrowserBrowserContextID(c.id)
 	if len(perms) == 0 {
-		if err := (proto.BrowserResetPermissions{BrowserContextID: proto.BrowserBrowserContextID(id)}).Call(b.rod.Context(ctx)); err != nil {
+		if err := (proto.BrowserResetPermissions{BrowserContextID: id}).Call(c.b.rod.Context(ctx)); err != nil {
 			return wrapErr(ErrBrowser, err, "reset permissions: %s", cdpMessage(err))
 		}
 		return nil
@@ -273,7 +341,7 @@ func (b *Browser) GrantPermissions(ctx context.Context, id string, perms []strin
 	for _, p := range perms {
 		list = append(list, permissionType(p))
 	}
-	if err := (proto.BrowserGrantPermissions{Permissions: list, Origin: origin, BrowserContextID: proto.BrowserBrowserContextID(id)}).Call(b.rod.Context(ctx)); err != nil {
+	if err := (proto.BrowserGrantPermissions{Permissions: list, Origin: origin, BrowserContextID: id}).Call(c.b.rod.Context(ctx)); err != nil {
 		return wrapErr(ErrInvalidParams, err, "grant permissions: %s", cdpMessage(err))
 	}
 	return nil

@@ -15,17 +15,17 @@ import (
 func TestPopupGetsContextDefaultsBeforeItRuns(t *testing.T) {
 	needBrowser(t)
 	ctx := context.Background()
-	id, err := shared.NewContext(ctx)
+	bc, err := shared.NewContext(ctx)
 	if err != nil {
 		t.Fatalf("new context: %v", err)
 	}
-	defer func() { _ = shared.CloseContext(ctx, id) }()
-	shared.SetContextDefaults(id, ContextDefaults{
+	defer func() { _ = bc.Close(ctx) }()
+	bc.SetDefaults(ContextDefaults{
 		Emulation:   &Emulation{HasTouch: true, Viewport: &Viewport{Width: 400, Height: 500}},
 		InitScripts: []string{"window.injected = 123"},
 		Bindings:    []string{"add"},
 	})
-	p, err := shared.NewPageIn(ctx, id)
+	p, err := bc.NewPage(ctx)
 	if err != nil {
 		t.Fatalf("new page: %v", err)
 	}
@@ -45,12 +45,12 @@ func TestPopupGetsContextDefaultsBeforeItRuns(t *testing.T) {
 func TestContextsAreIsolated(t *testing.T) {
 	needBrowser(t)
 	ctx := context.Background()
-	id, err := shared.NewContext(ctx)
+	bc, err := shared.NewContext(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer shared.CloseContext(ctx, id)
-	inCtx, err := shared.NewPageIn(ctx, id)
+	defer bc.Close(ctx)
+	inCtx, err := bc.NewPage(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestContextsAreIsolated(t *testing.T) {
 	if c := eval[string](t, plain, "document.cookie"); strings.Contains(c, "iso=1") {
 		t.Fatalf("the default context sees the other context's cookie: %q", c)
 	}
-	cookies, err := shared.Cookies(ctx, id)
+	cookies, err := bc.Cookies(ctx)
 	if err != nil || len(cookies) != 1 || cookies[0].Name != "iso" {
 		t.Fatalf("context cookies: %v %v", cookies, err)
 	}
@@ -80,22 +80,22 @@ func TestContextsAreIsolated(t *testing.T) {
 func TestContextScriptReplacedInEveryPage(t *testing.T) {
 	needBrowser(t)
 	ctx := context.Background()
-	id, err := shared.NewContext(ctx)
+	bc, err := shared.NewContext(ctx)
 	if err != nil {
 		t.Fatalf("new context: %v", err)
 	}
-	defer func() { _ = shared.CloseContext(ctx, id) }()
-	early, err := shared.NewPageIn(ctx, id)
+	defer func() { _ = bc.Close(ctx) }()
+	early, err := bc.NewPage(ctx)
 	if err != nil {
 		t.Fatalf("new page: %v", err)
 	}
-	if err := shared.SetContextScript(ctx, id, "mark", "window.marks = (window.marks || []).concat('one')"); err != nil {
+	if err := bc.SetScript(ctx, "mark", "window.marks = (window.marks || []).concat('one')"); err != nil {
 		t.Fatalf("set script: %v", err)
 	}
-	if err := shared.SetContextScript(ctx, id, "mark", "window.marks = (window.marks || []).concat('two')"); err != nil {
+	if err := bc.SetScript(ctx, "mark", "window.marks = (window.marks || []).concat('two')"); err != nil {
 		t.Fatalf("replace script: %v", err)
 	}
-	late, err := shared.NewPageIn(ctx, id)
+	late, err := bc.NewPage(ctx)
 	if err != nil {
 		t.Fatalf("new page: %v", err)
 	}
@@ -129,11 +129,11 @@ func TestContextsCostOneRendererEach(t *testing.T) {
 	defer b.Close(ctx)
 	const contexts = 3
 	for range contexts {
-		id, err := b.NewContext(ctx)
+		bc, err := b.NewContext(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := b.NewPageIn(ctx, id)
+		p, err := bc.NewPage(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,4 +183,37 @@ func descendantsOf(pid int) []int {
 		}
 	}
 	return out
+}
+
+// The browser finds a context again by its id, the same one NewContext
+// gave; an id it never gave is a context all the same, which Chromium
+// refuses, and the default context outlives a close.
+func TestContextByID(t *testing.T) {
+	needBrowser(t)
+	ctx := context.Background()
+	bc, err := shared.NewContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shared.Context(bc.ID()) != bc || bc.Browser() != shared {
+		t.Errorf("Context(%q) is not the context NewContext made", bc.ID())
+	}
+	p, err := bc.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Context() != bc || len(bc.Pages()) != 1 || bc.Pages()[0] != p {
+		t.Errorf("the context's page: %v %v", p.Context(), bc.Pages())
+	}
+	if err := bc.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err = shared.Context("no-such-context").Cookies(ctx)
+	wantType(t, err, ErrBrowser, "read cookies")
+	if err := shared.DefaultContext().Close(ctx); err != nil {
+		t.Errorf("closing the default context: %v", err)
+	}
+	if _, err := shared.DefaultContext().Cookies(ctx); err != nil {
+		t.Errorf("the default context after a close: %v", err)
+	}
 }

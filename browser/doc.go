@@ -26,8 +26,10 @@
 // # Pages, input and routing
 //
 // A Page is one tab (ids p1, p2, ... in creation order; popups become
-// pages with an Opener), in a browser context (NewContext, NewPageIn;
-// cookies, permissions and context defaults per context). Its own methods
+// pages with an Opener), in a browser Context (Browser.NewContext, or
+// Browser.Context by id; the default context is DefaultContext), which
+// opens pages (NewPage) and holds the cookies, permissions, downloads,
+// defaults and named init scripts of its pages. A page's own methods
 // navigate (Goto, Reload, GoBack, GoForward, WaitForLoadState, WaitForURL),
 // read its state (URL, Title, Content, ConsoleMessages, PageErrors,
 // Dialogs), emulate (Emulate, EmulateMedia, SetViewportSize), evaluate

@@ -68,14 +68,15 @@ func (b *Browser) downloadDir() (string, error) {
 	return dir, nil
 }
 
-// AcceptDownloads sets whether the context id ("" is the default one)
-// downloads files (reported as page.download events) or refuses them.
-func (b *Browser) AcceptDownloads(ctx context.Context, id string, accept bool) error {
+// AcceptDownloads sets whether the context downloads files (reported as
+// page.download events) or refuses them.
+func (c *Context) AcceptDownloads(ctx context.Context, accept bool) error {
+	b := c.b
 	if err := b.alive(); err != nil {
 		return err
 	}
 	req := proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorDeny,
-		BrowserContextID: proto.BrowserBrowserContextID(id), EventsEnabled: true}
+		BrowserContextID: proto.BrowserBrowserContextID(c.id), EventsEnabled: true}
 	if accept {
 		dir, err := b.downloadDir()
 		if err != nil {

@@ -66,7 +66,7 @@ func TestFileChooser(t *testing.T) {
 
 func TestDownload(t *testing.T) {
 	p := open(t, "/files.html")
-	if err := shared.AcceptDownloads(bg, "", true); err != nil {
+	if err := shared.DefaultContext().AcceptDownloads(bg, true); err != nil {
 		t.Fatal(err)
 	}
 	ch := events(t, p)

@@ -71,7 +71,7 @@ func (p *Page) Fetch(ctx context.Context, req FetchRequest, timeout time.Duratio
 	}
 	o := p.begin(ctx, timeout)
 	defer o.end()
-	c, err := p.b.APIClient(o.ctx, p.ContextID())
+	c, err := p.Context().APIClient(o.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -93,18 +93,17 @@ func (p *Page) Fetch(ctx context.Context, req FetchRequest, timeout time.Duratio
 	return res, nil
 }
 
-// APIClient is the client for the API requests of the browser context id
-// ("" is the default one): the URL policy, the run's policy proxy, the
-// context's cookie store as its jar, and its user agent.
-func (b *Browser) APIClient(ctx context.Context, id string) (*apirequest.Client, error) {
+// APIClient is the client for the context's API requests: the URL policy,
+// the run's policy proxy, the context's cookie store as its jar, and its
+// user agent.
+func (bc *Context) APIClient(ctx context.Context) (*apirequest.Client, error) {
+	b := bc.b
 	if err := b.alive(); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	d := b.ctxDefaults[id]
-	b.mu.Unlock()
+	d := bc.defaultsValue()
 	c := &apirequest.Client{Policy: b.opts.URLPolicy, Proxy: apirequest.RunProxy(b.policyProxy()),
-		Jar: contextJar{b: b, id: id}, IgnoreHTTPSErrors: d.IgnoreHTTPSErrors, Credentials: d.HTTPCredentials}
+		Jar: contextJar{bc}, IgnoreHTTPSErrors: d.IgnoreHTTPSErrors, Credentials: d.HTTPCredentials}
 	if d.Emulation != nil && d.Emulation.UserAgent != "" {
 		c.UserAgent = d.Emulation.UserAgent
 	} else {
@@ -150,13 +149,10 @@ func (b *Browser) defaultUserAgent(ctx context.Context) (string, error) {
 // contextJar is a browser context's cookie store as an API request's jar:
 // cookies a page set go with API requests, and cookies an API response
 // sets are the pages' too.
-type contextJar struct {
-	b  *Browser
-	id string
-}
+type contextJar struct{ c *Context }
 
 func (j contextJar) All(ctx context.Context) ([]apirequest.Cookie, error) {
-	cs, err := j.b.Cookies(ctx, j.id)
+	cs, err := j.c.Cookies(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -188,12 +184,12 @@ func (j contextJar) Store(ctx context.Context, from *url.URL, cookies []apireque
 		}
 		params = append(params, cp)
 	}
-	if err := j.b.SetCookies(ctx, j.id, params); err != nil {
+	if err := j.c.SetCookies(ctx, params); err != nil {
 		// One cookie Chromium refuses (SameSite=None without Secure, a bad
 		// name) must not lose the others or fail the response, as a page's
 		// load would not: each goes on its own, and a refused one is dropped.
 		for _, cp := range params {
-			_ = j.b.SetCookies(ctx, j.id, []*proto.NetworkCookieParam{cp})
+			_ = j.c.SetCookies(ctx, []*proto.NetworkCookieParam{cp})
 		}
 	}
 	return nil

@@ -6,14 +6,14 @@ import "testing"
 // a browser context, a page in it set up for events, and closing both.
 func BenchmarkContextAndPage(b *testing.B) {
 	for b.Loop() {
-		id, err := shared.NewContext(bg)
+		bc, err := shared.NewContext(bg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := shared.NewPageIn(bg, id); err != nil {
+		if _, err := bc.NewPage(bg); err != nil {
 			b.Fatal(err)
 		}
-		if err := shared.CloseContext(bg, id); err != nil {
+		if err := bc.Close(bg); err != nil {
 			b.Fatal(err)
 		}
 	}

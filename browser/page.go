@@ -63,6 +63,10 @@ func (p *Page) ContextID() string {
 	return p.context
 }
 
+// Context is the browser context the page belongs to (the default one for a
+// tab that was never ours).
+func (p *Page) Context() *Context { return p.b.Context(p.ContextID()) }
+
 func (p *Page) setContextID(id string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -180,11 +180,11 @@ func TestVideoOfAContextClosedMidRecord(t *testing.T) {
 	needFFmpeg(t)
 	needBrowser(t)
 	ctx := context.Background()
-	id, err := shared.NewContext(ctx)
+	bc, err := shared.NewContext(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := shared.NewPageIn(ctx, id)
+	p, err := bc.NewPage(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestVideoOfAContextClosedMidRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	eval[int](t, p, animate)
-	if err := shared.CloseContext(ctx, id); err != nil {
+	if err := bc.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
 	info, err := video.Probe(ctx, path)

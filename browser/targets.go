@@ -348,25 +348,9 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 	return p, nil
 }
 
-// NewPage opens a new tab at about:blank.
+// NewPage opens a new tab at about:blank in the default context.
 func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
-	if err := b.alive(); err != nil {
-		return nil, err
-	}
-	ctx, cancel := b.opContext(ctx, 0)
-	defer cancel()
-	b.adoptMu.Lock()
-	defer b.adoptMu.Unlock()
-	// A window of its own keeps each page visible while another is used.
-	t, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Call(b.rod.Context(ctx))
-	if err != nil {
-		return nil, b.targetErr(wrapErr(ErrBrowser, err, "open a new tab: %s", cdpMessage(err)))
-	}
-	p, err := b.adopt(ctx, t.TargetID, "", kindCreated)
-	if err == nil {
-		err = b.applyNamedScripts(ctx, p, "")
-	}
-	return p, err
+	return b.DefaultContext().NewPage(ctx)
 }
 
 // Pages returns the open pages in creation order.

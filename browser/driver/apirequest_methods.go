@@ -73,7 +73,7 @@ func doAPIRequest(ctx context.Context, c *apirequest.Client, ap apiRequestParams
 
 // contextFetch answers context.fetch: an API request of a browser context
 // (context.request, page.request), sharing its cookie store.
-func contextFetch(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+func contextFetch(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p struct {
 		ctxParams
 		apiRequestParams
@@ -82,7 +82,7 @@ func contextFetch(ctx context.Context, b *browser.Browser, id string, raw json.R
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	c, err := b.APIClient(ctx, id)
+	c, err := bc.APIClient(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -117,7 +117,11 @@ type ctxParams struct {
 	Context string `json:"context"`
 }
 
-func onContext(run func(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error)) handler {
+// onContext adapts a method of the browser context that an optional
+// "browser" and "context" name ("" the default context). It reads only
+// those two before finding the context; the handler decodes the params
+// itself, refusing unknown fields.
+func onContext(run func(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error)) handler {
 	return func(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
 		var cp struct {
 			Browser string `json:"browser"`
@@ -130,39 +134,40 @@ func onContext(run func(ctx context.Context, b *browser.Browser, id string, raw 
 		if err != nil {
 			return nil, err
 		}
-		return run(ctx, b, cp.Context, raw)
+		return run(ctx, b.Context(cp.Context), raw)
 	}
 }
 
 // browserNewContext answers browser.new_context.
-func browserNewContext(ctx context.Context, b *browser.Browser, _ string, raw json.RawMessage) (any, error) {
+func browserNewContext(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p ctxParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	id, err := b.NewContext(ctx)
-	return map[string]any{"context": id}, err
+	nc, err := bc.Browser().NewContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"context": nc.ID()}, nil
 }
 
-// contextClose answers context.close.
-func contextClose(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+// contextClose answers context.close (the default context lives as long as
+// the browser: closing it does nothing).
+func contextClose(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p ctxParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	if id == "" {
-		return nil, nil // the default context lives as long as the browser
-	}
-	return nil, b.CloseContext(ctx, id)
+	return nil, bc.Close(ctx)
 }
 
 // contextNewPage answers context.new_page.
-func contextNewPage(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+func contextNewPage(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p ctxParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	pg, err := b.NewPageIn(ctx, id)
+	pg, err := bc.NewPage(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -170,12 +175,12 @@ func contextNewPage(ctx context.Context, b *browser.Browser, id string, raw json
 }
 
 // contextCookies answers context.cookies.
-func contextCookies(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+func contextCookies(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p ctxParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	cs, err := b.Cookies(ctx, id)
+	cs, err := bc.Cookies(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +192,7 @@ func contextCookies(ctx context.Context, b *browser.Browser, id string, raw json
 }
 
 // contextAddCookies answers context.add_cookies.
-func contextAddCookies(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+func contextAddCookies(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p struct {
 		ctxParams
 		Cookies []cookieIn `json:"cookies"`
@@ -203,20 +208,20 @@ func contextAddCookies(ctx context.Context, b *browser.Browser, id string, raw j
 		}
 		params = append(params, cp)
 	}
-	return nil, b.SetCookies(ctx, id, params)
+	return nil, bc.SetCookies(ctx, params)
 }
 
 // contextClearCookies answers context.clear_cookies.
-func contextClearCookies(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+func contextClearCookies(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p ctxParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	return nil, b.ClearCookies(ctx, id)
+	return nil, bc.ClearCookies(ctx)
 }
 
 // contextGrantPermissions answers context.grant_permissions.
-func contextGrantPermissions(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+func contextGrantPermissions(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p struct {
 		ctxParams
 		Permissions []string `json:"permissions"`
@@ -225,11 +230,11 @@ func contextGrantPermissions(ctx context.Context, b *browser.Browser, id string,
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	return nil, b.GrantPermissions(ctx, id, p.Permissions, p.Origin)
+	return nil, bc.GrantPermissions(ctx, p.Permissions, p.Origin)
 }
 
 // contextSetDefaults answers context.set_defaults.
-func contextSetDefaults(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+func contextSetDefaults(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p struct {
 		ctxParams
 		browser.ContextDefaults
@@ -237,7 +242,7 @@ func contextSetDefaults(ctx context.Context, b *browser.Browser, id string, raw 
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	b.SetContextDefaults(id, p.ContextDefaults)
+	bc.SetDefaults(p.ContextDefaults)
 	return nil, nil
 }
 

@@ -18,7 +18,7 @@ func clockSource(context.Context, *conn, json.RawMessage) (any, error) {
 // contextSetScript answers context.set_script: the context's init script
 // under a name, replaced in all its pages in one call (the client's clock
 // state changes with every clock call).
-func contextSetScript(ctx context.Context, b *browser.Browser, id string, raw json.RawMessage) (any, error) {
+func contextSetScript(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
 	var p struct {
 		ctxParams
 		Name   string `json:"name"`
@@ -30,5 +30,5 @@ func contextSetScript(ctx context.Context, b *browser.Browser, id string, raw js
 	if p.Name == "" {
 		return nil, browser.Errorf(browser.ErrInvalidParams, "context.set_script: name is empty")
 	}
-	return nil, b.SetContextScript(ctx, id, p.Name, p.Source)
+	return nil, bc.SetScript(ctx, p.Name, p.Source)
 }

@@ -80,7 +80,7 @@ func contextAcceptDownloads(ctx context.Context, c *conn, raw json.RawMessage) (
 	if err != nil {
 		return nil, err
 	}
-	return nil, b.AcceptDownloads(ctx, ap.Context, ap.Accept)
+	return nil, b.Context(ap.Context).AcceptDownloads(ctx, ap.Accept)
 }
 
 func downloadWait(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {

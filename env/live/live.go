@@ -373,12 +373,12 @@ func (e *Env) firstPage(ctx context.Context, b *browser.Browser) (*browser.Page,
 	if e.opts.Browser.CDPURL == "" {
 		return b.NewPage(ctx)
 	}
-	id, err := b.NewContext(ctx)
+	bc, err := b.NewContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.contextID = id
-	return b.NewPageIn(ctx, id)
+	e.contextID = bc.ID()
+	return bc.NewPage(ctx)
 }
 
 // waitForSocket waits until the driver listens on path.
