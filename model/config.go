@@ -27,13 +27,6 @@ const (
 	FormatNone       = "none"        // no response_format at all, for endpoints without it
 )
 
-// Wire APIs a Config can speak (model.api).
-const (
-	APIChat      = "chat"      // OpenAI-compatible Chat Completions (default)
-	APIResponses = "responses" // OpenAI's Responses API
-	APIAnthropic = "anthropic" // Anthropic's Messages API
-)
-
 // Thinking settings for the Anthropic API (model.thinking).
 const (
 	ThinkingOff      = "off"      // no thinking block asked for (default)
@@ -42,10 +35,7 @@ const (
 
 // Defaults used when the config leaves a value at zero.
 const (
-	DefaultBaseURL            = "https://api.openai.com/v1"
-	DefaultAnthropicBaseURL   = "https://api.anthropic.com/v1"
-	DefaultAPIKeyEnv          = "OPENAI_API_KEY"
-	DefaultAnthropicAPIKeyEnv = "ANTHROPIC_API_KEY"
+	// Each API's base URL and key variable are in its Provider entry.
 	// DefaultAnthropicMaxTokens: the Messages API requires max_tokens.
 	DefaultAnthropicMaxTokens  = 8192
 	DefaultTimeoutSeconds      = 300
@@ -60,7 +50,7 @@ const ReplayPrefix = "replay:"
 // Config is the `model` section of the configuration.
 type Config struct {
 	Name            string            `mapstructure:"name"`             // model name sent to the endpoint, or replay:<file.jsonl>
-	API             string            `mapstructure:"api"`              // chat (default) | responses | anthropic
+	API             string            `mapstructure:"api"`              // a Provider's name: chat (default) | responses | anthropic
 	BaseURL         string            `mapstructure:"base_url"`         // with or without /v1; default: $OPENAI_BASE_URL (or $ANTHROPIC_BASE_URL), else the provider's
 	APIKeyEnv       string            `mapstructure:"api_key_env"`      // variable holding the key; default ANTHROPIC_API_KEY for anthropic, else OPENAI_API_KEY
 	ReasoningEffort string            `mapstructure:"reasoning_effort"` // "" (the model's default) | none | minimal | low | medium | high | xhigh | max
@@ -132,7 +122,7 @@ type Retry struct {
 }
 
 // New builds the client the config names: the replay client for
-// "replay:<file.jsonl>", otherwise the OpenAI-compatible client. warn (may be
+// "replay:<file.jsonl>", otherwise the client of model.api's Provider. warn (may be
 // nil) receives one-off warnings such as an unknown price. Every call the
 // client makes is a span when tracing is on (model/trace.go).
 func New(cfg Config, warn func(string)) (Client, error) {
@@ -150,7 +140,8 @@ func build(cfg Config, warn func(string)) (Client, error) {
 	if path, ok := strings.CutPrefix(cfg.Name, ReplayPrefix); ok {
 		return NewReplay(path)
 	}
-	if err := checkRequest(&cfg); err != nil {
+	p, err := checkRequest(&cfg)
+	if err != nil {
 		return nil, err
 	}
 	cfg.BaseURL = ResolveBaseURL(cfg.API, cfg.BaseURL)
@@ -169,55 +160,49 @@ func build(cfg Config, warn func(string)) (Client, error) {
 	if err := checkLimits(&cfg); err != nil {
 		return nil, err
 	}
-	switch cfg.API {
-	case APIResponses:
-		return newResponses(cfg, key, warn)
-	case APIAnthropic:
-		return newAnthropic(cfg, key, warn)
-	}
-	return newOpenAI(cfg, key, warn)
+	return p.New(cfg, key, warn)
 }
 
 // checkRequest checks the settings that shape every request (the wire
-// API, thinking, effort, name, action field and response format) and
-// fills in their defaults.
-func checkRequest(cfg *Config) error {
-	switch cfg.API {
-	case "":
-		cfg.API = APIChat
-	case APIChat, APIResponses, APIAnthropic:
-	default:
-		return fmt.Errorf("model: api is %q: use %s, %s or %s", cfg.API, APIChat, APIResponses, APIAnthropic)
+// API, thinking, effort, name, action field and response format), fills
+// in their defaults and returns the API's entry.
+func checkRequest(cfg *Config) (Provider, error) {
+	if cfg.API == "" {
+		cfg.API = DefaultAPI
+	}
+	p, ok := LookupProvider(cfg.API)
+	if !ok {
+		return p, fmt.Errorf("model: api is %q: use %s", cfg.API, ProviderChoices())
 	}
 	switch cfg.Thinking {
 	case "", ThinkingOff:
 		cfg.Thinking = ThinkingOff
 	case ThinkingAdaptive:
-		if cfg.API != APIAnthropic {
-			return fmt.Errorf("model: thinking %q is an Anthropic setting (model.api: anthropic); for %s use model.reasoning_effort", cfg.Thinking, cfg.API)
+		if !p.Thinking {
+			return p, fmt.Errorf("model: thinking %q is an Anthropic setting (model.api: %s); for %s use model.reasoning_effort", cfg.Thinking, thinkingAPIs(), cfg.API)
 		}
 	default:
-		return fmt.Errorf("model: thinking is %q: use %s or %s", cfg.Thinking, ThinkingOff, ThinkingAdaptive)
+		return p, fmt.Errorf("model: thinking is %q: use %s or %s", cfg.Thinking, ThinkingOff, ThinkingAdaptive)
 	}
 	if !validEffort(cfg.ReasoningEffort) {
-		return fmt.Errorf("model: reasoning_effort is %q: use none, minimal, low, medium, high, xhigh or max (or leave it empty for the model's default)", cfg.ReasoningEffort)
+		return p, fmt.Errorf("model: reasoning_effort is %q: use none, minimal, low, medium, high, xhigh or max (or leave it empty for the model's default)", cfg.ReasoningEffort)
 	}
 	if strings.TrimSpace(cfg.Name) == "" {
-		return fmt.Errorf("model: no model name: set model.name (or replay:<file.jsonl>)")
+		return p, fmt.Errorf("model: no model name: set model.name (or replay:<file.jsonl>)")
 	}
 	if cfg.ActionField == "" {
 		cfg.ActionField = FieldBash
 	} else if !fieldName.MatchString(cfg.ActionField) {
-		return fmt.Errorf("model: action_field is %q: a JSON field name such as %s or %s", cfg.ActionField, FieldBash, FieldPython)
+		return p, fmt.Errorf("model: action_field is %q: a JSON field name such as %s or %s", cfg.ActionField, FieldBash, FieldPython)
 	}
 	switch cfg.ResponseFormat {
 	case "":
 		cfg.ResponseFormat = FormatJSONSchema
 	case FormatJSONSchema, FormatJSONObject, FormatNone:
 	default:
-		return fmt.Errorf("model: response_format is %q: use %s, %s or %s", cfg.ResponseFormat, FormatJSONSchema, FormatJSONObject, FormatNone)
+		return p, fmt.Errorf("model: response_format is %q: use %s, %s or %s", cfg.ResponseFormat, FormatJSONSchema, FormatJSONObject, FormatNone)
 	}
-	return nil
+	return p, nil
 }
 
 // checkLimits checks the timeout, retry and price settings and fills in
@@ -244,33 +229,35 @@ func checkLimits(cfg *Config) error {
 	return nil
 }
 
+// thinkingAPIs are the model.api values that take model.thinking.
+func thinkingAPIs() string {
+	var names []string
+	for _, p := range Providers() {
+		if p.Thinking {
+			names = append(names, p.Name)
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
 // DefaultKeyEnv is the variable that holds the key for an API when
 // model.api_key_env is empty.
 func DefaultKeyEnv(api string) string {
-	if api == APIAnthropic {
-		return DefaultAnthropicAPIKeyEnv
-	}
-	return DefaultAPIKeyEnv
+	return providerOf(api).KeyEnv
 }
 
 // ResolveBaseURL is the base URL an API uses: the configured one, else the
-// provider's variable ($ANTHROPIC_BASE_URL for anthropic, $OPENAI_BASE_URL
-// otherwise), else the provider's own. A bare host gets /v1, so both
-// "https://host" and "https://host/v1" work; a URL with a path of its own
-// (a gateway's "/api/openai") is kept as it is.
+// provider's variable (Provider.BaseURLEnv: $OPENAI_BASE_URL,
+// $ANTHROPIC_BASE_URL), else the provider's own. A bare host gets /v1, so
+// both "https://host" and "https://host/v1" work; a URL with a path of its
+// own (a gateway's "/api/openai") is kept as it is.
 func ResolveBaseURL(api, base string) string {
+	p := providerOf(api)
 	if base == "" {
-		if api == APIAnthropic {
-			base = os.Getenv("ANTHROPIC_BASE_URL")
-		} else {
-			base = os.Getenv("OPENAI_BASE_URL")
-		}
+		base = os.Getenv(p.BaseURLEnv)
 	}
 	if base == "" {
-		if api == APIAnthropic {
-			return DefaultAnthropicBaseURL
-		}
-		return DefaultBaseURL
+		return p.BaseURL
 	}
 	base = strings.TrimRight(base, "/")
 	if u, err := url.Parse(base); err == nil && u.Host != "" && u.Path == "" {

@@ -22,10 +22,7 @@ type tracedClient struct {
 // traced wraps c. With tracing off the span is OpenTelemetry's no-op, so
 // the wrapper costs a few allocations per call.
 func traced(c Client, cfg Config) Client {
-	provider, server := "openai", ""
-	if cfg.API == APIAnthropic {
-		provider = "anthropic"
-	}
+	provider, server := providerOf(cfg.API).TraceName, ""
 	if strings.HasPrefix(cfg.Name, ReplayPrefix) {
 		provider = "replay"
 	} else if u, err := url.Parse(ResolveBaseURL(cfg.API, cfg.BaseURL)); err == nil {
