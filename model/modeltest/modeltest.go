@@ -10,12 +10,14 @@
 //	...
 //	srv.Requests()[1].Chat().Messages // what the model was shown
 //
-// It serves the three wire APIs wright speaks, each in its documented
-// shape: POST /v1/chat/completions (and /chat/completions), OpenAI's
-// /v1/responses and Anthropic's /v1/messages; one script answers whichever
-// is asked (ConfigFor picks the API). It records every request, and fails
-// the test if asked for more responses than the script holds (end the
-// script with .Forever() for open-ended loops). Tests inside
+// It serves every wire API of model's provider table that has a Wire here,
+// each in its documented shape at its Provider's Path: for the three wright
+// ships, POST /v1/chat/completions (and /chat/completions), OpenAI's
+// /v1/responses and Anthropic's /v1/messages (chat.go, responses.go,
+// anthropic.go); a test adds one with RegisterWire. One script answers
+// whichever is asked (ConfigFor picks the API). It records every request,
+// and fails the test if asked for more responses than the script holds (end
+// the script with .Forever() for open-ended loops). Tests inside
 // package model itself cannot import it (an import cycle); they use it from
 // package model_test.
 package modeltest
@@ -290,15 +292,16 @@ func (m ChatMessage) ImageURLs() []string {
 	return urls
 }
 
-// API is the wire API the request spoke: chat, responses or anthropic.
+// API is the wire API the request spoke (a model.api value): the
+// provider whose Path it went to, else model.DefaultAPI.
 func (r Request) API() string {
-	switch strings.TrimPrefix(r.Path, "/v1") {
-	case "/responses":
-		return model.APIResponses
-	case "/messages":
-		return model.APIAnthropic
+	path := strings.TrimPrefix(r.Path, "/v1")
+	for _, p := range model.Providers() {
+		if p.Path == path {
+			return p.Name
+		}
 	}
-	return model.APIChat
+	return model.DefaultAPI
 }
 
 // Chat decodes the body as a chat completion request; a body that is not
@@ -358,8 +361,8 @@ func (s *Server) Config() model.Config {
 	}
 }
 
-// ConfigFor is Config for one wire API (model.APIChat, APIResponses or
-// APIAnthropic).
+// ConfigFor is Config for one wire API: a model.api value with a Wire
+// here.
 func (s *Server) ConfigFor(api string) model.Config {
 	c := s.Config()
 	c.API = api
@@ -433,14 +436,10 @@ func (s *Server) next(req Request) (resp Response, ok bool, served int) {
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
-	switch strings.TrimPrefix(r.URL.Path, "/v1") {
-	case "/chat/completions", "/responses", "/messages":
-	default:
-		r.Method = "" // refused below
-	}
-	if r.Method != http.MethodPost {
+	wire, ok := wireAt(r.URL.Path)
+	if !ok || r.Method != http.MethodPost {
 		s.t.Errorf("modeltest: unexpected request %s %s", req.Method, r.URL.Path)
-		writeJSON(w, http.StatusNotFound, errorBody(fmt.Sprintf("modeltest serves POST /v1/chat/completions, /v1/responses and /v1/messages, not %s %s", req.Method, r.URL.Path)))
+		writeJSON(w, http.StatusNotFound, errorBody(fmt.Sprintf("modeltest serves POST %s, not %s %s", servedPaths(), req.Method, r.URL.Path)))
 		return
 	}
 	resp, ok, served := s.next(req)
@@ -473,12 +472,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	writeResponse(w, req, resp, served)
+	writeResponse(w, wire, req, resp, served)
 }
 
 // writeResponse writes resp with its headers as the answer to req: its raw
 // body, its error, or a reply in req's wire API whose ids carry served.
-func writeResponse(w http.ResponseWriter, req Request, resp Response, served int) {
+func writeResponse(w http.ResponseWriter, wire Wire, req Request, resp Response, served int) {
 	for k, vs := range resp.header {
 		for _, v := range vs {
 			w.Header().Add(k, v)
@@ -495,114 +494,16 @@ func writeResponse(w http.ResponseWriter, req Request, resp Response, served int
 		if typ == "" {
 			typ = errorType(resp.status)
 		}
-		e := map[string]any{"message": *resp.errMessage, "type": typ}
-		if req.API() == model.APIAnthropic {
-			writeJSON(w, resp.status, map[string]any{"type": "error", "error": e})
-			return
-		}
-		e["code"] = nil
-		writeJSON(w, resp.status, map[string]any{"error": e})
+		writeJSON(w, resp.status, wire.Error(resp.status, typ, *resp.errMessage))
 		return
 	}
-	prompt, completion := DefaultPromptTokens, DefaultCompletionTokens
+	a := Answer{Served: served, Content: resp.content, Refusal: resp.refusal, FinishReason: resp.finishReason,
+		PromptTokens: DefaultPromptTokens, CompletionTokens: DefaultCompletionTokens,
+		CachedTokens: resp.cached, CacheWriteTokens: resp.cacheWrite, ReasoningTokens: resp.reasoning}
 	if resp.usage != nil {
-		prompt, completion = resp.usage[0], resp.usage[1]
+		a.PromptTokens, a.CompletionTokens = resp.usage[0], resp.usage[1]
 	}
-	switch req.API() {
-	case model.APIResponses:
-		writeJSON(w, resp.status, responsesAnswer(req, resp, served, prompt, completion))
-	case model.APIAnthropic:
-		writeJSON(w, resp.status, messagesAnswer(req, resp, served, prompt, completion))
-	default:
-		writeJSON(w, resp.status, chatAnswer(req, resp, served, prompt, completion))
-	}
-}
-
-// chatAnswer is a chat.completion.
-func chatAnswer(req Request, resp Response, served, prompt, completion int) map[string]any {
-	finish := resp.finishReason
-	if finish == "" {
-		finish = "stop"
-	}
-	msg := map[string]any{"role": "assistant", "content": resp.content}
-	if resp.refusal {
-		msg = map[string]any{"role": "assistant", "content": nil, "refusal": resp.content}
-	}
-	return map[string]any{
-		"id":      fmt.Sprintf("chatcmpl-modeltest-%d", served),
-		"object":  "chat.completion",
-		"created": time.Now().Unix(),
-		"model":   req.Chat().Model,
-		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
-		"usage": map[string]any{
-			"prompt_tokens":             prompt,
-			"completion_tokens":         completion,
-			"total_tokens":              prompt + completion,
-			"prompt_tokens_details":     map[string]any{"cached_tokens": resp.cached},
-			"completion_tokens_details": map[string]any{"reasoning_tokens": resp.reasoning},
-		},
-	}
-}
-
-// responsesAnswer is a Responses API response object.
-func responsesAnswer(req Request, resp Response, served, prompt, completion int) map[string]any {
-	part := map[string]any{"type": "output_text", "text": resp.content, "annotations": []any{}}
-	if resp.refusal {
-		part = map[string]any{"type": "refusal", "refusal": resp.content}
-	}
-	out := map[string]any{
-		"id": fmt.Sprintf("resp-modeltest-%d", served), "object": "response", "created_at": time.Now().Unix(),
-		"status": "completed", "model": req.JSON()["model"], "error": nil, "incomplete_details": nil,
-		"output": []any{
-			map[string]any{"type": "reasoning", "id": "rs-modeltest", "summary": []any{}},
-			map[string]any{"type": "message", "id": fmt.Sprintf("msg-modeltest-%d", served), "status": "completed", "role": "assistant", "content": []any{part}},
-		},
-		"usage": map[string]any{
-			"input_tokens":          prompt,
-			"input_tokens_details":  map[string]any{"cached_tokens": resp.cached},
-			"output_tokens":         completion,
-			"output_tokens_details": map[string]any{"reasoning_tokens": resp.reasoning},
-			"total_tokens":          prompt + completion,
-		},
-	}
-	if resp.finishReason == "length" {
-		out["status"] = "incomplete"
-		out["incomplete_details"] = map[string]any{"reason": "max_output_tokens"}
-	}
-	return out
-}
-
-// messagesAnswer is an Anthropic Messages API message. A request that
-// forces a tool gets the content as that tool's input, as the API gives it.
-func messagesAnswer(req Request, resp Response, served, prompt, completion int) map[string]any {
-	body := req.JSON()
-	stop := "end_turn"
-	content := []any{map[string]any{"type": "text", "text": resp.content}}
-	if choice, _ := body["tool_choice"].(map[string]any); choice["type"] == "tool" {
-		var input any
-		if json.Unmarshal([]byte(resp.content), &input) == nil {
-			stop = "tool_use"
-			content = []any{map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_modeltest_%d", served), "name": choice["name"], "input": input}}
-		}
-	}
-	if resp.refusal {
-		stop = "refusal"
-	}
-	if resp.finishReason == "length" {
-		stop = "max_tokens"
-	}
-	return map[string]any{
-		"id": fmt.Sprintf("msg_modeltest_%d", served), "type": "message", "role": "assistant",
-		"model": body["model"], "content": content, "stop_reason": stop, "stop_sequence": nil,
-		"usage": map[string]any{
-			// Anthropic's input_tokens leaves out what the cache read or wrote.
-			"input_tokens":                max(prompt-resp.cached-resp.cacheWrite, 0),
-			"cache_read_input_tokens":     resp.cached,
-			"cache_creation_input_tokens": resp.cacheWrite,
-			"output_tokens":               completion,
-			"output_tokens_details":       map[string]any{"thinking_tokens": resp.reasoning},
-		},
-	}
+	writeJSON(w, resp.status, wire.Reply(req, a))
 }
 
 func errorBody(msg string) map[string]any {
