@@ -239,11 +239,7 @@ func (r *runner) judgeAccess(ctx context.Context) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	api := jm.API
-	if api == "" {
-		api = model.APIChat
-	}
-	proxy, err := keyproxy.StartFor(ctx, keyproxy.Upstream{API: api, BaseURL: base, Key: key}, filepath.Join(dir, "model.sock"), r.meter.addProxied)
+	proxy, err := keyproxy.StartFor(ctx, keyproxy.Upstream{API: jm.API, BaseURL: base, Key: key}, filepath.Join(dir, "model.sock"), r.meter.addProxied)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err

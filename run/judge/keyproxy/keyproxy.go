@@ -2,14 +2,13 @@
 // without the API key ever entering that shell. The harness starts a
 // reverse proxy on a Unix socket for the run; `wright reflect` and `wright
 // image-qa` run inside the shell find the socket in WRIGHT_MODEL_SOCKET and
-// send their requests through it, and the proxy adds the Authorization
-// header on the way out.
+// send their requests through it, and the proxy adds the key, in the
+// header the API's entry in model's provider table names, on the way out.
 package keyproxy
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"wright/model"
 )
 
 // Environment variables the harness exports to the model's shell.
@@ -72,26 +73,16 @@ func StartMetered(ctx context.Context, upstreamBaseURL, apiKey, socketPath strin
 	if onUsage != nil {
 		meter = func(u Usage) { onUsage(u.Prompt, u.Completion) }
 	}
-	return StartFor(ctx, Upstream{API: APIChat, BaseURL: upstreamBaseURL, Key: apiKey}, socketPath, meter)
+	return StartFor(ctx, Upstream{API: model.DefaultAPI, BaseURL: upstreamBaseURL, Key: apiKey}, socketPath, meter)
 }
-
-// Wire APIs the proxy forwards (model.api's values).
-const (
-	APIChat      = "chat"
-	APIResponses = "responses"
-	APIAnthropic = "anthropic"
-)
-
-// anthropicVersion is sent when the caller gave none: the Messages API
-// refuses a request without it.
-const anthropicVersion = "2023-06-01"
 
 // Upstream is the endpoint the proxy forwards to and how it takes the key.
 type Upstream struct {
-	// API decides the routes and the key's header: chat and responses
-	// take "Authorization: Bearer" on /v1/chat/completions and
-	// /v1/responses; anthropic takes x-api-key (with anthropic-version)
-	// on /v1/messages. Empty is chat.
+	// API is a model.api value; its model.Provider decides the routes
+	// and the key's header: chat and responses take "Authorization:
+	// Bearer" on /v1/chat/completions and /v1/responses; anthropic takes
+	// x-api-key (with anthropic-version) on /v1/messages. Empty is
+	// model.DefaultAPI.
 	API     string
 	BaseURL string // usually ends in /v1: /v1/x goes to <BaseURL>/x
 	Key     string // empty: forwarded without one (local servers)
@@ -104,25 +95,57 @@ type Usage struct {
 	Prompt, Cached, CacheWrite, Completion int
 }
 
-// routes are the requests forwarded for an API; everything else is
-// refused.
-func routes(api string) []string {
-	switch api {
-	case APIAnthropic:
-		return []string{"POST /v1/messages", "GET /v1/models"}
-	case APIResponses, APIChat, "":
-		return []string{"POST /v1/chat/completions", "POST /v1/responses", "GET /v1/models"}
+// route is one request forwarded for an API, with the parser of its
+// answers' usage (nil: nothing to meter, as in a list of models).
+type route struct {
+	pattern string
+	usage   func([]byte) model.Usage
+}
+
+// routes are the requests forwarded for p; everything else is refused.
+// A key taken the same way (one variable, one header) belongs to one
+// provider and opens the calls of every API that takes it: an OpenAI key
+// serves chat and responses alike, so a judge may speak either through
+// one proxy.
+func routes(p model.Provider) []route {
+	var rs []route
+	seen := map[string]bool{}
+	add := func(r route) {
+		if !seen[r.pattern] {
+			seen[r.pattern] = true
+			rs = append(rs, r)
+		}
 	}
-	return nil
+	for _, q := range model.Providers() {
+		if sameKey(p, q) {
+			add(route{"POST /v1" + q.Path, q.ParseUsage})
+		}
+	}
+	if p.ProbePath != "" {
+		add(route{"GET /v1" + p.ProbePath, nil})
+	}
+	return rs
+}
+
+func sameKey(p, q model.Provider) bool {
+	if p.KeyEnv != q.KeyEnv || p.AuthHeader != q.AuthHeader || p.AuthPrefix != q.AuthPrefix || len(p.Headers) != len(q.Headers) {
+		return false
+	}
+	for k, v := range p.Headers {
+		if q.Headers[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 // StartFor is StartMetered for any of the wire APIs, onUsage (may be nil)
 // hearing each answer's usage.
 func StartFor(ctx context.Context, upstream Upstream, socketPath string, onUsage func(Usage)) (*Proxy, error) {
 	upstreamBaseURL, apiKey, api := upstream.BaseURL, upstream.Key, upstream.API
-	allowed := routes(api)
-	if allowed == nil {
-		return nil, fmt.Errorf("keyproxy: api %q: use chat, responses or anthropic", api)
+	provider, ok := model.LookupProvider(api)
+	if !ok {
+		return nil, fmt.Errorf("keyproxy: api %q: use %s", api, model.ProviderChoices())
 	}
 	up, err := url.Parse(upstreamBaseURL)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
@@ -133,17 +156,22 @@ func StartFor(ctx context.Context, upstream Upstream, socketPath string, onUsage
 		return nil, err
 	}
 
-	rp := newReverseProxy(up, api, apiKey, onUsage)
 	// ServeMux cleans the path first (a "/v1/../x" is redirected to "/x"),
 	// so nothing outside the allowed routes is reachable with the key.
 	mux := http.NewServeMux()
+	var allowed []string
+	for _, rt := range routes(provider) {
+		allowed = append(allowed, rt.pattern)
+		var meter func([]byte) model.Usage
+		if onUsage != nil {
+			meter = rt.usage
+		}
+		mux.Handle(rt.pattern, newReverseProxy(up, provider, apiKey, meter, onUsage))
+	}
 	refusal := "wright key proxy: only " + strings.Join(allowed, ", ") + " are forwarded"
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, refusal, http.StatusNotFound)
 	})
-	for _, route := range allowed {
-		mux.Handle(route, rp)
-	}
 	p := &Proxy{
 		socketPath: socketPath,
 		listener:   l,
@@ -191,16 +219,17 @@ func listen(socketPath string) (net.Listener, error) {
 	return l, nil
 }
 
-// newReverseProxy forwards to up with apiKey in the header api takes,
-// metering each answer for onUsage (may be nil).
-func newReverseProxy(up *url.URL, api, apiKey string, onUsage func(Usage)) *httputil.ReverseProxy {
+// newReverseProxy forwards to up with apiKey in the header p takes,
+// reading each answer's usage with parse for onUsage (either may be nil:
+// not metered).
+func newReverseProxy(up *url.URL, p model.Provider, apiKey string, parse func([]byte) model.Usage, onUsage func(Usage)) *httputil.ReverseProxy {
 	return &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
-			rewrite(r, up, api, apiKey)
+			rewrite(r, up, p, apiKey)
 		},
 		ModifyResponse: func(resp *http.Response) error {
-			if onUsage != nil {
-				meter(resp, api, onUsage)
+			if parse != nil && onUsage != nil {
+				meter(resp, parse, onUsage)
 			}
 			return nil
 		},
@@ -213,7 +242,7 @@ func newReverseProxy(up *url.URL, api, apiKey string, onUsage func(Usage)) *http
 
 // rewrite maps r's /v1 path onto up and replaces the caller's credentials
 // with apiKey.
-func rewrite(r *httputil.ProxyRequest, up *url.URL, api, apiKey string) {
+func rewrite(r *httputil.ProxyRequest, up *url.URL, p model.Provider, apiKey string) {
 	rest := strings.TrimPrefix(r.In.URL.Path, "/v1")
 	r.Out.URL.Scheme = up.Scheme
 	r.Out.URL.Host = up.Host
@@ -224,21 +253,14 @@ func rewrite(r *httputil.ProxyRequest, up *url.URL, api, apiKey string) {
 	r.Out.URL.RawPath = ""
 	r.Out.URL.RawQuery = r.In.URL.RawQuery
 	r.Out.Host = up.Host
-	// The caller's credentials never travel: only ours do.
+	// The caller's credentials never travel, in whichever API's header
+	// they came: only ours do.
 	r.Out.Header.Del("Authorization")
 	r.Out.Header.Del("Proxy-Authorization")
-	r.Out.Header.Del("X-Api-Key")
-	switch {
-	case api == APIAnthropic:
-		if apiKey != "" {
-			r.Out.Header.Set("X-Api-Key", apiKey)
-		}
-		if r.Out.Header.Get("Anthropic-Version") == "" {
-			r.Out.Header.Set("Anthropic-Version", anthropicVersion)
-		}
-	case apiKey != "":
-		r.Out.Header.Set("Authorization", "Bearer "+apiKey)
+	for _, q := range model.Providers() {
+		r.Out.Header.Del(q.AuthHeader)
 	}
+	p.Authorize(r.Out.Header, apiKey)
 }
 
 // SocketPath is where the proxy listens.
@@ -314,10 +336,10 @@ func redact(s, key string) string {
 	return strings.ReplaceAll(s, key, "[redacted]")
 }
 
-// meter reads the usage of an answer and puts the body back unchanged.
-// Answers are small (no streaming through the proxy), so holding one is
-// fine; a body over the bound is passed on unmetered.
-func meter(resp *http.Response, api string, onUsage func(Usage)) {
+// meter reads the usage of an answer with parse and puts the body back
+// unchanged. Answers are small (no streaming through the proxy), so
+// holding one is fine; a body over the bound is passed on unmetered.
+func meter(resp *http.Response, parse func([]byte) model.Usage, onUsage func(Usage)) {
 	const limit = 16 << 20
 	orig := resp.Body
 	body, err := io.ReadAll(io.LimitReader(orig, limit+1))
@@ -328,37 +350,8 @@ func meter(resp *http.Response, api string, onUsage func(Usage)) {
 	if err != nil || len(body) > limit {
 		return
 	}
-	var answer struct {
-		Usage struct {
-			// chat
-			PromptTokens        int `json:"prompt_tokens"`
-			CompletionTokens    int `json:"completion_tokens"`
-			PromptTokensDetails struct {
-				CachedTokens int `json:"cached_tokens"`
-			} `json:"prompt_tokens_details"`
-			// responses and anthropic
-			InputTokens        int `json:"input_tokens"`
-			OutputTokens       int `json:"output_tokens"`
-			InputTokensDetails struct {
-				CachedTokens int `json:"cached_tokens"`
-			} `json:"input_tokens_details"`
-			// anthropic, apart from input_tokens
-			CacheReadInputTokens     int `json:"cache_read_input_tokens"`
-			CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
-		} `json:"usage"`
-	}
-	if json.Unmarshal(body, &answer) != nil {
-		return
-	}
-	a := answer.Usage
-	u := Usage{Prompt: a.PromptTokens, Completion: a.CompletionTokens, Cached: a.PromptTokensDetails.CachedTokens}
-	switch {
-	case api == APIAnthropic:
-		u = Usage{Prompt: a.InputTokens + a.CacheReadInputTokens + a.CacheCreationInputTokens, Cached: a.CacheReadInputTokens,
-			CacheWrite: a.CacheCreationInputTokens, Completion: a.OutputTokens}
-	case a.InputTokens > 0 || a.OutputTokens > 0:
-		u = Usage{Prompt: a.InputTokens, Cached: a.InputTokensDetails.CachedTokens, Completion: a.OutputTokens}
-	}
+	a := parse(body)
+	u := Usage{Prompt: a.PromptTokens, Cached: a.CachedTokens, CacheWrite: a.CacheWriteTokens, Completion: a.CompletionTokens}
 	if u.Prompt > 0 || u.Completion > 0 {
 		onUsage(u)
 	}

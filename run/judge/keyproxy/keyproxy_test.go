@@ -250,7 +250,7 @@ func TestProxyMetersUsage(t *testing.T) {
 // Each API's client reaches the endpoint through the proxy with the key in
 // that API's own header, and only on that API's routes.
 func TestProxyForEachAPI(t *testing.T) {
-	for _, api := range []string{APIResponses, APIAnthropic} {
+	for _, api := range []string{model.APIResponses, model.APIAnthropic} {
 		t.Run(api, func(t *testing.T) {
 			srv := modeltest.New(t, modeltest.Reply("hello").WithUsage(1000, 30).WithCache(600, 100))
 			var got Usage
@@ -271,7 +271,7 @@ func TestProxyForEachAPI(t *testing.T) {
 				t.Fatalf("%q %v", reply.Content, err)
 			}
 			r := srv.Last()
-			if api == APIAnthropic {
+			if api == model.APIAnthropic {
 				if r.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != secret || r.Header.Get("Authorization") != "" || r.Header.Get("Anthropic-Version") == "" {
 					t.Errorf("%s: x-api-key %q, authorization %q, anthropic-version %q", r.Path, r.Header.Get("X-Api-Key"), r.Header.Get("Authorization"), r.Header.Get("Anthropic-Version"))
 				}
@@ -288,7 +288,7 @@ func TestProxyForEachAPI(t *testing.T) {
 			}
 			// The other API's route is not forwarded with this key.
 			other := "/messages"
-			if api == APIAnthropic {
+			if api == model.APIAnthropic {
 				other = "/chat/completions"
 			}
 			resp, err := HTTPClient(sock).Post(BaseURL+other, "application/json", strings.NewReader("{}"))
