@@ -136,6 +136,13 @@ func checkEndpoint(ctx context.Context, mc model.Config) check {
 		}
 		return check{name: "endpoint", ok: true, detail: "replay file " + name}
 	}
+	p, ok := model.LookupProvider(mc.API)
+	if !ok {
+		// config.Load refuses such a value first; this keeps the check
+		// honest if it is ever called without.
+		c.detail, c.fix = fmt.Sprintf("model.api is %q", mc.API), "use "+model.ProviderChoices()
+		return c
+	}
 	base := model.ResolveBaseURL(mc.API, mc.BaseURL)
 	keyEnv := mc.APIKeyEnv
 	if keyEnv == "" {
@@ -144,20 +151,12 @@ func checkEndpoint(ctx context.Context, mc model.Config) check {
 	key := keyring.Getenv(keyEnv)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/models", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+p.ProbePath, nil)
 	if err != nil {
 		c.detail, c.fix = err.Error(), "set model.base_url to an http(s) URL"
 		return c
 	}
-	switch {
-	case mc.API == model.APIAnthropic:
-		req.Header.Set("Anthropic-Version", "2023-06-01")
-		if key != "" {
-			req.Header.Set("X-Api-Key", key)
-		}
-	case key != "":
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
+	p.Authorize(req.Header, key)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		c.detail, c.fix = fmt.Sprintf("%s unreachable: %v", base, err), "check model.base_url / OPENAI_BASE_URL and that the server runs"

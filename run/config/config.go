@@ -274,10 +274,8 @@ func (c *Config) validate() error {
 	var problems []string
 	// agent.mode and model.action_field are the harness's to check: the
 	// environments decide which modes and action fields exist.
-	switch c.Model.API {
-	case "", model.APIChat, model.APIResponses, model.APIAnthropic:
-	default:
-		problems = append(problems, fmt.Sprintf("model.api is %q: use chat, responses or anthropic", c.Model.API))
+	if _, ok := model.LookupProvider(c.Model.API); !ok {
+		problems = append(problems, fmt.Sprintf("model.api is %q: use %s", c.Model.API, model.ProviderChoices()))
 	}
 	switch c.Model.Thinking {
 	case "", model.ThinkingOff, model.ThinkingAdaptive:
@@ -386,7 +384,10 @@ func redactValue(key, val string, secrets []string) string {
 // must never reach the model's shell (nor stay in wright's own environment
 // block).
 func (c *Config) KeyNames() []string {
-	names := map[string]bool{model.DefaultAPIKeyEnv: true, model.DefaultAnthropicAPIKeyEnv: true}
+	names := map[string]bool{}
+	for _, p := range model.Providers() {
+		names[p.KeyEnv] = true
+	}
 	if c.Model.APIKeyEnv != "" {
 		names[c.Model.APIKeyEnv] = true
 	}

@@ -38,7 +38,7 @@ func (j JudgeModel) Resolve(getenv func(string) string) (model.Config, string, e
 		}
 		return ""
 	}
-	api := first(j.API, getenv(keyproxy.APIEnv), model.APIChat)
+	api := first(j.API, getenv(keyproxy.APIEnv), model.DefaultAPI)
 	cfg := model.Config{
 		Name:           first(j.Name, getenv(keyproxy.ModelEnv), getenv("WRIGHT_MODEL_NAME")),
 		API:            api,
@@ -62,10 +62,16 @@ func (j JudgeModel) Resolve(getenv func(string) string) (model.Config, string, e
 		cfg.HTTPClient = keyproxy.HTTPClient(socket)
 		return cfg, "unix:" + socket + " (wright key proxy)", nil
 	}
-	providerVar := "OPENAI_BASE_URL"
-	if api == model.APIAnthropic {
-		providerVar = "ANTHROPIC_BASE_URL"
+	// An API the table lacks is refused by model.New; its base URL
+	// here is the default's, as ResolveBaseURL gives it.
+	var providerVar string
+	if p, ok := model.LookupProvider(api); ok {
+		providerVar = p.BaseURLEnv
 	}
-	cfg.BaseURL = model.ResolveBaseURL(api, first(j.BaseURL, getenv("WRIGHT_MODEL_BASE_URL"), getenv(providerVar)))
+	base := first(j.BaseURL, getenv("WRIGHT_MODEL_BASE_URL"))
+	if base == "" && providerVar != "" {
+		base = getenv(providerVar)
+	}
+	cfg.BaseURL = model.ResolveBaseURL(api, base)
 	return cfg, cfg.BaseURL, nil
 }
