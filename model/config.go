@@ -33,9 +33,9 @@ const (
 	ThinkingAdaptive = "adaptive" // the model decides how much to think
 )
 
-// Defaults used when the config leaves a value at zero.
+// Defaults used when the config leaves a value at zero (each API's base
+// URL and key variable are in its Provider entry).
 const (
-	// Each API's base URL and key variable are in its Provider entry.
 	// DefaultAnthropicMaxTokens: the Messages API requires max_tokens.
 	DefaultAnthropicMaxTokens  = 8192
 	DefaultTimeoutSeconds      = 300

@@ -33,7 +33,7 @@ func judgeModelFlags(cmd *cobra.Command, js *judgeSettings) {
 	f := cmd.Flags()
 	f.StringArrayVar(&js.layers, "wright-config", nil, "wright config layers, as for wright run: the judge is gate.model, falling back to model (used when neither --model nor $WRIGHT_MODEL names one)")
 	f.StringVar(&j.Name, "model", "", "judge model name (default $WRIGHT_MODEL)")
-	f.StringVar(&j.API, "api", "", "wire API: chat, responses or anthropic (default $WRIGHT_MODEL_API, else chat)")
+	f.StringVar(&j.API, "api", "", "wire API: "+model.ProviderChoices()+" (default $WRIGHT_MODEL_API, else "+model.DefaultAPI+")")
 	f.StringVar(&j.BaseURL, "base-url", "", "base URL, with or without /v1 (default $WRIGHT_MODEL_BASE_URL, $OPENAI_BASE_URL or $ANTHROPIC_BASE_URL, or $WRIGHT_MODEL_SOCKET's key proxy when no key is set)")
 	f.StringVar(&j.APIKeyEnv, "api-key-env", "", "environment variable holding the API key (default ANTHROPIC_API_KEY for anthropic, else OPENAI_API_KEY)")
 	f.Float64Var(&j.TimeoutSeconds, "timeout-seconds", 0, "per-request timeout in seconds (default: the client's)")
