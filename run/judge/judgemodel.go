@@ -62,16 +62,12 @@ func (j JudgeModel) Resolve(getenv func(string) string) (model.Config, string, e
 		cfg.HTTPClient = keyproxy.HTTPClient(socket)
 		return cfg, "unix:" + socket + " (wright key proxy)", nil
 	}
-	// An API the table lacks is refused by model.New; its base URL
-	// here is the default's, as ResolveBaseURL gives it.
-	var providerVar string
-	if p, ok := model.LookupProvider(api); ok {
-		providerVar = p.BaseURLEnv
+	p, ok := model.LookupProvider(api)
+	if !ok {
+		// model.New refuses the API; until then its base URL is the
+		// default's, as ResolveBaseURL gives it.
+		p, _ = model.LookupProvider(model.DefaultAPI)
 	}
-	base := first(j.BaseURL, getenv("WRIGHT_MODEL_BASE_URL"))
-	if base == "" && providerVar != "" {
-		base = getenv(providerVar)
-	}
-	cfg.BaseURL = model.ResolveBaseURL(api, base)
+	cfg.BaseURL = model.ResolveBaseURL(api, first(j.BaseURL, getenv("WRIGHT_MODEL_BASE_URL"), getenv(p.BaseURLEnv)))
 	return cfg, cfg.BaseURL, nil
 }
