@@ -18,43 +18,7 @@ func decodeEval(raw json.RawMessage, opts Options) (*Eval, error) {
 	if _, ok := probe["eval_types"]; ok {
 		return decodeWebArena(probe, opts)
 	}
-	var own struct {
-		JS     json.RawMessage `json:"js"`
-		Answer *AnswerCheck    `json:"answer"`
-		URL    string          `json:"url"`
-		Judge  json.RawMessage `json:"judge"`
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&own); err != nil {
-		return nil, fmt.Errorf("%v (known checks: js, answer, url, judge)", err)
-	}
-	ev := &Eval{Answer: own.Answer, URL: fillSites(own.URL, opts.Sites)}
-	js, err := decodeJS(own.JS, opts)
-	if err != nil {
-		return nil, fmt.Errorf("js: %v", err)
-	}
-	ev.JS = js
-	if len(own.Judge) > 0 && string(own.Judge) != "null" && string(own.Judge) != "false" {
-		ev.Judge = &JudgeCheck{}
-		var rubric string
-		if json.Unmarshal(own.Judge, &rubric) == nil {
-			ev.Judge.Rubric = rubric
-		} else if string(own.Judge) != "true" {
-			if err := json.Unmarshal(own.Judge, ev.Judge); err != nil {
-				return nil, fmt.Errorf("judge: want true, a rubric or {\"rubric\": ...}: %v", err)
-			}
-		}
-	}
-	if ev.Answer != nil {
-		if err := ev.Answer.validate(); err != nil {
-			return nil, fmt.Errorf("answer: %v", err)
-		}
-	}
-	if len(ev.JS) == 0 && ev.Answer == nil && ev.URL == "" && ev.Judge == nil {
-		return nil, nil
-	}
-	return ev, nil
+	return decodeOwn(raw, opts)
 }
 
 // decodeJS accepts an expression, an {expr, url} object or a list of either.

@@ -48,6 +48,9 @@ type Eval struct {
 	// Unsupported names checks of the task's file that wright cannot run;
 	// such a task is unscored, with this as the reason, never failed.
 	Unsupported []string `json:"unsupported,omitempty"`
+	// Custom holds what evaluators other than the built-in ones decoded,
+	// by their key (see Evaluator).
+	Custom map[string]any `json:"custom,omitempty"`
 }
 
 // AnswerCheck compares the final response: as text (Exact, MustInclude,
