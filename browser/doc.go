@@ -34,8 +34,10 @@
 // read its state (URL, Title, Content, ConsoleMessages, PageErrors,
 // Dialogs), emulate (Emulate, EmulateMedia, SetViewportSize), evaluate
 // (Evaluate, Call with value transfer and handles, init scripts and
-// bindings), capture (Screenshot, AriaSnapshot) and walk frames (FrameTree,
-// FrameGoto). Input and routing have receivers of their own:
+// bindings), capture (Screenshot, AriaSnapshot) and list its frames
+// (FrameTree). A Frame (Page.MainFrame, or Page.Frame by CDP's frame id) is
+// one frame of the page: its Tree, its Owner element, and Goto for a child
+// frame. Input and routing have receivers of their own:
 // Page.Keyboard (Press, Type, Down, Up, InsertText), Page.Mouse (Click,
 // Move, MoveSteps, Wheel, Button), Page.Router (Enable, Continue, Fulfill,
 // Abort) and Page.LocatorHandlers (Add, Remove, Resolve, Run).

@@ -64,18 +64,41 @@ func (p *Page) observeFrames(msg *rod.Message) {
 	}
 }
 
-// FrameOwner keeps a handle on the <iframe> or <frame> element that holds
-// the frame with the given CDP frame id (as page.frameattached names it).
-func (p *Page) FrameOwner(ctx context.Context, frameID string) (string, error) {
-	o := p.begin(ctx, 10*time.Second)
+// Frame is one frame of a page: the main frame, or a child frame that an
+// <iframe> or <frame> element shows. It is named by CDP's frame id, as
+// page.frameattached gives it, and holds nothing else: a Frame of a frame
+// that has been detached fails what is asked of it, and two Frames of one
+// id are the same frame. Goto is in navigation.go.
+type Frame struct {
+	p  *Page
+	id proto.PageFrameID
+}
+
+// MainFrame is the page's top frame, whose document the page shows.
+func (p *Page) MainFrame() *Frame { return &Frame{p: p, id: p.mainFrame()} }
+
+// Frame is the frame of the page with the given CDP frame id (as
+// page.frameattached and FrameTree name it).
+func (p *Page) Frame(id string) *Frame { return &Frame{p: p, id: proto.PageFrameID(id)} }
+
+// Page is the page the frame is in.
+func (f *Frame) Page() *Page { return f.p }
+
+// ID is the frame's CDP frame id.
+func (f *Frame) ID() string { return string(f.id) }
+
+// Owner keeps a handle on the <iframe> or <frame> element that holds the
+// frame.
+func (f *Frame) Owner(ctx context.Context) (string, error) {
+	o := f.p.begin(ctx, 10*time.Second)
 	defer o.end()
-	owner, err := proto.DOMGetFrameOwner{FrameID: proto.PageFrameID(frameID)}.Call(o.rodPage())
+	owner, err := proto.DOMGetFrameOwner{FrameID: f.id}.Call(o.rodPage())
 	if err != nil {
-		return "", newErr(ErrTargetClosed, "frame %s has no owner element (it was detached): %s", frameID, cdpMessage(err))
+		return "", newErr(ErrTargetClosed, "frame %s has no owner element (it was detached): %s", f.id, cdpMessage(err))
 	}
 	kept, err := proto.DOMResolveNode{BackendNodeID: owner.BackendNodeID, ObjectGroup: handleGroup}.Call(o.rodPage())
 	if err != nil {
-		return "", newErr(ErrTargetClosed, "frame %s: its owner element is gone: %s", frameID, cdpMessage(err))
+		return "", newErr(ErrTargetClosed, "frame %s: its owner element is gone: %s", f.id, cdpMessage(err))
 	}
 	return string(kept.Object.ObjectID), nil
 }
@@ -90,9 +113,16 @@ type FrameInfo struct {
 	URL    string `json:"url"`
 }
 
-// FrameTree lists the page's live frames, parents before their children.
-// A frame missing from it has been detached.
+// FrameTree lists the page's live frames, parents before their children: the
+// main frame's tree. A frame missing from it has been detached.
 func (p *Page) FrameTree(ctx context.Context) ([]FrameInfo, error) {
+	return p.MainFrame().Tree(ctx)
+}
+
+// Tree lists the frame and the live frames below it, parents before their
+// children; nothing when the frame has been detached.
+func (f *Frame) Tree(ctx context.Context) ([]FrameInfo, error) {
+	p := f.p
 	if err := p.closedErr(); err != nil {
 		return nil, err
 	}
@@ -103,22 +133,40 @@ func (p *Page) FrameTree(ctx context.Context) ([]FrameInfo, error) {
 		return nil, o.fail(p.jsErr(err), "waiting for the page's frame tree")
 	}
 	var out []FrameInfo
-	var walk func(t *proto.PageFrameTree)
-	walk = func(t *proto.PageFrameTree) {
-		url := t.Frame.URL + t.Frame.URLFragment // an error page's is chrome-error://chromewebdata/
-		out = append(out, FrameInfo{ID: string(t.Frame.ID), Parent: string(t.Frame.ParentID), Name: t.Frame.Name, URL: url})
+	var walk func(t *proto.PageFrameTree, in bool)
+	walk = func(t *proto.PageFrameTree, in bool) {
+		in = in || t.Frame.ID == f.id
+		if in {
+			url := t.Frame.URL + t.Frame.URLFragment // an error page's is chrome-error://chromewebdata/
+			out = append(out, FrameInfo{ID: string(t.Frame.ID), Parent: string(t.Frame.ParentID), Name: t.Frame.Name, URL: url})
+		}
 		for _, c := range t.ChildFrames {
-			walk(c)
+			walk(c, in)
 		}
 	}
-	walk(tree.FrameTree)
+	// The main frame's tree is the whole tree, whatever id its root has.
+	walk(tree.FrameTree, f.id == p.mainFrame())
 	return out, nil
 }
 
 // NodeFrames names the frames of the node a handle holds: owner is the frame
 // whose document holds it, content the frame an <iframe> or <frame> element
-// shows ("" for other nodes, or a frame element without a document).
-func (p *Page) NodeFrames(ctx context.Context, obj string) (owner, content string, err error) {
+// shows (nil for other nodes, or a frame element without a document).
+func (p *Page) NodeFrames(ctx context.Context, obj string) (owner, content *Frame, err error) {
+	ownerID, contentID, err := p.nodeFrames(ctx, obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ownerID != "" {
+		owner = p.Frame(ownerID)
+	}
+	if contentID != "" {
+		content = p.Frame(contentID)
+	}
+	return owner, content, nil
+}
+
+func (p *Page) nodeFrames(ctx context.Context, obj string) (owner, content string, err error) {
 	if err := p.closedErr(); err != nil {
 		return "", "", err
 	}

@@ -67,20 +67,42 @@ func TestFrameTreeAndNodeFrames(t *testing.T) {
 	if !strings.HasSuffix(tree[1].URL, "/frame_child.html") {
 		t.Errorf("the child frame's url: %q", tree[1].URL)
 	}
+	if tree[0].ID != p.MainFrame().ID() {
+		t.Errorf("the tree's root %q is not the main frame %q", tree[0].ID, p.MainFrame().ID())
+	}
 	owner, content, err := p.NodeFrames(ctx, object(t, p, "document.getElementById('same')"))
-	if err != nil || owner != tree[0].ID || content != tree[1].ID {
-		t.Errorf("the iframe: owner %q content %q (%v); tree %+v", owner, content, err, tree)
+	if err != nil || owner == nil || owner.ID() != tree[0].ID || content == nil || content.ID() != tree[1].ID {
+		t.Errorf("the iframe: owner %v content %v (%v); tree %+v", owner, content, err, tree)
 	}
 	owner, content, err = p.NodeFrames(ctx, object(t, p, "document.getElementById('same').contentDocument.body"))
-	if err != nil || owner != tree[1].ID || content != "" {
-		t.Errorf("a node inside the child frame: owner %q content %q (%v)", owner, content, err)
+	if err != nil || owner == nil || owner.ID() != tree[1].ID || content != nil {
+		t.Errorf("a node inside the child frame: owner %v content %v (%v)", owner, content, err)
+	}
+	// A child frame's tree is itself and what is below it; its owner is its <iframe>.
+	sub, err := p.Frame(tree[1].ID).Tree(ctx)
+	if err != nil || len(sub) != 1 || sub[0].ID != tree[1].ID {
+		t.Errorf("the child frame's tree: %+v %v", sub, err)
+	}
+	el, err := p.Frame(tree[1].ID).Owner(ctx)
+	if err != nil || el == "" {
+		t.Fatalf("the child frame's owner: %q %v", el, err)
+	}
+	r := call(t, p, JSCall{Source: "el => el.id", Element: el})
+	if string(r.Value) != `"same"` {
+		t.Errorf("the child frame's owner is %s", r.Value)
 	}
 	// A removed <iframe> takes its frame out of the tree.
 	object(t, p, "(() => { const f = document.getElementById('same'); f.remove(); return f; })()")
+	removed := tree[1].ID
 	tree, err = p.FrameTree(ctx)
 	if err != nil || len(tree) != 2 {
 		t.Errorf("after removing the iframe: %+v %v", tree, err)
 	}
+	if sub, err := p.Frame(removed).Tree(ctx); err != nil || len(sub) != 0 {
+		t.Errorf("a detached frame's tree: %+v %v", sub, err)
+	}
+	_, err = p.Frame(removed).Owner(ctx)
+	wantType(t, err, ErrTargetClosed, "detached")
 }
 
 func TestFrameGoto(t *testing.T) {
@@ -91,7 +113,7 @@ func TestFrameGoto(t *testing.T) {
 		t.Fatalf("frame tree: %+v %v", tree, err)
 	}
 	child := tree[1].ID
-	res, err := p.FrameGoto(ctx, child, site.URL+"/page2.html", "", Load, 20*time.Second)
+	res, err := p.Frame(child).Goto(ctx, site.URL+"/page2.html", "", Load, 20*time.Second)
 	if err != nil || res.Status != 200 {
 		t.Fatalf("frame goto: %+v %v", res, err)
 	}
@@ -99,9 +121,9 @@ func TestFrameGoto(t *testing.T) {
 	if tree[1].ID != child || !strings.HasSuffix(tree[1].URL, "/page2.html") || !strings.HasSuffix(tree[0].URL, "/frames.html") {
 		t.Errorf("only the child frame navigates: %+v", tree)
 	}
-	_, err = p.FrameGoto(ctx, child, site.URL+"/slow?ms=20000", "", Load, 500*time.Millisecond)
+	_, err = p.Frame(child).Goto(ctx, site.URL+"/slow?ms=20000", "", Load, 500*time.Millisecond)
 	wantType(t, err, ErrTimeout, "500ms", "/slow?ms=20000")
-	_, err = p.FrameGoto(ctx, "no-such-frame", site.URL+"/page2.html", "", Load, 5*time.Second)
+	_, err = p.Frame("no-such-frame").Goto(ctx, site.URL+"/page2.html", "", Load, 5*time.Second)
 	if err == nil {
 		t.Errorf("navigating a frame that does not exist must fail")
 	}

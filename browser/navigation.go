@@ -43,9 +43,13 @@ func (f *frameLoads) seen(loader proto.NetworkLoaderID, event string) (bool, int
 	return f.events[loader][event], f.status[loader], f.changed
 }
 
-// FrameGoto navigates one frame of the page (a child frame: Playwright's
-// frame.goto) and waits for waitUntil of the document it loads.
-func (p *Page) FrameGoto(ctx context.Context, frame, url, referer string, waitUntil WaitUntil, timeout time.Duration) (GotoResult, error) {
+// Goto navigates the frame (Playwright's frame.goto of a child frame) and
+// waits for waitUntil of the document it loads. It follows that frame's
+// document alone: Page.Goto is the main frame's navigation, which also keeps
+// the page's state (its URL, its document's status, the navigations the URL
+// policy refused), so the page does not go through this one.
+func (f *Frame) Goto(ctx context.Context, url, referer string, waitUntil WaitUntil, timeout time.Duration) (GotoResult, error) {
+	p := f.p
 	url, ev, err := p.gotoTarget(url, waitUntil)
 	if err != nil {
 		return GotoResult{}, err
@@ -53,7 +57,7 @@ func (p *Page) FrameGoto(ctx context.Context, frame, url, referer string, waitUn
 	o := p.begin(ctx, timeout)
 	defer o.end()
 	loads := &frameLoads{events: map[proto.NetworkLoaderID]map[string]bool{}, status: map[proto.NetworkLoaderID]int{}, changed: make(chan struct{})}
-	fid := proto.PageFrameID(frame)
+	fid := f.id
 	// Listen before navigating: the events of the new document may come
 	// before Page.navigate answers.
 	wait := o.rodPage().EachEvent(func(e *proto.PageLifecycleEvent) {

@@ -13,7 +13,7 @@ func pageFrameOwner(ctx context.Context, p *browser.Page, fp *struct {
 	pageParams
 	Frame string `json:"frame"`
 }) (any, error) {
-	h, err := p.FrameOwner(ctx, fp.Frame)
+	h, err := p.Frame(fp.Frame).Owner(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,15 @@ func pageNodeFrames(ctx context.Context, p *browser.Page, fp *struct {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"owner": owner, "content": content}, nil
+	return map[string]any{"owner": frameID(owner), "content": frameID(content)}, nil
+}
+
+// frameID is a frame's id on the wire, "" for none.
+func frameID(f *browser.Frame) string {
+	if f == nil {
+		return ""
+	}
+	return f.ID()
 }
 
 // pageFrameGoto answers page.frame_goto: navigate one (child) frame.
@@ -49,7 +57,7 @@ func pageFrameGoto(ctx context.Context, p *browser.Page, fp *struct {
 	URL     string `json:"url"`
 	Referer string `json:"referer"`
 }, to time.Duration) (any, error) {
-	res, err := p.FrameGoto(ctx, fp.Frame, fp.URL, fp.Referer, browser.WaitUntil(fp.WaitUntil), to)
+	res, err := p.Frame(fp.Frame).Goto(ctx, fp.URL, fp.Referer, browser.WaitUntil(fp.WaitUntil), to)
 	if err != nil {
 		return nil, err
 	}
