@@ -321,11 +321,6 @@ func (p *Page) RemoveInitScript(ctx context.Context, id string) error {
 //go:embed transfer.js
 var transferJS string
 
-// handleGroup holds the objects a client keeps handles on: they outlive the
-// op that made them and go when the client disposes of them or the page
-// navigates away.
-const handleGroup = "wright-handles"
-
 // JSCall is one call of client JavaScript with Playwright's value transfer.
 type JSCall struct {
 	// Source is a function source (called with the argument) or an
@@ -540,53 +535,6 @@ func (p *Page) mustWin(o *op) proto.RuntimeRemoteObjectID {
 		return ""
 	}
 	return ec.win
-}
-
-// Dispose releases a handle; an unknown or already released one is fine.
-func (p *Page) Dispose(ctx context.Context, h string) error {
-	o := p.begin(ctx, 5*time.Second)
-	defer o.end()
-	_ = proto.RuntimeReleaseObject{ObjectID: proto.RuntimeRemoteObjectID(h)}.Call(o.rodPage())
-	return nil
-}
-
-// ElementHandles resolves the locator now (no waiting) and keeps a handle
-// on every match.
-func (l *Locator) ElementHandles(ctx context.Context, timeout time.Duration) ([]string, error) {
-	o := l.p.begin(ctx, timeout)
-	defer o.end()
-	hs, err := l.resolveNow(o)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(hs))
-	for _, h := range hs {
-		// Re-resolved through its node, the handle lives in its own frame's
-		// main world, whichever context the engine reached it from.
-		node, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.rodPage())
-		if err != nil {
-			return nil, o.fail(l.p.jsErr(err), "")
-		}
-		kept, err := proto.DOMResolveNode{BackendNodeID: node.Node.BackendNodeID, ObjectGroup: handleGroup}.Call(o.rodPage())
-		if err != nil {
-			return nil, o.fail(l.p.jsErr(err), "")
-		}
-		out = append(out, string(kept.Object.ObjectID))
-	}
-	return out, nil
-}
-
-// resolveHandle turns a handle= selector part into an element.
-func (p *Page) resolveHandle(o *op, id string) (handle, error) {
-	obj := proto.RuntimeRemoteObjectID(id)
-	h, err := p.engineHandle(o, obj)
-	if err != nil {
-		if strings.Contains(err.Error(), "Could not find object") {
-			return handle{}, newErr(ErrTargetClosed, "element handle is disposed or its page navigated away")
-		}
-		return handle{}, err
-	}
-	return h, nil
 }
 
 // EvaluateAll calls c.Source with every current match of the locator (an

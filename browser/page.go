@@ -16,16 +16,6 @@ import (
 	"wright/browser/video"
 )
 
-// connected reports whether the element is still in its document (true
-// when that cannot be told).
-func (p *Page) connected(o *op, h handle) bool {
-	res, err := proto.RuntimeCallFunctionOn{ObjectID: h.obj, FunctionDeclaration: "function () { return this.isConnected; }", ReturnByValue: true}.Call(o.rodPage())
-	if err != nil || res.ExceptionDetails != nil || res.Result == nil {
-		return true
-	}
-	return res.Result.Value.Bool()
-}
-
 // CloseRunningBeforeUnload asks the page to close the way a user closing
 // its tab does: its beforeunload handlers run first, and one that asks to
 // stay opens a "beforeunload" dialog. The page closes when that dialog is

@@ -51,12 +51,6 @@ const worldName = aria.World
 // snapshot may have done it already) and makes an engine on its roles.
 var installEngine = "function () { " + aria.PageScript + " return (" + engineJS + ")(globalThis.__wrightAria.roles); }"
 
-// handle is an element in a known context.
-type handle struct {
-	ec  *execCtx
-	obj proto.RuntimeRemoteObjectID
-}
-
 func (p *Page) forgetContextsLocked() {
 	p.mainCtx = nil
 	clear(p.contexts)
@@ -144,50 +138,6 @@ func (p *Page) frameOf(o *op, iframe handle) (*execCtx, error) {
 		return nil, errRetry // the frame has no document yet
 	}
 	return p.docCtx(o, node.Node.ContentDocument.BackendNodeID, node.Node.FrameID)
-}
-
-// engineHandle turns an element object from elsewhere (the aria registry, a
-// handle a script made in the page's world) into the same element in
-// wright's world of its frame, where the engine can take it.
-func (p *Page) engineHandle(o *op, obj proto.RuntimeRemoteObjectID) (handle, error) {
-	el, err := proto.DOMDescribeNode{ObjectID: obj}.Call(o.rodPage())
-	if err != nil {
-		return handle{}, p.jsErr(err)
-	}
-	doc, err := proto.RuntimeCallFunctionOn{
-		ObjectID: obj, FunctionDeclaration: "function () { return this.ownerDocument || this; }", ObjectGroup: o.objectGroup(),
-	}.Call(o.rodPage())
-	if err != nil {
-		return handle{}, p.jsErr(err)
-	}
-	node, err := proto.DOMDescribeNode{ObjectID: doc.Result.ObjectID}.Call(o.rodPage())
-	if err != nil {
-		return handle{}, p.jsErr(err)
-	}
-	ec, err := p.docCtx(o, node.Node.BackendNodeID, "")
-	if err != nil {
-		return handle{}, err
-	}
-	res, err := proto.DOMResolveNode{BackendNodeID: el.Node.BackendNodeID, ExecutionContextID: ec.id, ObjectGroup: o.objectGroup()}.Call(o.rodPage())
-	if err != nil {
-		return handle{}, p.jsErr(err)
-	}
-	return handle{ec: ec, obj: res.Object.ObjectID}, nil
-}
-
-// pageObject returns the element of h as an object of the page's main
-// world, where code written by users runs: engine handles must not be
-// passed to user code as they are.
-func (p *Page) pageObject(o *op, h handle) (proto.RuntimeRemoteObjectID, error) {
-	n, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.rodPage())
-	if err != nil {
-		return "", p.jsErr(err)
-	}
-	res, err := proto.DOMResolveNode{BackendNodeID: n.Node.BackendNodeID, ObjectGroup: o.objectGroup()}.Call(o.rodPage())
-	if err != nil {
-		return "", p.jsErr(err)
-	}
-	return res.Object.ObjectID, nil
 }
 
 // docCtx returns the engine context of the document docID, made once and
@@ -605,15 +555,6 @@ func strictError(selector string, n int, cands []string) error {
 	}
 	b.WriteString("\nPick one with nth=N (0-based; the Python client's .first / .nth(i)), or narrow the selector (role=...[name=...], has-text=..., a parent >> child chain).")
 	return newErr(ErrStrictMode, "%s", b.String())
-}
-
-// nodeID returns the backend node id of an element (for scoping snapshots).
-func (p *Page) nodeID(o *op, h handle) (proto.DOMBackendNodeID, error) {
-	n, err := proto.DOMDescribeNode{ObjectID: h.obj}.Call(o.rodPage())
-	if err != nil {
-		return 0, p.jsErr(err)
-	}
-	return n.Node.BackendNodeID, nil
 }
 
 // elementCtx wraps ctx-less helpers for tests.
