@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +13,7 @@ import (
 	"wright/library"
 	"wright/library/rerun"
 	"wright/run/config"
+	"wright/run/gate"
 	"wright/run/harness"
 	"wright/trust/keyring"
 )
@@ -187,6 +189,12 @@ func printRerun(stdout, stderr io.Writer, rep rerun.Report) {
 		state = "NOT verified: " + rep.Reason
 	}
 	fmt.Fprintf(stderr, "wright: %s v%d %s\n", rep.Name, rep.Version, state)
+	if !rep.Verified && rep.ErrorTail != "" {
+		fmt.Fprintf(stderr, "wright: the end of its error (the whole log: %s):\n", filepath.Join(rep.FinalRun, gate.FinalLogName))
+		for _, l := range strings.Split(rep.ErrorTail, "\n") {
+			fmt.Fprintln(stderr, "    "+l)
+		}
+	}
 	if h := rep.Heal; h != nil {
 		switch {
 		case h.Saved > 0:

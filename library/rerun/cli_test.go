@@ -622,3 +622,68 @@ func TestBenchReusesScripts(t *testing.T) {
 		t.Errorf("review of the bench:\n%s\n%s", rv.stdout.String(), rv.stderr.String())
 	}
 }
+
+// TestRerunFailureSaysWhy: a rerun whose script fails (a product the shop
+// does not have: the price never shows and the wait times out) prints the
+// end of the script's error, not only its exit code, and rerun.json holds
+// it too.
+func TestRerunFailureSaysWhy(t *testing.T) {
+	t.Parallel()
+	e := newShopEnv(t)
+	lib, err := library.Open(e.lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iface := library.Interface{Argparse: true, Run: true, Params: []library.Param{{Name: "item", Flag: "--item", Type: "str", Default: "Office chair", Help: "the product to look up"}}}
+	task := `On the Acme shop, find the price of "Office chair" and report it.`
+	if _, err := lib.Save(library.SaveSpec{Version: library.Version{Name: "price", Source: "import", Task: task,
+		Template: library.MakeTemplate(task, iface.Params), StartURL: e.site, Interface: iface, Crafted: true},
+		Script: []byte(shopScript(v1Steps, goodPrice, "--item")), Schema: shopSchema}); err != nil {
+		t.Fatal(err)
+	}
+	before := e.judge.Calls()
+	r := wright(t, append([]string{"rerun", "price", "--library", e.lib, "--param", "item=No Such Thing"}, e.common()...)...)
+	stderr := r.stderr.String()
+	if r.code != 1 || !strings.Contains(stderr, "NOT verified: the script exited with code 1") {
+		t.Fatalf("rerun of a missing product: exit %d\n%s", r.code, stderr)
+	}
+	if e.judge.Calls() != before {
+		t.Errorf("a script that failed was judged")
+	}
+	// The error the script died of: the wait that timed out, on the
+	// line of the script that waited.
+	for _, want := range []string{"Timeout", `locator("#price")`, "final_script.py"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the failed rerun's account lacks %q:\n%s", want, stderr)
+		}
+	}
+	t.Logf("stderr:\n%s", stderr)
+	// rerun.json has the same tail, and the rest as before.
+	reruns, _ := filepath.Glob(filepath.Join(lib.ScriptDir("price"), library.RerunsDir, "*", "rerun.json"))
+	if len(reruns) != 1 {
+		t.Fatalf("rerun.json: %v", reruns)
+	}
+	b, err := os.ReadFile(reruns[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	tail, _ := rep["error_tail"].(string)
+	if !strings.Contains(tail, "Timeout") || !strings.Contains(tail, `locator("#price")`) || len(tail) > 2000 || strings.Count(tail, "\n") > 20 {
+		t.Errorf("rerun.json's error_tail (%d bytes): %q", len(tail), tail)
+	}
+	if !strings.Contains(stderr, strings.SplitN(tail, "\n", 2)[0]) {
+		t.Errorf("stderr does not print rerun.json's error_tail")
+	}
+	if rep["verified"] != false || rep["reason"] != "the script exited with code 1" || rep["name"] != "price" || rep["run_dir"] == "" {
+		t.Errorf("rerun.json: %v", rep)
+	}
+	// --json prints the same object.
+	j := e.rerun("price", "--param", "item=No Such Thing")
+	if rep := decodeReport(t, j); j.code != 1 || !strings.Contains(fmt.Sprint(rep["error_tail"]), "Timeout") {
+		t.Errorf("rerun --json of a failure: exit %d %v", j.code, rep)
+	}
+}

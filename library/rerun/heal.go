@@ -86,7 +86,7 @@ func (p *Prepared) heal(ctx context.Context, rep *Report, startURL string) error
 	// The healed run's answer is the rerun's when it ran on the same
 	// inputs; other inputs get a verified rerun of the new version.
 	if sameInputs(saved.Interface.Params, p.values) {
-		rep.Verified, rep.Reason = true, ""
+		rep.Verified, rep.Reason, rep.ErrorTail = true, "", ""
 		rep.Version = newV.Version.Version
 		rep.FinalRun = spec.VerifiedRun
 		rep.Output = readOutput(spec.VerifiedRun)
@@ -162,7 +162,7 @@ func (p *Prepared) rerunHealed(ctx context.Context, rep *Report, newV int) error
 	if err != nil {
 		return fmt.Errorf("heal: rerun v%d: %w", newV, err)
 	}
-	rep.Verified, rep.Reason, rep.Version = second.Verified, second.Reason, second.Version
+	rep.Verified, rep.Reason, rep.ErrorTail, rep.Version = second.Verified, second.Reason, second.ErrorTail, second.Version
 	rep.FinalRun, rep.Output = second.FinalRun, second.Output
 	return nil
 }

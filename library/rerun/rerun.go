@@ -79,6 +79,11 @@ type Report struct {
 	Tokens     int     `json:"tokens"`
 	Cost       float64 `json:"cost"`
 	Heal       *Heal   `json:"heal,omitempty"`
+	// ErrorTail is, when the script did not run cleanly, the end of its
+	// output that says why: the script's line that raised and the error
+	// (harness.ErrorTail). Its whole log is final_script_log.txt in
+	// FinalRun.
+	ErrorTail string `json:"error_tail,omitempty"`
 }
 
 // Heal is what a heal did.
@@ -237,6 +242,7 @@ func (p *Prepared) Run(ctx context.Context) (Report, error) {
 		if rep.Reason == "" {
 			rep.Reason = firstLine(res.Verdict.Message)
 		}
+		rep.ErrorTail = res.ErrorTail
 	}
 	rep.Output = readOutput(res.FinalRun)
 	if !res.Verified && o.Heal {

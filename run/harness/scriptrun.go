@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,7 +67,13 @@ type ScriptResult struct {
 	Verified bool
 	// Verdict is the gate's answer (Reason says why on a failure).
 	Verdict gate.Verdict
-	Verify  Verify
+	// ErrorTail is, when the script did not exit cleanly, the end of what
+	// it printed: its own line that raised and the error it raised (a
+	// Python traceback's last frame in the script and the exception, a
+	// Playwright error with its call log), else its last lines. Bounded
+	// (ErrorTailLines lines, ErrorTailBytes bytes); secrets masked.
+	ErrorTail string
+	Verify    Verify
 	// JudgeCalls and JudgeUsage are what the judge spent: a script run
 	// makes no other model call.
 	JudgeCalls int
@@ -135,6 +143,11 @@ func (h *Harness) RunScript(ctx context.Context, s ScriptRun) (ScriptResult, err
 	res.JudgeCalls, res.JudgeUsage = counter.count(), r.meter.total()
 	if newest, ok, _ := gate.NewestRun(filepath.Join(run.Workspace, gate.FinalRunsDir)); ok {
 		res.FinalRun = newest.Path
+	}
+	if err == nil && !v.Pass && scriptFailed(v) && res.FinalRun != "" {
+		if b, rerr := os.ReadFile(filepath.Join(res.FinalRun, gate.FinalLogName)); rerr == nil {
+			res.ErrorTail = h.secrets.Redact(ErrorTail(string(b)))
+		}
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, err
@@ -247,4 +260,127 @@ func (c *countingClient) count() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.n
+}
+
+// scriptFailed: the gate refused because the script itself did not end
+// cleanly (an exit code, a signal, a timeout), not because of its result
+// or the judge. The rerun gate's reason for those says "the script ...".
+func scriptFailed(v gate.Verdict) bool {
+	return strings.HasPrefix(v.Reason, "the script ")
+}
+
+// The bounds of ScriptResult.ErrorTail.
+const (
+	ErrorTailLines = 12
+	ErrorTailBytes = 1500
+	errorLineBytes = 300
+)
+
+// ErrorTail is the end of a failed script's output that says why it
+// failed. With a Python traceback: the last frame in final_script.py (the
+// script's own line; the file named without its folder) and the exception
+// with the lines that follow it (a Playwright error's call log); without
+// one, the last lines. At most ErrorTailLines lines of at most
+// errorLineBytes bytes each, ErrorTailBytes in all; "" for no output.
+func ErrorTail(log string) string {
+	lines := strings.Split(strings.TrimRight(strings.ReplaceAll(log, "\r\n", "\n"), "\n \t"), "\n")
+	tb := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Traceback (most recent call last):") {
+			tb = i
+		}
+	}
+	if tb < 0 {
+		return boundLines(lastLines(lines, ErrorTailLines), true)
+	}
+	return boundLines(tracebackTail(lines[tb+1:]), false)
+}
+
+// tracebackTail is a traceback's (the lines after its header) last frame
+// in the script, its source line, and the exception's lines.
+func tracebackTail(tb []string) []string {
+	exc := len(tb)
+	for i, l := range tb {
+		if l != "" && l[0] != ' ' && l[0] != '\t' {
+			exc = i
+			break
+		}
+	}
+	var frame []string
+	for i := exc - 1; i >= 0; i-- {
+		file, rest, ok := frameFile(tb[i])
+		if !ok || filepath.Base(file) != gate.FinalScriptName {
+			continue
+		}
+		frame = append(frame, `  File "`+gate.FinalScriptName+`"`+rest)
+		if i+1 < exc {
+			if src := tb[i+1]; !strings.HasPrefix(strings.TrimSpace(src), "File \"") {
+				frame = append(frame, src)
+			}
+		}
+		break
+	}
+	errLines := tb[exc:]
+	if room := ErrorTailLines - len(frame); len(errLines) > room {
+		errLines = append(errLines[:room-1:room-1], fmt.Sprintf("[... %d more lines]", len(errLines)-room+1))
+	}
+	return append(frame, errLines...)
+}
+
+// frameFile splits a traceback frame line, `  File "PATH", line N, in F`,
+// into PATH and what follows it.
+func frameFile(l string) (file, rest string, ok bool) {
+	after, found := strings.CutPrefix(strings.TrimLeft(l, " "), `File "`)
+	if !found {
+		return "", "", false
+	}
+	end := strings.Index(after, `"`)
+	if end < 0 {
+		return "", "", false
+	}
+	return after[:end], after[end+1:], true
+}
+
+// lastLines is the last n lines that are not blank.
+func lastLines(lines []string, n int) []string {
+	var out []string
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if strings.TrimSpace(lines[i]) != "" {
+			out = append(out, lines[i])
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// boundLines clips each line to errorLineBytes and keeps as many lines as
+// fit in ErrorTailBytes: the first ones, or with fromEnd the last ones.
+func boundLines(lines []string, fromEnd bool) string {
+	clipped := make([]string, len(lines))
+	for i, l := range lines {
+		if len(l) > errorLineBytes {
+			l = strings.ToValidUTF8(l[:errorLineBytes], "") + " [...]"
+		}
+		clipped[i] = l
+	}
+	if fromEnd {
+		slices.Reverse(clipped)
+	}
+	var kept []string
+	size, which := len("[... 999 more lines]"), "more"
+	if fromEnd {
+		which = "earlier"
+	}
+	for i, l := range clipped {
+		if size+len(l)+1 > ErrorTailBytes {
+			kept = append(kept, fmt.Sprintf("[... %d %s lines]", len(clipped)-i, which))
+			break
+		}
+		size += len(l) + 1
+		kept = append(kept, l)
+	}
+	if fromEnd {
+		slices.Reverse(kept)
+	}
+	return strings.Join(kept, "\n")
 }
