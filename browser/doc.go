@@ -67,12 +67,13 @@
 // # Files
 //
 // The package is filed by concept, one file each: browser.go (launch and
-// process), targets.go (targets and popups), contexts.go, page.go (the
-// Page and its state), navigation.go, events.go and event_types.go,
-// emulation.go, frames.go, keyboard.go, mouse.go (with drag and drop),
-// actionability.go (waits, hit tests, retargeting), locator.go,
-// locator_handlers.go, resolve.go (selector resolution in the in-page
-// engine, engine.js, and custom engines), evaluate.go (evaluation and
+// process), targets.go (targets and popups), contexts.go (the Context),
+// page.go (the Page and its state), navigation.go, events.go and
+// event_types.go, emulation.go, frames.go (the Frame), keyboard.go,
+// mouse.go (with drag and drop), actionability.go (waits, hit tests,
+// retargeting), locator.go, locator_handlers.go, resolve.go (selector
+// resolution in the in-page engine, engine.js, and custom engines),
+// evaluate.go (evaluation, init scripts, bindings), handles.go (element
 // handles), network.go (routing, request events, network idle, API
 // requests), files.go (file inputs and downloads), screenshot.go and
 // aria.go. The parts that import neither rod nor CDP are packages of
