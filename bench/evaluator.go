@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,22 +64,28 @@ func evaluatorKeys() []string {
 }
 
 // decodeOwn reads wright's own eval object: every key must be a registered
-// evaluator's.
+// evaluator's. Keys match as encoding/json matches struct fields (exactly,
+// else regardless of case), unknown ones are named in the object's order,
+// and a null leaves what an earlier key of the same check gave.
 func decodeOwn(raw json.RawMessage, opts Options) (*Eval, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
+	fields, err := objectFields(raw)
+	if err != nil {
 		return nil, errors.New("want an object")
 	}
-	known := evaluatorKeys()
-	for k := range fields {
-		if !containsKey(known, k) {
-			return nil, fmt.Errorf("json: unknown field %q (known checks: %s)", k, strings.Join(known, ", "))
+	values := map[Evaluator]json.RawMessage{}
+	for _, f := range fields {
+		e := evaluatorFor(f.key)
+		if e == nil {
+			return nil, fmt.Errorf("json: unknown field %q (known checks: %s)", f.key, strings.Join(evaluatorKeys(), ", "))
+		}
+		if string(f.value) != "null" {
+			values[e] = f.value
 		}
 	}
 	ev := &Eval{}
 	for _, e := range evaluators {
-		v, ok := fields[e.Key()]
-		if !ok || string(v) == "null" {
+		v, ok := values[e]
+		if !ok {
 			continue
 		}
 		if err := e.Decode(v, opts, ev); err != nil {
@@ -91,13 +98,46 @@ func decodeOwn(raw json.RawMessage, opts Options) (*Eval, error) {
 	return ev, nil
 }
 
-func containsKey(keys []string, k string) bool {
-	for _, x := range keys {
-		if x == k {
-			return true
+// evaluatorFor is the evaluator a key of the eval object names, or nil.
+func evaluatorFor(key string) Evaluator {
+	for _, e := range evaluators {
+		if e.Key() == key {
+			return e
 		}
 	}
-	return false
+	for _, e := range evaluators {
+		if strings.EqualFold(e.Key(), key) {
+			return e
+		}
+	}
+	return nil
+}
+
+// field is one member of a JSON object.
+type field struct {
+	key   string
+	value json.RawMessage
+}
+
+// objectFields are a JSON object's members in the order they are written.
+func objectFields(raw json.RawMessage) ([]field, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("not an object")
+	}
+	var out []field
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, field{key: t.(string), value: v})
+	}
+	return out, nil
 }
 
 func (e *Eval) asksNothing() bool {

@@ -119,3 +119,23 @@ func TestAnEvaluatorIsOneRegistration(t *testing.T) {
 		t.Fatalf("a heading that does not hold the word should fail the attempt: %v %+v", passed, evals)
 	}
 }
+
+// TestEvalKeysMatchAsBefore: the eval object's keys are read as the struct
+// decoder before the registry read them: regardless of case, a null
+// leaving an earlier value, and the first unknown key in the file named.
+func TestEvalKeysMatchAsBefore(t *testing.T) {
+	ev, err := decodeEval(json.RawMessage(`{"Answer": {"exact": "42"}, "URL": "/done"}`), Options{})
+	if err != nil || ev == nil || ev.Answer == nil || *ev.Answer.Exact != "42" || ev.URL != "/done" {
+		t.Fatalf("capitalised keys: %+v, %v", ev, err)
+	}
+	ev, err = decodeEval(json.RawMessage(`{"url": "/a", "url": null}`), Options{})
+	if err != nil || ev == nil || ev.URL != "/a" {
+		t.Fatalf("a later null: %+v, %v", ev, err)
+	}
+	for i := 0; i < 20; i++ {
+		_, err = decodeEval(json.RawMessage(`{"zeta": 1, "alpha": 2}`), Options{})
+		if err == nil || !strings.Contains(err.Error(), `unknown field "zeta"`) {
+			t.Fatalf("two unknown keys: %v, want the first one named", err)
+		}
+	}
+}
