@@ -43,6 +43,7 @@ var Layers = []Layer{
 	{"deploy", []string{"deploy"}, "running a bench past one machine: a container image, a Kubernetes Indexed Job, a Slurm array"},
 	{"cmd", []string{"cmd"}, "the CLI: flags in, library calls out"},
 	{"measure", []string{"bench/measure"}, "programs that measure wright (context, prompts, scale, perf, ARIA); any layer below the CLI is theirs to use"},
+	{"agents", []string{"agents"}, "the doors other agents use: the MCP server, the browser sessions of `wright browser`, the skills"},
 	{"review", []string{"review"}, "what a run or a bench left on disk, rendered for a person or a program"},
 	{"bench", []string{"bench"}, "`wright bench`: many tasks headlessly, resumable and shardable, and the results line"},
 	{"demo", []string{"demo"}, "the bundled shop and its recorded replies: wright without a key"},
