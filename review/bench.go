@@ -421,7 +421,10 @@ type benchRow struct {
 	Link   string
 	Failed bool
 	Thumb  template.URL // the attempt's last screenshot, scaled down
-	Answer string       // the final response's first line
+	// ShotHref opens that screenshot's file, full size; ShotNote says what
+	// of it the thumbnail leaves out.
+	ShotHref, ShotNote string
+	Answer             string // the final response's first line
 }
 
 // WriteBenchHTML writes the bench as one self-contained page.
@@ -434,8 +437,13 @@ func WriteBenchHTML(w io.Writer, b *Bench, o HTMLOptions) error {
 	for _, a := range b.Attempts {
 		row := benchRow{Attempt: a, Failed: a.Broke(), Answer: firstLine(a.FinalResponse, 140)}
 		if a.Found != "" {
-			if shot := lastShot(filepath.Join(b.Dir, a.Found)); shot != "" {
-				row.Thumb, _ = thumbnail(b.Dir, shot, benchThumbWidth)
+			if file := lastShot(filepath.Join(b.Dir, a.Found)); file != "" {
+				if s, err := thumbnail(b.Dir, file, benchThumbWidth, true); err == nil {
+					row.Thumb, row.ShotNote = s.URL, s.Note()
+				}
+				if rel, err := filepath.Rel(b.Dir, file); err == nil {
+					row.ShotHref = o.FileBase + filepath.ToSlash(rel)
+				}
 			}
 		}
 		if a.Found != "" && o.RunLink != nil {

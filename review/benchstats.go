@@ -114,9 +114,10 @@ func secsText(s float64) string {
 	return fmt.Sprintf("%.0fs", s)
 }
 
-// benchThumbWidth is a bench row's screenshot: enough to recognise the
-// page, small enough for a table of hundreds of rows.
-const benchThumbWidth = 200
+// benchThumbWidth is a bench row's screenshot (its blank margins
+// trimmed), shown 320 px wide: enough to read a page's headings and
+// prices, small enough for a table of hundreds of rows (10-20 KB each).
+const benchThumbWidth = 400
 
 // lastShot is the screenshot that shows where an attempt ended: the last
 // one of its newest final run, else the last one its steps took; "" for

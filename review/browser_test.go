@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -305,5 +306,140 @@ func TestServedPageFollowsTheRun(t *testing.T) {
 			t.Fatal("the page never showed step 2's result")
 		}
 		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+var shotsDir = flag.String("shots", "", "save a screenshot of each page at each width checked into this folder")
+
+// clippedImages lists every image on the page that is not shown whole: one
+// whose box leaves the visible area of an ancestor that clips (overflow
+// other than visible), or of the page, unless that ancestor visibly
+// scrolls (overflow auto or scroll and a scrollbar that takes room:
+// headless Chromium hides overlay scrollbars, so the test asks for room).
+const clippedImages = `(() => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  for (const img of document.querySelectorAll("img")) {
+    const r = img.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) { out.push(img.alt + ": not rendered"); continue; }
+    if (r.left < -0.5 || r.right > vw + 0.5) out.push(img.alt + ": leaves the page (" + r.left.toFixed(0) + ".." + r.right.toFixed(0) + " of " + vw + ")");
+    for (let a = img.parentElement; a && a !== document.body; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
+      const c = a.getBoundingClientRect();
+      const left = c.left + a.clientLeft, top = c.top + a.clientTop;
+      const insideX = r.left >= left - 0.5 && r.right <= left + a.clientWidth + 0.5;
+      const insideY = r.top >= top - 0.5 && r.bottom <= top + a.clientHeight + 0.5;
+      const scrolls = (o) => o === "auto" || o === "scroll";
+      const barX = scrolls(cs.overflowX) && a.offsetHeight - a.clientHeight - a.clientTop * 2 > 0;
+      const barY = scrolls(cs.overflowY) && a.offsetWidth - a.clientWidth - a.clientLeft * 2 > 0;
+      if ((!insideX && !barX) || (!insideY && !barY)) out.push(img.alt + ": cut by " + a.tagName.toLowerCase() + "." + a.className);
+    }
+  }
+  return out;
+})()`
+
+// Every screenshot on a run page and every thumbnail on a bench page is
+// shown whole at a desktop and at a phone width: the final runs' strip
+// wraps instead of cutting its last frames, the side list of steps moves
+// above the page on a phone, the bench's rows become cards there; a
+// frame's score and caption are not cut either; the bench's thumbnails are
+// wide enough to read at 1280 px and open the full screenshot on a click;
+// a mostly blank live screenshot is shown without its blank bottom.
+func TestPagesShowImagesWhole(t *testing.T) {
+	dir, _ := makeBench(t)
+	b, err := LoadBench(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	benchPage := filepath.Join(dir, "review.html")
+	writePage(t, benchPage, func(w *bytes.Buffer) error {
+		return WriteBenchHTML(w, b, HTMLOptions{FileBase: LinkBase(dir, benchPage), RunLink: func(rel string) string { return rel + "/review.html" }})
+	})
+	pages := map[string]string{"bench": benchPage}
+	for _, name := range []string{"finished", "live"} {
+		r := load(t, name)
+		out := filepath.Join(t.TempDir(), name+".html")
+		writePage(t, out, func(b *bytes.Buffer) error {
+			return WriteRunHTML(b, r, HTMLOptions{FileBase: LinkBase(r.Dir, out)})
+		})
+		pages[name] = out
+	}
+	for _, width := range []int{1280, 390} {
+		for _, name := range []string{"finished", "live", "bench"} {
+			t.Run(fmt.Sprintf("%s_%d", name, width), func(t *testing.T) {
+				p, _ := openPage(t, pages[name])
+				if err := p.SetViewportSize(context.Background(), width, 800); err != nil {
+					t.Fatal(err)
+				}
+				n := eval[int](t, p, `Promise.all([...document.querySelectorAll("img")].map(i => i.decode())).then(a => a.length)`)
+				if n == 0 {
+					t.Fatal("no image on the page")
+				}
+				for _, c := range eval[[]string](t, p, clippedImages) {
+					t.Error(c)
+				}
+				if *shotsDir != "" {
+					png, err := p.Screenshot(context.Background(), true, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					_ = os.WriteFile(filepath.Join(*shotsDir, fmt.Sprintf("%s_%d.png", name, width)), png, 0o644)
+				}
+				switch name {
+				case "finished":
+					// Each frame's caption (its score, the judge's reasoning) lies
+					// within the frame and the page.
+					cut := eval[[]string](t, p, `[...document.querySelectorAll(".frame figcaption")].filter(c => {
+						const r = c.getBoundingClientRect(), f = c.closest(".finalrun").getBoundingClientRect();
+						return r.right > Math.min(f.right, document.documentElement.clientWidth) + 0.5 || c.scrollWidth > c.clientWidth + 1;
+					}).map(c => c.textContent.slice(0, 40))`)
+					if len(cut) > 0 {
+						t.Errorf("captions cut: %q", cut)
+					}
+				case "live":
+					// The live fixture's pages fill the top of a 1280x1800
+					// viewport; the page shows them without the blank below.
+					ratios := eval[[]float64](t, p, `[...document.querySelectorAll(".stepshot img.shot")].map(i => i.naturalHeight / i.naturalWidth)`)
+					for i, r := range ratios {
+						if r > 1 {
+							t.Errorf("step screenshot %d is shown %.2f times as tall as wide: its blank bottom is not trimmed", i+1, r)
+						}
+					}
+					notes := eval[int](t, p, `[...document.querySelectorAll(".stepshot figcaption")].filter(c => /blank below/.test(c.textContent)).length`)
+					if notes != len(ratios) {
+						t.Errorf("%d of %d trimmed screenshots say so in their caption", notes, len(ratios))
+					}
+				case "bench":
+					type thumb struct {
+						W    float64
+						Href string
+					}
+					thumbs := eval[[]thumb](t, p, `[...document.querySelectorAll("img.thumb")].map(i => ({W: i.getBoundingClientRect().width, Href: (i.closest("a[href]") || {}).href || ""}))`)
+					if len(thumbs) != 15 { // the refused and the crashed runs took none
+						t.Fatalf("%d thumbnails, want 15", len(thumbs))
+					}
+					for i, th := range thumbs {
+						if width == 1280 && th.W < 240 {
+							t.Errorf("thumbnail %d is %.0f px wide: too small to read", i+1, th.W)
+						}
+						if !strings.HasSuffix(th.Href, ".png") {
+							t.Errorf("thumbnail %d opens %q, not the screenshot", i+1, th.Href)
+							continue
+						}
+						u, err := url.Parse(th.Href)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if _, err := os.Stat(u.Path); err != nil {
+							t.Errorf("thumbnail %d opens a file that is not there: %v", i+1, err)
+						}
+					}
+				}
+				if w := eval[float64](t, p, `document.documentElement.scrollWidth`); w > float64(width)+0.5 {
+					t.Errorf("at %d px the page is %.0f px wide: it scrolls sideways", width, w)
+				}
+			})
+		}
 	}
 }

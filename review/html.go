@@ -33,9 +33,10 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 
 // HTMLOptions say where a page's links go.
 type HTMLOptions struct {
-	// FileBase is prepended to a path relative to the run directory to link
-	// to the full file: "" when the page sits in the run directory, a
-	// relative path when it is written elsewhere, a URL when served.
+	// FileBase is prepended to a path relative to the run directory (the
+	// bench directory on a bench page) to link to the full file: "" when
+	// the page sits in that directory, a relative path when it is written
+	// elsewhere, a URL when served.
 	FileBase string
 	// PollURL, when set, is asked every few seconds for the run's state;
 	// the page reloads itself when it changes (served pages only).
@@ -102,6 +103,7 @@ type imageView struct {
 	Name      string
 	Src       template.URL
 	Href      string
+	Note      string // what of the file the page does not show
 	Score     int
 	Reasoning string
 	Judged    bool
@@ -175,7 +177,8 @@ func (r *Run) screenshots() []string {
 }
 
 func (r *Run) image(rel string, th *thumbs, o HTMLOptions) imageView {
-	return imageView{Name: path.Base(rel), Src: th.dataURL(r.path(rel)), Href: o.FileBase + rel}
+	s := th.get(r.path(rel))
+	return imageView{Name: path.Base(rel), Src: s.URL, Href: o.FileBase + rel, Note: s.Note()}
 }
 
 func (r *Run) stepView(s Step, th *thumbs, o HTMLOptions) stepView {

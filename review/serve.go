@@ -144,7 +144,7 @@ func (h *Handler) index(w http.ResponseWriter, base string) {
 			return
 		}
 		var buf bytes.Buffer
-		err = WriteBenchHTML(&buf, b, HTMLOptions{PollURL: base + "version", Version: version,
+		err = WriteBenchHTML(&buf, b, HTMLOptions{FileBase: base + "file/", PollURL: base + "version", Version: version,
 			RunLink: func(rel string) string { return base + "run/" + rel + "/" }})
 		h.send(w, buf.Bytes(), err)
 		return

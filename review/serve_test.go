@@ -114,6 +114,13 @@ func TestServeBench(t *testing.T) {
 	if code, _ := get(t, srv.URL+"/tok/run/runs/", ""); code != 404 {
 		t.Errorf("a folder that is no run: %d", code)
 	}
+	// A row's thumbnail opens the full screenshot, served from the bench.
+	shot := `/tok/file/runs/task_01/workspace/final_runs/run_1/screenshots/final_execution_3_book.png`
+	if !strings.Contains(page, `href="`+shot+`"`) {
+		t.Errorf("no thumbnail links to %s", shot)
+	} else if code, png := get(t, srv.URL+shot, ""); code != 200 || !strings.HasPrefix(png, "\x89PNG") {
+		t.Errorf("the thumbnail's screenshot: %d", code)
+	}
 }
 
 func TestRedactor(t *testing.T) {

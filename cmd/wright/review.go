@@ -201,7 +201,7 @@ func writeBenchHTML(cmd *cobra.Command, bench *review.Bench, out string) error {
 		}
 	}
 	err := writeHTML(cmd, out, func(w io.Writer) error {
-		return review.WriteBenchHTML(w, bench, review.HTMLOptions{RunLink: func(rel string) string { return links[rel] }})
+		return review.WriteBenchHTML(w, bench, review.HTMLOptions{FileBase: review.LinkBase(bench.Dir, out), RunLink: func(rel string) string { return links[rel] }})
 	})
 	if err == nil && len(links) > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "wright: wrote %s, one page per run, linked from it\n",
