@@ -19,7 +19,7 @@ func TestBenchSuiteLoadsWithRecordingsAndEvaluators(t *testing.T) {
 		recorded[id] = true
 	}
 	for _, tk := range s.Tasks {
-		if tk.Eval == nil || (len(tk.Eval.JS) == 0 && tk.Eval.Answer == nil && tk.Eval.URL == "") {
+		if tk.Eval.Check("js") == nil && tk.Eval.Check("answer") == nil && tk.Eval.Check("url") == nil {
 			t.Errorf("%s has no js, answer or url evaluator", tk.ID)
 		}
 		if tk.StartURL != "http://127.0.0.1:9/" {

@@ -8,9 +8,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -50,19 +47,14 @@ func WriteSchema(dir string) (string, error) {
 	return p, os.WriteFile(p, []byte(Schema+"\n"), 0o644)
 }
 
-// Serve serves the shop on a free loopback port until stop is called.
+// Serve serves the shop (version 1) on a free loopback port until stop is
+// called.
 func Serve() (url string, stop func(), err error) {
-	root, err := fs.Sub(site, "site")
+	s, err := ServeShop("127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, fmt.Errorf("demo site: %w", err)
-	}
-	srv := &http.Server{Handler: http.FileServerFS(root)}
-	go srv.Serve(ln)
-	return "http://" + ln.Addr().String() + "/", func() { srv.Close() }, nil
+	return s.URL, func() { s.Close() }, nil
 }
 
 // Action is one recorded agent reply.
@@ -84,14 +76,19 @@ func WriteReplays(dir string) (agentPath, judgePath string, err error) {
 	if err := writeJSONL(agentPath, Script); err != nil {
 		return "", "", err
 	}
-	if err := writeJSONL(judgePath, JudgeReplies); err != nil {
+	judge, err := JudgeRecording()
+	if err != nil {
+		return "", "", err
+	}
+	if err := writeJSONL(judgePath, judge); err != nil {
 		return "", "", err
 	}
 	return agentPath, judgePath, nil
 }
 
 // Config writes the recorded replies into dir and returns the config of a
-// demo run: workspace mode, the agent and the judge answered from the
+// demo run: workspace mode, a crafted script (crafted_cli: a tool whose
+// --book is the title), the agent and the judge answered from the
 // recordings, then the given layers (as -c takes them) on top.
 func Config(dir string, layers ...string) (*config.Config, error) {
 	agentReplay, judgeReplay, err := WriteReplays(dir)
@@ -103,7 +100,7 @@ func Config(dir string, layers ...string) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo schema: %w", err)
 	}
-	layers = append([]string{"agent.output_schema=" + strconv.Quote(schema)}, layers...)
+	layers = append([]string{"crafted_cli", "agent.output_schema=" + strconv.Quote(schema)}, layers...)
 	return config.Load(layers, map[string]any{
 		"model.name": model.ReplayPrefix + agentReplay,
 		"gate.model": map[string]any{"name": model.ReplayPrefix + judgeReplay},
@@ -163,7 +160,7 @@ python3 explore_2.py`},
 		BashCommand: `cat > plan.md <<'EOF'
 # Plan
 1. Open the shop's home page.
-2. Search for "Go Programming" (critical point: the results list shows the book).
+2. Search for the title (critical point: the results list shows the book).
 3. Open "The Go Programming Language" (critical point: the book page shows its price).
 4. Read the title, author and price; write them to result.json and report them.
 EOF
@@ -176,111 +173,11 @@ cat > self_reflect_config.json <<'EOF'
 }
 EOF
 ls`},
-	{Thought: "Now the reusable script: it redoes the task from scratch, logs each step and saves a screenshot at each critical point into a new run folder.",
-		BashCommand: `cat > final_script.py <<'EOF'
-"""Find a book on the Quire Books shop and return its title, author and price, recording the run (plain Playwright)."""
-import json
-import os
-import re
-import sys
-
-from playwright.sync_api import expect, sync_playwright
-
-BOOK = "The Go Programming Language"
-
-
-def start_url():
-    with open(os.environ.get("TASK_JSON", "task.json")) as f:
-        return json.load(f)["start_url"]
-
-
-def next_run_dir(base="final_runs"):
-    if os.environ.get("WRIGHT_RUN_DIR"):
-        run_dir = os.environ["WRIGHT_RUN_DIR"]
-    else:
-        os.makedirs(base, exist_ok=True)
-        taken = [int(m.group(1)) for d in os.listdir(base) if (m := re.fullmatch(r"run_(\d+)", d))]
-        run_dir = os.path.join(base, "run_%d" % (max(taken, default=0) + 1))
-    os.makedirs(os.path.join(run_dir, "screenshots"), exist_ok=True)
-    return run_dir
-
-
-class Record:
-    """step <n> action: ... lines in final_script_log.txt, one screenshot per critical point."""
-
-    def __init__(self, run_dir):
-        self.run_dir, self.shots = run_dir, 0
-
-    def step(self, n, text):
-        line = "step %d action: %s" % (n, text)
-        print(line, flush=True)
-        with open(os.path.join(self.run_dir, "final_script_log.txt"), "a") as f:
-            f.write(line + "\n")
-
-    def screenshot(self, page, name):
-        self.shots += 1
-        page.screenshot(path=os.path.join(self.run_dir, "screenshots", "final_execution_%d_%s.png" % (self.shots, name)))
-
-
-def main():
-    run_dir = next_run_dir()
-    log = Record(run_dir)
-    with sync_playwright() as p:
-        browser = p.chromium.launch()
-        page = browser.new_page()
-        page.goto(start_url())
-        log.step(1, "open the shop's home page")
-        log.screenshot(page, "home")
-
-        page.get_by_label("Search books").fill("Go Programming")
-        page.get_by_role("button", name="Search").click()
-        results = page.locator("#results li")
-        expect(results.first).to_be_visible()
-        log.step(2, "search for 'Go Programming': %d result(s)" % results.count())
-        log.screenshot(page, "results")
-
-        page.get_by_role("link", name=BOOK).click()
-        price = page.get_by_test_id("price")
-        expect(price).to_be_visible()
-        log.step(3, "open the page of %s" % BOOK)
-        log.screenshot(page, "book")
-        byline = page.locator("#book p").first.inner_text()  # "by <author> · <year>"
-        result = {
-            "title": page.locator("#book h2").inner_text().strip(),
-            "author": byline.removeprefix("by ").split(" · ")[0].strip(),
-            "price": float(price.inner_text().strip().lstrip("$")),
-        }
-        browser.close()
-    with open(os.path.join(run_dir, "result.json"), "w") as f:
-        json.dump(result, f, indent=2)
-    log.step(4, "final result: " + json.dumps(result))
-    print("run folder:", run_dir)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
-EOF
-python3 final_script.py && ls final_runs/run_1/screenshots && cat final_runs/run_1/result.json`},
+	{Thought: "Now the reusable script, as a command-line tool: --book is the title to look up (its default redoes this task), run() returns the result, and each run logs its steps and saves a screenshot at each critical point into a new run folder.",
+		BashCommand: "cat > final_script.py <<'EOF'\n" + BookScript(1) + "EOF\n" +
+			"python3 final_script.py --help && python3 final_script.py && ls final_runs/run_1/screenshots && cat final_runs/run_1/result.json"},
 	{Thought: "The run is clean: three screenshots and the price in the log. I ask the judge for its verdict on run_1.",
 		BashCommand: `wright reflect --config self_reflect_config.json --workspace-dir . --auto-latest-run final_runs --output final_runs/run_1/self_reflect_result.json; python3 -c "import json; r = json.load(open('final_runs/run_1/self_reflect_result.json')); print('predicted_label:', r['predicted_label'])"`},
 	{Thought: "The judge signed off on run_1 (predicted_label 1). The result is in final_runs/run_1/result.json and matches the book page; I return it.",
 		Done: true, FinalResponse: `{"title": "The Go Programming Language", "author": "Alan Donovan, Brian Kernighan", "price": 39.99}`},
-}
-
-// JudgeReply is one recorded answer of the judge. Match names the
-// screenshot it was given for: the judge scores screenshots in parallel,
-// so the replay hands each answer to the request that sends that file.
-type JudgeReply struct {
-	Content string `json:"content"`
-	Match   string `json:"match,omitempty"`
-}
-
-// JudgeReplies are the judge's recorded answers: one per screenshot, then
-// the verdict.
-var JudgeReplies = []JudgeReply{
-	{"Score: 5\nReasoning: The shop's home page is open with the search form visible.", "final_execution_1_home.png"},
-	{"Score: 5\nReasoning: The results list shows \"The Go Programming Language\" with a price.", "final_execution_2_results.png"},
-	{"Score: 5\nReasoning: The book page shows the title, the authors Alan Donovan and Brian Kernighan, and the price $39.99.", "final_execution_3_book.png"},
-	{"The log shows the search and the book page; the result (title, authors Alan Donovan and Brian Kernighan, price 39.99) matches the book page in the last screenshot.\nStatus: success", ""},
 }
