@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -58,24 +59,23 @@ func TestMatchURL(t *testing.T) {
 
 func TestScoreFieldsAndSchema(t *testing.T) {
 	price := 39.99
-	task := Task{ID: "x", Eval: &Eval{Answer: &AnswerCheck{Fields: []FieldCheck{
+	task := Task{ID: "x", Eval: &Eval{Checks: []Check{{Kind: "answer", Evaluator: &AnswerCheck{Fields: []FieldCheck{
 		{Path: "$.price", Number: &price, Tolerance: 0.01},
 		{Path: "$.title", MustInclude: []string{"Go"}},
-	}}}}
-	pass, evals, _ := Score(task, Final{ExitStatus: "Submitted", Response: `{"title": "The Go Programming Language", "price": 39.99}`})
-	if pass == nil || !*pass {
-		t.Errorf("valid fields failed: %+v", evals)
+	}}}}}}
+	ctx := context.Background()
+	v := Score(ctx, task, Final{ExitStatus: "Submitted", Response: `{"title": "The Go Programming Language", "price": 39.99}`})
+	if v.Passed == nil || !*v.Passed {
+		t.Errorf("valid fields failed: %+v", v.Evals)
 	}
-	pass, evals, _ = Score(task, Final{ExitStatus: "Submitted", Response: `{"title": "The Go Programming Language", "price": 42.5}`})
-	if pass == nil || *pass || !strings.Contains(evals[0].Detail, "$.price") {
-		t.Errorf("wrong price passed: %+v", evals)
+	v = Score(ctx, task, Final{ExitStatus: "Submitted", Response: `{"title": "The Go Programming Language", "price": 42.5}`})
+	if v.Passed == nil || *v.Passed || !strings.Contains(v.Evals[0].Detail, "$.price") {
+		t.Errorf("wrong price passed: %+v", v.Evals)
 	}
-	pass, _, _ = Score(task, Final{ExitStatus: "Submitted", Response: "It costs $39.99"})
-	if pass == nil || *pass {
+	if v = Score(ctx, task, Final{ExitStatus: "Submitted", Response: "It costs $39.99"}); v.Passed == nil || *v.Passed {
 		t.Error("prose passed field checks")
 	}
-	pass, _, _ = Score(task, Final{ExitStatus: "LimitsExceeded"})
-	if pass == nil || *pass {
+	if v = Score(ctx, task, Final{ExitStatus: "LimitsExceeded"}); v.Passed == nil || *v.Passed {
 		t.Error("an attempt that did not submit passed")
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"strings"
 )
 
-// decodeEval reads wright's own eval object ({js, answer, url, judge}) or a
-// WebArena eval ({eval_types, reference_answers, reference_url,
-// program_html}), translated into the same checks.
+// decodeEval reads wright's own eval object (a key per registered
+// evaluator: decodeOwn) or a WebArena eval ({eval_types,
+// reference_answers, reference_url, program_html}), translated into the
+// same checks.
 func decodeEval(raw json.RawMessage, opts Options) (*Eval, error) {
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &probe); err != nil {
@@ -21,47 +22,12 @@ func decodeEval(raw json.RawMessage, opts Options) (*Eval, error) {
 	return decodeOwn(raw, opts)
 }
 
-// decodeJS accepts an expression, an {expr, url} object or a list of either.
-func decodeJS(raw json.RawMessage, opts Options) ([]JSCheck, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) != nil {
-		list = []json.RawMessage{raw}
-	}
-	var out []JSCheck
-	for _, item := range list {
-		var c JSCheck
-		if json.Unmarshal(item, &c.Expr) != nil {
-			if err := json.Unmarshal(item, &c); err != nil {
-				return nil, errors.New("want an expression, {\"expr\", \"url\"} or a list of them")
-			}
-		}
-		if strings.TrimSpace(c.Expr) == "" {
-			return nil, errors.New("empty expression")
-		}
-		c.URL = fillSites(c.URL, opts.Sites)
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-func (a *AnswerCheck) validate() error {
-	if a.Exact == nil && len(a.MustInclude) == 0 && a.Regex == "" && a.Number == nil && len(a.Fields) == 0 {
-		return errors.New("give exact, must_include, regex, number or fields")
-	}
-	for _, f := range a.Fields {
-		if err := f.Check(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// decodeWebArena translates a WebArena task's eval. string_match becomes an
-// answer check, url_match a url check, program_html a js check per entry;
-// fuzzy_match needs WebArena's own LLM grader and is kept as unsupported.
+// decodeWebArena translates a WebArena task's eval into wright's own keys,
+// read by the same evaluators: string_match becomes an answer check,
+// url_match a url check, program_html a js check per entry; fuzzy_match
+// needs WebArena's own LLM grader and is kept as unsupported. Unlike
+// wright's own object, a WebArena eval that asks for nothing is an eval
+// all the same, with no check to fail.
 func decodeWebArena(m map[string]json.RawMessage, opts Options) (*Eval, error) {
 	var w struct {
 		Types   []string `json:"eval_types"`
@@ -84,40 +50,57 @@ func decodeWebArena(m map[string]json.RawMessage, opts Options) (*Eval, error) {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, fmt.Errorf("WebArena eval: %v", err)
 	}
-	ev := &Eval{}
+	own := map[string]any{}
+	var unsupported []string
+	var js []JSCheck
 	for _, kind := range w.Types {
 		switch kind {
 		case "string_match":
 			if w.Answers == nil {
 				return nil, errors.New("string_match without reference_answers")
 			}
-			a := &AnswerCheck{Exact: w.Answers.Exact, MustInclude: w.Answers.MustInclude}
 			if f := strings.TrimSpace(string(w.Answers.Fuzzy)); f != "" && f != "null" && f != `"N/A"` {
-				ev.Unsupported = append(ev.Unsupported, "string_match fuzzy_match (needs WebArena's LLM grader)")
+				unsupported = append(unsupported, "string_match fuzzy_match (needs WebArena's LLM grader)")
 			}
-			if a.Exact != nil || len(a.MustInclude) > 0 {
-				ev.Answer = a
+			if w.Answers.Exact != nil || len(w.Answers.MustInclude) > 0 {
+				own["answer"] = AnswerCheck{Exact: w.Answers.Exact, MustInclude: w.Answers.MustInclude}
 			}
 		case "url_match":
 			if w.RefURL == "" {
 				return nil, errors.New("url_match without reference_url")
 			}
-			ev.URL = fillSites(w.RefURL, opts.Sites)
+			own["url"] = w.RefURL
 		case "program_html":
 			for _, p := range w.Program {
-				ev.JS = append(ev.JS, programCheck(p.URL, p.Locator, p.Required.Exact, p.Required.MustInclude, opts))
+				js = append(js, programCheck(p.URL, p.Locator, p.Required.Exact, p.Required.MustInclude))
 			}
 		default:
-			ev.Unsupported = append(ev.Unsupported, kind)
+			unsupported = append(unsupported, kind)
 		}
 	}
+	if len(js) > 0 {
+		own["js"] = js
+	}
+	b, err := json.Marshal(own)
+	if err != nil {
+		return nil, fmt.Errorf("WebArena eval: %v", err)
+	}
+	ev, err := decodeOwn(b, opts)
+	if err != nil {
+		return nil, fmt.Errorf("WebArena eval: %v", err)
+	}
+	if ev == nil {
+		ev = &Eval{}
+	}
+	ev.Unsupported = unsupported
 	return ev, nil
 }
 
 // programCheck builds the expression for one program_html entry: read the
 // locator's value (or the page's text) and compare it as WebArena does,
-// case-insensitively for must_include.
-func programCheck(url, locator string, exact *string, include []string, opts Options) JSCheck {
+// case-insensitively for must_include. Its URL's site placeholders are
+// filled when the js check is decoded.
+func programCheck(url, locator string, exact *string, include []string) JSCheck {
 	if strings.TrimSpace(locator) == "" {
 		locator = "document.body.innerText"
 	}
@@ -140,5 +123,5 @@ func programCheck(url, locator string, exact *string, include []string, opts Opt
 	if page == "last" {
 		page = ""
 	}
-	return JSCheck{Expr: expr, URL: fillSites(page, opts.Sites)}
+	return JSCheck{Expr: expr, URL: page}
 }

@@ -1,41 +1,82 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
+
+	"wright/model"
 )
 
-// jsEvaluator is "js": expressions evaluated on the final page; a truthy
-// value passes, an object {pass, score, detail} is taken as it is.
-type jsEvaluator struct{}
-
-func (jsEvaluator) Key() string { return "js" }
-
-func (jsEvaluator) Decode(raw json.RawMessage, opts Options, ev *Eval) error {
-	js, err := decodeJS(raw, opts)
-	if err != nil {
-		return err
-	}
-	ev.JS = js
-	return nil
+// "js": JavaScript expressions evaluated on the final page (an expression,
+// an {expr, url} object or a list of either). The file is not eval_js.go:
+// Go would build that for GOOS=js only.
+func init() {
+	RegisterEvaluator(Kind{Name: "js", Order: 30, Decode: func(raw json.RawMessage, opts Options) (Evaluator, error) {
+		checks, err := decodeJS(raw, opts)
+		if err != nil || len(checks) == 0 {
+			return nil, err
+		}
+		return checks, nil
+	}})
 }
 
-// Page lists the checks of the final page; a check with a URL of its own
-// (WebArena's program_html) is not probed.
-func (jsEvaluator) Page(ev *Eval) ([]string, bool) {
+// JSCheck is a JavaScript expression evaluated on the final page, or on URL
+// when one is given (WebArena's program_html checks name the page to read).
+// A truthy value passes; an object {pass, score, detail} is taken as it is.
+type JSCheck struct {
+	Expr string `json:"expr"`
+	URL  string `json:"url,omitempty"`
+}
+
+// JSChecks are a task's js checks, in the task's order.
+type JSChecks []JSCheck
+
+// decodeJS accepts an expression, an {expr, url} object or a list of either.
+func decodeJS(raw json.RawMessage, opts Options) (JSChecks, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		list = []json.RawMessage{raw}
+	}
+	var out JSChecks
+	for _, item := range list {
+		var c JSCheck
+		if json.Unmarshal(item, &c.Expr) != nil {
+			if err := json.Unmarshal(item, &c); err != nil {
+				return nil, errors.New("want an expression, {\"expr\", \"url\"} or a list of them")
+			}
+		}
+		if strings.TrimSpace(c.Expr) == "" {
+			return nil, errors.New("empty expression")
+		}
+		c.URL = fillSites(c.URL, opts.Sites)
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// ProbeExprs are the checks of the final page; a check with a URL of its
+// own (WebArena's program_html) is not probed.
+func (cs JSChecks) ProbeExprs() []string {
 	var out []string
-	for _, c := range ev.JS {
+	for _, c := range cs {
 		if c.URL == "" {
 			out = append(out, c.Expr)
 		}
 	}
-	return out, len(ev.JS) > 0
+	return out
 }
 
-func (jsEvaluator) Score(ev *Eval, f Final, values []ProbeValue) []EvalResult {
+// Evaluate reads each probed expression's value, in order.
+func (cs JSChecks) Evaluate(_ context.Context, f Final) ([]EvalResult, model.Usage) {
 	var out []EvalResult
 	i := 0
-	for _, c := range ev.JS {
+	for _, c := range cs {
 		if c.URL != "" {
 			// Reading another URL than the final page's is WebArena's; the
 			// harness has no second page to open after the run.
@@ -46,15 +87,15 @@ func (jsEvaluator) Score(ev *Eval, f Final, values []ProbeValue) []EvalResult {
 		switch {
 		case f.Page == nil:
 			r.Detail = "no final page to read: " + f.PageErr
-		case i >= len(values):
+		case i >= len(f.Page.Values):
 			r.Detail = "the probe returned no value"
 		default:
-			r = scoreJS(values[i])
+			r = scoreJS(f.Page.Values[i])
 		}
 		i++
 		out = append(out, r)
 	}
-	return out
+	return out, model.Usage{}
 }
 
 // scoreJS reads a js check's value: an object with "pass" is taken as it

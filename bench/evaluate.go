@@ -1,8 +1,12 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
+
+	"wright/model"
+	"wright/run/config"
 )
 
 // Final is what evaluators read of a finished attempt.
@@ -14,8 +18,11 @@ type Final struct {
 	// expression of ProbeExprs, in order. PageErr says why there is none.
 	Page    *PageProbe
 	PageErr string
-	// Judge is the judge evaluator's verdict, when the task has one.
-	Judge *EvalResult
+	// RunDir is the attempt's run folder (its workspace, screenshots and
+	// bench_eval/), and Config its configuration (the judge's model). A
+	// nil Config: no evaluator may call a model.
+	RunDir string
+	Config *config.Config
 }
 
 // PageProbe is the URL and expression values read from a final page.
@@ -30,39 +37,54 @@ type ProbeValue struct {
 	Err   string
 }
 
+// Verdict is what the evaluators made of an attempt.
+type Verdict struct {
+	// Passed is nil when the attempt is unscored, and Unscored then says
+	// why.
+	Passed   *bool
+	Evals    []EvalResult
+	Unscored string
+	// Usage is what the evaluators spent on models (the judge), part of
+	// the attempt's cost.
+	Usage model.Usage
+}
+
 // Score applies a task's evaluators to an attempt that ended Submitted;
-// other endings fail without evaluation. passed is nil when the attempt is
-// unscored, and reason then says why.
-func Score(t Task, f Final) (passed *bool, evals []EvalResult, reason string) {
+// other endings fail without evaluation.
+func Score(ctx context.Context, t Task, f Final) Verdict {
 	yes, no := true, false
 	if f.ExitStatus != "Submitted" {
-		return &no, nil, ""
+		return Verdict{Passed: &no}
 	}
 	ev := t.Eval
 	if ev == nil {
 		switch {
 		case f.GateLabel == nil:
-			return nil, nil, "no evaluator, and the gate did not judge this run"
+			return Verdict{Unscored: "no evaluator, and the gate did not judge this run"}
 		case *f.GateLabel == 1:
-			return &yes, []EvalResult{{Kind: "gate", Passed: &yes, Detail: "the judge passed the final run"}}, ""
+			return Verdict{Passed: &yes, Evals: []EvalResult{{Kind: "gate", Passed: &yes, Detail: "the judge passed the final run"}}}
 		default:
-			return &no, []EvalResult{{Kind: "gate", Passed: &no, Detail: "the judge refused the final run"}}, ""
+			return Verdict{Passed: &no, Evals: []EvalResult{{Kind: "gate", Passed: &no, Detail: "the judge refused the final run"}}}
 		}
 	}
-	evals = ev.evalResults(f)
+	evals, spent := ev.evaluate(ctx, f)
+	v := Verdict{Evals: evals, Usage: spent}
 	// All must pass; one that could not run makes the attempt unscored
 	// unless another already failed it.
 	var missing []string
 	for _, r := range evals {
 		if r.Passed != nil && !*r.Passed {
-			return &no, evals, ""
+			v.Passed = &no
+			return v
 		}
 		if r.Passed == nil {
 			missing = append(missing, r.Kind+": "+r.Detail)
 		}
 	}
 	if len(missing) > 0 {
-		return nil, evals, strings.Join(missing, "; ")
+		v.Unscored = strings.Join(missing, "; ")
+		return v
 	}
-	return &yes, evals, ""
+	v.Passed = &yes
+	return v
 }

@@ -2,159 +2,136 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
+
+	"wright/model"
 )
 
-// An Evaluator is one kind of check a task's eval object can ask for, under
-// its key ({"answer": ..., "url": ..., "js": ..., "judge": ...}). Each kind
-// is one file that registers itself (eval_answer.go, eval_url.go,
-// eval_js.go, eval_judge.go); the task loader, the probe of the final page
-// and the scoring read the registry, so a new kind is one file too.
+// An Evaluator is one check of a task's eval object, decoded from its key's
+// value ({"answer": ...}, {"url": ...}): it scores an attempt that ended
+// Submitted. Each kind is one file that registers itself (eval_answer.go,
+// eval_url.go, eval_jsexpr.go, eval_judge.go); the task loader, the page
+// probe and the scoring know kinds only through the registry.
 type Evaluator interface {
-	// Key is the eval object's field the evaluator reads.
-	Key() string
-	// Decode reads the key's value into ev: the built-in kinds into their
-	// own fields of Eval (which WebArena's translation fills too), another
-	// kind into ev.Custom[Key()]. A value that asks for nothing leaves ev
-	// as it was.
-	Decode(raw json.RawMessage, opts Options, ev *Eval) error
-	// Page says what the evaluator reads of the final page: expressions to
-	// evaluate on it (their values come back to Score in this order), and
-	// whether it needs the page at all (a URL check reads no expression).
-	Page(ev *Eval) (exprs []string, needed bool)
-	// Score checks an attempt that ended Submitted. values are the
-	// values of its own expressions, or nil when the page could not be
-	// read (f.PageErr says why). It returns nothing when ev asked it for
-	// nothing.
-	Score(ev *Eval, f Final, values []ProbeValue) []EvalResult
+	// Evaluate returns one result per check the value asked for (a js
+	// list asks for several), and what it spent on models (the judge's
+	// calls), which the attempt's cost counts. f.Page holds only the
+	// values of this evaluator's own ProbeExprs.
+	Evaluate(ctx context.Context, f Final) ([]EvalResult, model.Usage)
 }
 
-// evaluators are the registered kinds, in the order their results are
-// listed in results.jsonl: the built-in ones first, in this order, then
-// any other in the order it registered.
-var evaluators []Evaluator
-
-func init() {
-	for _, e := range []Evaluator{answerEvaluator{}, urlEvaluator{}, jsEvaluator{}, judgeEvaluator{}} {
-		RegisterEvaluator(e)
-	}
+// A PageReader is an Evaluator that reads the final page: the bench keeps
+// that page (probes it live, or reruns final_script.py) only for tasks with
+// one. ProbeExprs are the expressions it needs evaluated there, possibly
+// none (a URL check reads only the page's address).
+type PageReader interface {
+	Evaluator
+	ProbeExprs() []string
 }
 
-// RegisterEvaluator adds a kind of check. A key registered twice is a
-// programming error, caught when the binary starts.
-func RegisterEvaluator(e Evaluator) {
-	for _, have := range evaluators {
-		if have.Key() == e.Key() {
-			panic("bench: evaluator " + e.Key() + " registered twice")
-		}
-	}
-	evaluators = append(evaluators, e)
+// Kind is an evaluator's entry in the registry.
+type Kind struct {
+	// Name is its key in a task's eval object and the kind of its results.
+	Name string
+	// Order places its results among a task's: lower first (answer 10, url
+	// 20, js 30, judge 40), so results.jsonl does not depend on the key
+	// order of a task's file.
+	Order int
+	// Decode reads the key's value (never null: a null key asks for
+	// nothing). A nil Evaluator and no error: the value asks for nothing
+	// (false, an empty list). An error from decodeStrict is reported as
+	// JSON's own, with the key's path; another is prefixed with Name.
+	Decode func(raw json.RawMessage, opts Options) (Evaluator, error)
 }
 
-// evaluatorKeys are the registered keys, in registration order.
-func evaluatorKeys() []string {
-	keys := make([]string, len(evaluators))
-	for i, e := range evaluators {
-		keys[i] = e.Key()
+var kinds []Kind
+
+// RegisterEvaluator adds a kind of check; each kind's file calls it from
+// init. A name registered twice is a programming error, caught when the
+// binary starts.
+func RegisterEvaluator(k Kind) {
+	if k.Name == "" || k.Decode == nil {
+		panic("bench: an evaluator needs a name and a decoder")
 	}
-	return keys
+	for _, have := range kinds {
+		if have.Name == k.Name {
+			panic("bench: evaluator " + k.Name + " registered twice")
+		}
+	}
+	kinds = append(kinds, k)
+	sort.SliceStable(kinds, func(i, j int) bool { return kinds[i].Order < kinds[j].Order })
 }
 
-// decodeOwn reads wright's own eval object: every key must be a registered
-// evaluator's. Keys match as encoding/json matches struct fields (exactly,
-// else regardless of case), unknown ones are named in the object's order,
-// and a null leaves what an earlier key of the same check gave.
-func decodeOwn(raw json.RawMessage, opts Options) (*Eval, error) {
-	fields, err := objectFields(raw)
-	if err != nil {
-		return nil, errors.New("want an object")
-	}
-	values := map[Evaluator]json.RawMessage{}
-	for _, f := range fields {
-		e := evaluatorFor(f.key)
-		if e == nil {
-			return nil, fmt.Errorf("json: unknown field %q (known checks: %s)", f.key, strings.Join(evaluatorKeys(), ", "))
-		}
-		if string(f.value) != "null" {
-			values[e] = f.value
+// kindFor finds the kind of an eval key as encoding/json matches struct
+// fields, which the loader did before the registry: the exact name first,
+// else one that differs only in case ("URL" is url).
+func kindFor(key string) (Kind, bool) {
+	for _, k := range kinds {
+		if k.Name == key {
+			return k, true
 		}
 	}
-	ev := &Eval{}
-	for _, e := range evaluators {
-		v, ok := values[e]
-		if !ok {
-			continue
-		}
-		if err := e.Decode(v, opts, ev); err != nil {
-			return nil, fmt.Errorf("%s: %v", e.Key(), err)
+	for _, k := range kinds {
+		if strings.EqualFold(k.Name, key) {
+			return k, true
 		}
 	}
-	if ev.asksNothing() {
-		return nil, nil
-	}
-	return ev, nil
+	return Kind{}, false
 }
 
-// evaluatorFor is the evaluator a key of the eval object names, or nil.
-func evaluatorFor(key string) Evaluator {
-	for _, e := range evaluators {
-		if e.Key() == key {
-			return e
-		}
+func kindNames() string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.Name
 	}
-	for _, e := range evaluators {
-		if strings.EqualFold(e.Key(), key) {
-			return e
+	return strings.Join(names, ", ")
+}
+
+// Eval lists the checks a task's attempt must pass; every check given must pass.
+type Eval struct {
+	// Checks are the task's evaluators in the order of their kinds.
+	Checks []Check
+	// Unsupported names checks of the task's file that wright cannot run;
+	// such a task is unscored, with this as the reason, never failed.
+	Unsupported []string
+}
+
+// Check is one evaluator of a task, with the name of its kind.
+type Check struct {
+	Kind string
+	Evaluator
+}
+
+// Check returns the task's evaluator of a kind, or nil.
+func (e *Eval) Check(kind string) Evaluator {
+	if e == nil {
+		return nil
+	}
+	for _, c := range e.Checks {
+		if c.Kind == kind {
+			return c.Evaluator
 		}
 	}
 	return nil
 }
 
-// field is one member of a JSON object.
-type field struct {
-	key   string
-	value json.RawMessage
-}
-
-// objectFields are a JSON object's members in the order they are written.
-func objectFields(raw json.RawMessage) ([]field, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, errors.New("not an object")
-	}
-	var out []field
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, field{key: t.(string), value: v})
-	}
-	return out, nil
-}
-
-func (e *Eval) asksNothing() bool {
-	return len(e.JS) == 0 && e.Answer == nil && e.URL == "" && e.Judge == nil && len(e.Custom) == 0
-}
-
 // ProbeExprs lists the expressions an eval needs evaluated on the final
-// page, in the order Final.Page.Values holds their values: each
-// evaluator's, in registration order.
+// page, in the order Final.Page.Values holds their values: each page
+// reader's, in the order of the checks.
 func (e *Eval) ProbeExprs() []string {
 	if e == nil {
 		return nil
 	}
 	var out []string
-	for _, ev := range evaluators {
-		exprs, _ := ev.Page(e)
-		out = append(out, exprs...)
+	for _, c := range e.Checks {
+		if p, ok := c.Evaluator.(PageReader); ok {
+			out = append(out, p.ProbeExprs()...)
+		}
 	}
 	return out
 }
@@ -164,30 +141,137 @@ func (e *Eval) NeedsPage() bool {
 	if e == nil {
 		return false
 	}
-	for _, ev := range evaluators {
-		if _, needed := ev.Page(e); needed {
+	for _, c := range e.Checks {
+		if _, ok := c.Evaluator.(PageReader); ok {
 			return true
 		}
 	}
 	return false
 }
 
-// evalResults runs every evaluator on an attempt, each on its own share of
-// the probe's values.
-func (e *Eval) evalResults(f Final) []EvalResult {
+// evaluate runs each check on the attempt, each page reader on its own
+// share of the probe's values, then lists the checks wright cannot run.
+func (e *Eval) evaluate(ctx context.Context, f Final) ([]EvalResult, model.Usage) {
 	var out []EvalResult
+	var spent model.Usage
 	next := 0
-	for _, ev := range evaluators {
-		exprs, _ := ev.Page(e)
-		var values []ProbeValue
-		if f.Page != nil {
-			values = f.Page.Values[min(next, len(f.Page.Values)):min(next+len(exprs), len(f.Page.Values))]
+	for _, c := range e.Checks {
+		own := f
+		if p, ok := c.Evaluator.(PageReader); ok && f.Page != nil {
+			n, all := len(p.ProbeExprs()), f.Page.Values
+			own.Page = &PageProbe{URL: f.Page.URL, Values: all[min(next, len(all)):min(next+n, len(all))]}
+			next += n
 		}
-		next += len(exprs)
-		out = append(out, ev.Score(e, f, values)...)
+		r, u := c.Evaluate(ctx, own)
+		out = append(out, r...)
+		spent = spent.Add(u)
 	}
 	for _, u := range e.Unsupported {
 		out = append(out, EvalResult{Kind: "unsupported", Detail: u})
 	}
-	return out
+	return out, spent
+}
+
+// shapeError is a value of the wrong JSON shape (a number for a string, an
+// unknown field): the loader reports it as encoding/json does, as it did
+// when the whole eval object was one struct.
+type shapeError struct{ err error }
+
+func (e *shapeError) Error() string { return e.err.Error() }
+
+// decodeStrict decodes a key's value into v, refusing unknown fields, so
+// that a misspelt option is an error rather than a check that asks nothing.
+func decodeStrict(raw json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &shapeError{err}
+	}
+	return nil
+}
+
+// underKey puts a shape error's field path under the eval key it came
+// from ("number" of "answer" is "answer.number").
+func underKey(err *shapeError, key string) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err.err, &te) {
+		return err.err
+	}
+	c := *te
+	if c.Field == "" {
+		c.Field = key
+	} else {
+		c.Field = key + "." + c.Field
+	}
+	return &c
+}
+
+// decodeOwn reads wright's own eval object. Keys are read in the file's
+// order: the first unknown key or value of the wrong shape is the error, as
+// encoding/json reports it; then the first value that means nothing
+// (an empty expression, an answer with no check) in the order of kinds.
+func decodeOwn(raw json.RawMessage, opts Options) (*Eval, error) {
+	byKind := map[string]Check{}
+	meaning := map[string]error{}
+	err := eachKey(raw, func(key string, v json.RawMessage) error {
+		k, ok := kindFor(key)
+		if !ok {
+			return fmt.Errorf("json: unknown field %q", key)
+		}
+		delete(byKind, k.Name) // a key given twice: the last one counts
+		delete(meaning, k.Name)
+		if string(v) == "null" {
+			return nil
+		}
+		ev, err := k.Decode(v, opts)
+		var se *shapeError
+		switch {
+		case errors.As(err, &se):
+			return underKey(se, k.Name)
+		case err != nil:
+			meaning[k.Name] = err
+		case ev != nil:
+			byKind[k.Name] = Check{Kind: k.Name, Evaluator: ev}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%v (known checks: %s)", err, kindNames())
+	}
+	ev := &Eval{}
+	for _, k := range kinds {
+		if err := meaning[k.Name]; err != nil {
+			return nil, fmt.Errorf("%s: %v", k.Name, err)
+		}
+		if c, ok := byKind[k.Name]; ok {
+			ev.Checks = append(ev.Checks, c)
+		}
+	}
+	if len(ev.Checks) == 0 {
+		return nil, nil
+	}
+	return ev, nil
+}
+
+// eachKey calls f with each key of a JSON object and its value, in the
+// object's order, and stops at f's first error.
+func eachKey(raw json.RawMessage, f func(key string, v json.RawMessage) error) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return errors.New("want an object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		if err := f(t.(string), v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

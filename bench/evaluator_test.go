@@ -5,137 +5,156 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"wright/browser"
+	"wright/bench/results"
+	"wright/model"
+	"wright/run/config"
 )
 
-// headingEvaluator is a kind of check that exists only in this test:
-// "heading": "WORD" passes when the final page's first h1 holds WORD. It is
-// all a new evaluator is: this type and one RegisterEvaluator call.
-type headingEvaluator struct{}
-
-func (headingEvaluator) Key() string { return "heading" }
-
-func (headingEvaluator) Decode(raw json.RawMessage, _ Options, ev *Eval) error {
-	var word string
-	if err := json.Unmarshal(raw, &word); err != nil || strings.TrimSpace(word) == "" {
-		return errors.New("want the word the page's heading must hold")
+// fileKind is a kind of check that exists only in this test, and all a new
+// evaluator is: "file": {"path": "report.txt", "contains": "42"} passes when
+// the run left that file in its workspace holding that text.
+var fileKind = Kind{Name: "file", Order: 50, Decode: func(raw json.RawMessage, _ Options) (Evaluator, error) {
+	c := &fileCheck{}
+	if err := decodeStrict(raw, c); err != nil {
+		return nil, err
 	}
-	if ev.Custom == nil {
-		ev.Custom = map[string]any{}
+	if c.Path == "" || !filepath.IsLocal(c.Path) {
+		return nil, fmt.Errorf("want a path inside the workspace, not %q", c.Path)
 	}
-	ev.Custom["heading"] = word
-	return nil
+	return c, nil
+}}
+
+type fileCheck struct {
+	Path     string `json:"path"`
+	Contains string `json:"contains"`
 }
 
-func (headingEvaluator) Page(ev *Eval) ([]string, bool) {
-	if _, ok := ev.Custom["heading"]; !ok {
-		return nil, false
+func (c *fileCheck) Evaluate(_ context.Context, f Final) ([]EvalResult, model.Usage) {
+	r := EvalResult{Kind: "file"}
+	b, err := os.ReadFile(filepath.Join(f.RunDir, "workspace", c.Path))
+	pass := err == nil && strings.Contains(string(b), c.Contains)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		r.Detail = "no " + c.Path + " in the workspace"
+	case err != nil:
+		// Unreadable is not the agent's failure: the check could not run.
+		r.Detail = err.Error()
+		return []EvalResult{r}, model.Usage{}
+	case pass:
+		r.Detail = fmt.Sprintf("%s holds %q", c.Path, c.Contains)
+	default:
+		r.Detail = fmt.Sprintf("%s lacks %q", c.Path, c.Contains)
 	}
-	return []string{"(document.querySelector('h1') || {}).textContent || ''"}, true
+	r.Passed = &pass
+	return []EvalResult{r}, model.Usage{}
 }
 
-func (headingEvaluator) Score(ev *Eval, f Final, values []ProbeValue) []EvalResult {
-	word, ok := ev.Custom["heading"].(string)
-	if !ok {
-		return nil
-	}
-	r := EvalResult{Kind: "heading"}
-	if len(values) != 1 || values[0].Err != "" {
-		r.Detail = "no heading read: " + f.PageErr
-		return []EvalResult{r}
-	}
-	var text string
-	_ = json.Unmarshal(values[0].Value, &text)
-	pass := strings.Contains(text, word)
-	r.Passed, r.Detail = &pass, fmt.Sprintf("heading %q", text)
-	return []EvalResult{r}
-}
-
-// TestAnEvaluatorIsOneRegistration registers the heading check, loads a
-// suite file that asks for it beside a built-in one, reads the final page
-// of a real Chromium as the bench's probe does (the expressions of
-// ProbeExprs, in order) and scores the attempt: the new kind is decoded,
-// probed and scored, and its result lands after the built-in ones.
+// TestAnEvaluatorIsOneRegistration registers the file check, loads a suite
+// file that asks for it beside a built-in one, runs two real workspace
+// attempts through the bench (the replay model, a real shell), one that
+// writes the file and one that does not, and reads results.jsonl and the
+// summary: the new kind is decoded, run on each attempt's run folder, and
+// recorded after the built-in answer check.
 func TestAnEvaluatorIsOneRegistration(t *testing.T) {
-	RegisterEvaluator(headingEvaluator{})
-	t.Cleanup(func() { evaluators = evaluators[:len(evaluators)-1] })
+	if testing.Short() {
+		t.Skip("runs two attempts")
+	}
+	// Registered here rather than from init, as a real kind is, so that
+	// the package's other tests see only the built-in kinds.
+	RegisterEvaluator(fileKind)
+	t.Cleanup(func() { unregister("file") })
 
-	p := write(t, t.TempDir(), "s.jsonl",
-		`{"task_id": "a", "task": "t", "start_url": "http://a/", "eval": {"heading": "Checkout", "js": "document.title"}}`+"\n"+
-			`{"task_id": "b", "task": "t", "start_url": "http://a/", "eval": {"heading": 7}}`+"\n")
-	s, err := Load(p, Options{})
+	dir := t.TempDir()
+	step := func(cmd string) string {
+		b, _ := json.Marshal(map[string]any{"thought": "write it", "bash_command": cmd, "done": false, "final_response": ""})
+		return string(b)
+	}
+	done := `{"thought": "done", "bash_command": "", "done": true, "final_response": "The total is 42"}`
+	write(t, dir, "wrote.replay.jsonl", step(`printf 'total: 42\n' > report.txt`)+"\n"+done+"\n")
+	write(t, dir, "forgot.replay.jsonl", step(`echo no report`)+"\n"+done+"\n")
+	eval := `"eval": {"file": {"path": "report.txt", "contains": "42"}, "answer": {"must_include": ["42"]}}`
+	suite := write(t, dir, "s.jsonl", strings.Join([]string{
+		`{"task_id": "wrote", "task": "Write the total to report.txt", "start_url": "http://127.0.0.1:9/", ` + eval + `}`,
+		`{"task_id": "forgot", "task": "Write the total to report.txt", "start_url": "http://127.0.0.1:9/", ` + eval + `}`,
+		`{"task_id": "outside", "task": "t", "start_url": "http://127.0.0.1:9/", "eval": {"file": {"path": "../x"}}}`,
+		`{"task_id": "typo", "task": "t", "start_url": "http://127.0.0.1:9/", "eval": {"file": {"path": "a", "size": 3}}}`,
+	}, "\n"))
+	s, err := Load(suite, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Tasks) != 1 || len(s.Invalid) != 1 || !strings.Contains(s.Invalid[0].String(), "heading: want the word") {
-		t.Fatalf("tasks %d, invalid %v: the new kind's decoding should take a and refuse b", len(s.Tasks), s.Invalid)
+	if len(s.Tasks) != 2 || len(s.Invalid) != 2 {
+		t.Fatalf("tasks %d, invalid %v: the new kind's decoding should take two and refuse two", len(s.Tasks), s.Invalid)
 	}
-	ev := s.Tasks[0].Eval
-	exprs := ev.ProbeExprs()
-	if !ev.NeedsPage() || len(exprs) != 2 || exprs[0] != "document.title" || !strings.Contains(exprs[1], "h1") {
-		t.Fatalf("ProbeExprs = %q: the built-in js check first, then the heading's", exprs)
-	}
-
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `<title>Shop</title><h1>Checkout complete</h1>`)
-	}))
-	defer site.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b, err := browser.Launch(ctx, browser.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close(context.Background())
-	page, err := b.NewPage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := page.Goto(ctx, site.URL, browser.Load, 30*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	final := Final{ExitStatus: "Submitted", Page: &PageProbe{URL: site.URL}}
-	for _, e := range exprs {
-		v, err := page.Evaluate(ctx, e, nil, 10*time.Second)
-		pv := ProbeValue{Value: v}
-		if err != nil {
-			pv.Err = err.Error()
+	for i, want := range []string{`s.jsonl:3: eval: file: want a path inside the workspace, not "../x"`,
+		`s.jsonl:4: eval: json: unknown field "size" (known checks: answer, url, js, judge, file)`} {
+		if got := s.Invalid[i].String(); got != want {
+			t.Errorf("invalid[%d] = %q, want %q", i, got, want)
 		}
-		final.Page.Values = append(final.Page.Values, pv)
 	}
-	passed, evals, reason := Score(s.Tasks[0], final)
-	if passed == nil || !*passed || reason != "" || len(evals) != 2 || evals[0].Kind != "js" || evals[1].Kind != "heading" ||
-		evals[1].Detail != `heading "Checkout complete"` {
-		t.Fatalf("Score = %v, %+v, %q", passed, evals, reason)
+	if _, ok := s.Tasks[0].Eval.Check("file").(*fileCheck); !ok || s.Tasks[0].Eval.NeedsPage() {
+		t.Fatalf("eval %+v: a file check, and no page to keep", s.Tasks[0].Eval)
 	}
-	s.Tasks[0].Eval.Custom["heading"] = "Refund"
-	if passed, evals, _ := Score(s.Tasks[0], final); passed == nil || *passed || evals[1].Passed == nil || *evals[1].Passed {
-		t.Fatalf("a heading that does not hold the word should fail the attempt: %v %+v", passed, evals)
+
+	out := filepath.Join(dir, "bench")
+	x := &HarnessExecutor{Config: func(tk Task, _ int) (*config.Config, error) {
+		// No gate (its judge has no recorded replies) and no sandbox (it
+		// would start this test binary as wright's).
+		return config.Load(nil, map[string]any{
+			"model.name":                            model.ReplayPrefix + filepath.Join(dir, tk.ID+".replay.jsonl"),
+			"agent.require_self_reflection_success": false,
+			"env.sandbox":                           "none",
+		})
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	o, err := Run(ctx, Config{Dir: out, Parallel: 2}, s.Tasks, x)
+	if err != nil || o.Ran != 2 {
+		t.Fatalf("bench: %v, ran %d", err, o.Ran)
+	}
+
+	recs, _, err := results.Read(filepath.Join(out, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Record{}
+	for _, r := range recs {
+		got[r.TaskID] = r
+	}
+	yes, no := true, false
+	want := map[string]struct {
+		passed bool
+		evals  []EvalResult
+	}{
+		"wrote":  {true, []EvalResult{{Kind: "answer", Passed: &yes}, {Kind: "file", Passed: &yes, Detail: `report.txt holds "42"`}}},
+		"forgot": {false, []EvalResult{{Kind: "answer", Passed: &yes}, {Kind: "file", Passed: &no, Detail: "no report.txt in the workspace"}}},
+	}
+	for id, w := range want {
+		r := got[id]
+		gb, _ := json.Marshal(r.Evals)
+		wb, _ := json.Marshal(w.evals)
+		if r.ExitStatus != "Submitted" || r.Steps != 2 || r.Passed == nil || *r.Passed != w.passed || string(gb) != string(wb) {
+			t.Errorf("%s: status %s after %d steps, passed %v evals %s; want passed %v evals %s", id, r.ExitStatus, r.Steps, r.Passed, gb, w.passed, wb)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil || !strings.Contains(string(md), "✓answer ✓file") || !strings.Contains(string(md), "✓answer ✗file") {
+		t.Errorf("summary.md shows no file check (%v):\n%s", err, md)
 	}
 }
 
-// TestEvalKeysMatchAsBefore: the eval object's keys are read as the struct
-// decoder before the registry read them: regardless of case, a null
-// leaving an earlier value, and the first unknown key in the file named.
-func TestEvalKeysMatchAsBefore(t *testing.T) {
-	ev, err := decodeEval(json.RawMessage(`{"Answer": {"exact": "42"}, "URL": "/done"}`), Options{})
-	if err != nil || ev == nil || ev.Answer == nil || *ev.Answer.Exact != "42" || ev.URL != "/done" {
-		t.Fatalf("capitalised keys: %+v, %v", ev, err)
-	}
-	ev, err = decodeEval(json.RawMessage(`{"url": "/a", "url": null}`), Options{})
-	if err != nil || ev == nil || ev.URL != "/a" {
-		t.Fatalf("a later null: %+v, %v", ev, err)
-	}
-	for i := 0; i < 20; i++ {
-		_, err = decodeEval(json.RawMessage(`{"zeta": 1, "alpha": 2}`), Options{})
-		if err == nil || !strings.Contains(err.Error(), `unknown field "zeta"`) {
-			t.Fatalf("two unknown keys: %v, want the first one named", err)
+// unregister takes a test's kind out of the registry again.
+func unregister(name string) {
+	for i, k := range kinds {
+		if k.Name == name {
+			kinds = append(kinds[:i], kinds[i+1:]...)
+			return
 		}
 	}
 }

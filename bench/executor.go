@@ -171,12 +171,16 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 	if rec.ExitStatus == string(agent.Submitted) && !live && a.Task.Eval.NeedsPage() {
 		probe, probeErr = x.rerun(ctx, cfg, a, res.RunDir)
 	}
-	judged := judgeFinal(ctx, cfg, a, res.RunDir, &rec)
-	passed, evals, reason := Score(a.Task, Final{
+	v := Score(ctx, a.Task, Final{
 		ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel,
-		Page: probe, PageErr: probeErr, Judge: judged,
+		Page: probe, PageErr: probeErr, RunDir: res.RunDir, Config: cfg,
 	})
-	rec.Passed, rec.Evals, rec.Unscored = passed, evals, reason
+	rec.Passed, rec.Evals, rec.Unscored = v.Passed, v.Evals, v.Unscored
+	// What the evaluators spent (the judge) is part of the attempt's cost.
+	rec.Cost += v.Usage.Cost
+	rec.Tokens += v.Usage.TotalTokens
+	rec.PromptTokens += v.Usage.PromptTokens
+	rec.CachedTokens += v.Usage.CachedTokens
 	rec.ScoreSeconds = (time.Since(scoring) + probing).Seconds()
 	rec.AttemptSeconds = time.Since(begun).Seconds()
 	return rec, nil
@@ -270,20 +274,6 @@ func endedEarly(rec Record, res rundir.Result) (bool, error) {
 		return true, nil
 	}
 	return false, nil
-}
-
-// judgeFinal judges the final response of a submitted run when the task
-// has a judge check, and adds the judge's usage to rec. Nil: not judged.
-func judgeFinal(ctx context.Context, cfg *config.Config, a Attempt, runDir string, rec *Record) *EvalResult {
-	if rec.ExitStatus != string(agent.Submitted) || a.Task.Eval == nil || a.Task.Eval.Judge == nil {
-		return nil
-	}
-	r, usage := judgeAttempt(ctx, cfg, runDir, a.Task.Eval.Judge, rec.FinalResponse)
-	rec.Cost += usage.Cost
-	rec.Tokens += usage.TotalTokens
-	rec.PromptTokens += usage.PromptTokens
-	rec.CachedTokens += usage.CachedTokens
-	return &r
 }
 
 func probeLive(ctx context.Context, e env.Environment, exprs []string) (*PageProbe, string) {

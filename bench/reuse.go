@@ -123,18 +123,14 @@ func (x *HarnessExecutor) reuseScript(ctx context.Context, cfg *config.Config, a
 	if err := os.Symlink(rep.RunDir, a.RunDir); err != nil {
 		warn("link the rerun folder: %v", err)
 	}
-	var judged *EvalResult
-	if a.Task.Eval != nil && a.Task.Eval.Judge != nil {
-		r, usage := judgeAttempt(ctx, cfg, rep.RunDir, a.Task.Eval.Judge, rec.FinalResponse)
-		judged = &r
-		rec.Cost += usage.Cost
-		rec.Tokens += usage.TotalTokens
-	}
-	final := Final{ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel, Judge: judged}
+	final := Final{ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel, RunDir: rep.RunDir, Config: cfg}
 	if a.Task.Eval.NeedsPage() {
 		final.PageErr = "a rerun's final page is not kept for page checks (js, url)"
 	}
-	rec.Passed, rec.Evals, rec.Unscored = Score(a.Task, final)
+	v := Score(ctx, a.Task, final)
+	rec.Passed, rec.Evals, rec.Unscored = v.Passed, v.Evals, v.Unscored
+	rec.Cost += v.Usage.Cost
+	rec.Tokens += v.Usage.TotalTokens
 	return rec, true, Record{}
 }
 

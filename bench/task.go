@@ -39,48 +39,6 @@ type Task struct {
 	Source string `json:"-"`
 }
 
-// Eval lists the checks a task's attempt must pass; every check given must pass.
-type Eval struct {
-	JS     []JSCheck    `json:"js,omitempty"`
-	Answer *AnswerCheck `json:"answer,omitempty"`
-	URL    string       `json:"url,omitempty"`
-	Judge  *JudgeCheck  `json:"judge,omitempty"`
-	// Unsupported names checks of the task's file that wright cannot run;
-	// such a task is unscored, with this as the reason, never failed.
-	Unsupported []string `json:"unsupported,omitempty"`
-	// Custom holds what evaluators other than the built-in ones decoded,
-	// by their key (see Evaluator).
-	Custom map[string]any `json:"custom,omitempty"`
-}
-
-// AnswerCheck compares the final response: as text (Exact, MustInclude,
-// Regex, Number) or, for a structured result, field by field.
-type AnswerCheck struct {
-	Exact       *string      `json:"exact,omitempty"`
-	MustInclude []string     `json:"must_include,omitempty"`
-	Regex       string       `json:"regex,omitempty"`
-	Number      *float64     `json:"number,omitempty"`
-	Tolerance   float64      `json:"tolerance,omitempty"`
-	Fields      []FieldCheck `json:"fields,omitempty"`
-}
-
-// FieldCheck is one check on a value inside a JSON result, found by a path
-// such as "$.items[0].price": the output package's field evaluator.
-type FieldCheck = output.Field
-
-// JSCheck is a JavaScript expression evaluated on the final page, or on URL
-// when one is given (WebArena's program_html checks name the page to read).
-// A truthy value passes; an object {pass, score, detail} is taken as it is.
-type JSCheck struct {
-	Expr string `json:"expr"`
-	URL  string `json:"url,omitempty"`
-}
-
-// JudgeCheck asks the screenshot judge, with the suite's own rubric.
-type JudgeCheck struct {
-	Rubric string `json:"rubric,omitempty"`
-}
-
 // Problem is a task that cannot run, kept so the bench can report it.
 type Problem struct {
 	Source string `json:"source"`

@@ -48,7 +48,7 @@ func TestLoadJSONLFieldNamesAndInvalidLines(t *testing.T) {
 		t.Errorf("task 7 = %+v", s.Tasks[1])
 	}
 	c := s.Tasks[2]
-	if c.Eval == nil || c.Eval.Answer == nil || c.Eval.Answer.MustInclude[0] != "42" || c.Eval.URL != "/done" {
+	if a, ok := c.Eval.Check("answer").(*AnswerCheck); !ok || a.MustInclude[0] != "42" || c.Eval.Check("url") != (URLCheck{Want: "/done"}) {
 		t.Errorf("eval of c = %+v", c.Eval)
 	}
 	want := []string{"s.jsonl:4: no start URL", "s.jsonl:5: not a JSON object", "s.jsonl:8: eval:", "s.jsonl:7: task id \"a\" is also used at s.jsonl:1"}
@@ -78,11 +78,12 @@ func TestLoadJSONArrayAndJSForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Tasks) != 2 || s.Tasks[0].Eval.JS[0].Expr != "document.title == 'A'" {
+	if len(s.Tasks) != 2 || s.Tasks[0].Eval.Check("js").(JSChecks)[0].Expr != "document.title == 'A'" {
 		t.Fatalf("tasks = %+v", s.Tasks)
 	}
 	y := s.Tasks[1].Eval
-	if len(y.JS) != 2 || y.JS[0].URL != "http://a/b" || y.JS[1].Expr != "2" || y.Judge == nil || y.Judge.Rubric != "be strict" {
+	js, _ := y.Check("js").(JSChecks)
+	if j, ok := y.Check("judge").(*JudgeCheck); len(js) != 2 || js[0].URL != "http://a/b" || js[1].Expr != "2" || !ok || j.Rubric != "be strict" {
 		t.Errorf("eval y = %+v", y)
 	}
 }
@@ -104,14 +105,15 @@ func TestLoadWebArenaDirectory(t *testing.T) {
 		t.Fatalf("tasks (numeric order) = %+v", s.Tasks)
 	}
 	two := s.Tasks[0]
-	if two.StartURL != "http://127.0.0.1:7770" || two.Eval.URL != "http://127.0.0.1:7770/orders" || len(two.Eval.JS) != 1 || two.Eval.JS[0].URL != "" {
+	js, _ := two.Eval.Check("js").(JSChecks)
+	if two.StartURL != "http://127.0.0.1:7770" || two.Eval.Check("url") != (URLCheck{Want: "http://127.0.0.1:7770/orders"}) || len(js) != 1 || js[0].URL != "" {
 		t.Errorf("task 2 = %+v %+v", two, two.Eval)
 	}
-	if !strings.Contains(two.Eval.JS[0].Expr, "document.querySelector('h1').outerText") {
-		t.Errorf("program_html expr = %s", two.Eval.JS[0].Expr)
+	if len(js) == 1 && !strings.Contains(js[0].Expr, "document.querySelector('h1').outerText") {
+		t.Errorf("program_html expr = %s", js[0].Expr)
 	}
 	ten := s.Tasks[1]
-	if ten.Site != "shopping" || ten.Eval.Answer == nil || ten.Eval.Answer.MustInclude[0] != "Sprite" || len(ten.Eval.Unsupported) != 0 {
+	if a, ok := ten.Eval.Check("answer").(*AnswerCheck); ten.Site != "shopping" || !ok || a.MustInclude[0] != "Sprite" || len(ten.Eval.Unsupported) != 0 {
 		t.Errorf("task 10 = %+v %+v", ten, ten.Eval)
 	}
 	if len(s.Invalid) != 1 || !strings.Contains(s.Invalid[0].Reason, "--sites") {
