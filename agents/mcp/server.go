@@ -1,0 +1,212 @@
+// Package mcp is `wright mcp`: an MCP server, on the official Go SDK, that
+// gives a coding agent wright's browser tools (one browser session per MCP
+// session, opened on the first browser call and ended with the session) and
+// its verified scripts (script_make runs a whole wright run with its gate;
+// script_rerun, script_heal and script_check verify every rerun), over stdio
+// or streamable HTTP behind a bearer token.
+package mcp
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"wright/library"
+	"wright/review"
+	"wright/trust/keyring"
+)
+
+// Options are what `wright mcp` decides for every session it serves.
+type Options struct {
+	// Version is wright's, sent as the server's version.
+	Version string
+	// Layers and Overrides make a run's config as `wright run`'s -c and
+	// flags do (config.Load); script_make adds crafted_cli and the output
+	// schema to them.
+	Layers    []string
+	Overrides map[string]any
+	// Library is the script library the script tools use.
+	Library *library.Library
+	// OutputDir is where script_make makes run folders (default "runs").
+	OutputDir string
+	// Browser opens browser sessions; nil serves no browser tools.
+	Browser Browsers
+	// Warn hears what the server has to say that is no tool's answer; nil
+	// discards it. It never hears a key: results and warnings go through
+	// the same redaction.
+	Warn func(string)
+}
+
+// Server is one wright MCP server: the SDK's server, its tools and the
+// browser sessions of its MCP sessions.
+type Server struct {
+	opts   Options
+	sdk    *mcp.Server
+	redact func(string) string
+
+	mu       sync.Mutex
+	browsers map[*mcp.ServerSession]*browserSlot
+	closed   bool
+}
+
+// New builds the server and registers its tools and resources.
+func New(opts Options) *Server {
+	if opts.OutputDir == "" {
+		opts.OutputDir = "runs"
+	}
+	s := &Server{opts: opts, browsers: map[*mcp.ServerSession]*browserSlot{}, redact: redactor()}
+	s.sdk = mcp.NewServer(&mcp.Implementation{Name: "wright", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		// No logging capability: wright sends no log messages, and a
+		// smaller initialize answer is a smaller prompt.
+		Capabilities: &mcp.ServerCapabilities{},
+	})
+	s.addScriptTools()
+	if opts.Browser != nil {
+		s.addBrowserTools()
+	}
+	s.addResources()
+	return s
+}
+
+// instructions is what the server tells a client once, at initialize.
+const instructions = "Browser tools act on one page per session by [ref=eN] refs from the newest snapshot; an action returns what changed. " +
+	"script_make turns a task into a verified, saved script; script_rerun reruns one with new inputs and verifies it."
+
+// SDK returns the SDK's server, for callers that serve it another way.
+func (s *Server) SDK() *mcp.Server { return s.sdk }
+
+// ServeStdio serves one session over stdin and stdout until the client
+// closes its end or ctx ends; the session's browser ends with it.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	defer s.Close()
+	err := s.sdk.Run(ctx, &mcp.StdioTransport{})
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// HTTPOptions are the streamable HTTP transport's.
+type HTTPOptions struct {
+	// Token is the bearer token every request must carry.
+	Token string
+	// AllowRemote answers requests whose Host is not a loopback name;
+	// without it they are refused, so a web page cannot reach the server
+	// through DNS rebinding.
+	AllowRemote bool
+	// IdleTimeout ends a session that sent no request for this long (its
+	// browser with it); 0 is 30 minutes.
+	IdleTimeout time.Duration
+}
+
+// Handler is the streamable HTTP transport behind the token check.
+func (s *Server) Handler(o HTTPOptions) http.Handler {
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = 30 * time.Minute
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, &mcp.StreamableHTTPOptions{
+		SessionTimeout:             o.IdleTimeout,
+		DisableLocalhostProtection: o.AllowRemote,
+	})
+	want := []byte("Bearer " + o.Token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !o.AllowRemote && !loopbackHost(r.Host) {
+			http.Error(w, "wrong Host header: use the address wright mcp printed", http.StatusForbidden)
+			return
+		}
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="wright"`)
+			http.Error(w, "a bearer token is required: the one wright mcp printed at start", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// CheckAddr refuses a listening address that is not loopback unless
+// allowRemote: the tools drive a browser and spend the model's money.
+func CheckAddr(addr string, allowRemote bool) error {
+	if err := review.CheckAddr(addr, allowRemote); err != nil {
+		return fmt.Errorf("mcp: %s is not a loopback address: pass --allow-remote to listen on it anyway (the token still guards it)", addr)
+	}
+	return nil
+}
+
+// NewToken is a random bearer token.
+func NewToken() (string, error) { return review.NewToken() }
+
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Close ends every browser session; the server serves no more.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	slots := s.browsers
+	s.browsers = map[*mcp.ServerSession]*browserSlot{}
+	s.mu.Unlock()
+	var errs []error
+	for _, b := range slots {
+		errs = append(errs, b.close())
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Server) warn(msg string) {
+	if s.opts.Warn != nil {
+		s.opts.Warn(s.redact(msg))
+	}
+}
+
+// redactor masks the values of the credentials this process holds (the
+// keyring's, taken out of the environment at start) and of those still in
+// its environment, in anything the server sends.
+func redactor() func(string) string {
+	var held []string
+	for _, name := range keyring.Names() {
+		held = append(held, keyring.Getenv(name))
+	}
+	r := review.RedactorFromEnv(held...)
+	return func(s string) string { return string(r.Redact([]byte(s))) }
+}
+
+// text is a tool result of one text content, redacted.
+func (s *Server) text(t string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s.redact(t)}}}
+}
+
+// jsonResult is a tool result holding v as indented JSON, redacted.
+func (s *Server) jsonResult(v any) *mcp.CallToolResult {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return s.failure(fmt.Errorf("encode the answer: %w", err))
+	}
+	return s.text(string(b))
+}
+
+// failure is a tool error the client's model reads (isError), redacted.
+func (s *Server) failure(err error) *mcp.CallToolResult {
+	r := s.text(err.Error())
+	r.IsError = true
+	return r
+}
