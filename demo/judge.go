@@ -47,7 +47,7 @@ var RecordedShots = []Shot{
 // UnrecordedReply is what the recorded judge says of screenshots it has no
 // recording of: a failure that says why ({images} is filled with their
 // names).
-const UnrecordedReply = "Score: 1\nReasoning: {images} matches no recorded screenshot. This judge is a recording: it can vouch only for the screenshots it was recorded on, so it cannot say that this run did the task (give --model a real model to have it looked at).\nStatus: failure"
+const UnrecordedReply = "Score: 1\nReasoning: no recorded screenshot matches {images}. This judge is a recording: it can vouch only for the screenshots it was recorded on, so it cannot say that this run did the task (give --model a real model to have it looked at).\nStatus: failure"
 
 // JudgeReplies are the judge's answers for the demo's own run: one per
 // screenshot, then the verdict.

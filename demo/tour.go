@@ -115,3 +115,83 @@ func WriteTourReplies(dir string) (string, error) {
 	}
 	return path, nil
 }
+
+// TourName is the library name the tour saves the book script under.
+const TourName = "demo-book"
+
+// TourOptions say where the tour works and which model it names.
+type TourOptions struct {
+	// Dir holds the tour's runs, its library and the recording.
+	Dir string
+	// ShopURL is the served shop's address.
+	ShopURL string
+	// Schema is the path of the demo's output schema.
+	Schema string
+	// Recording is the replay file of WriteTourReplies; Model, when set,
+	// is a real model that takes its place for the run, the judge and the
+	// heal.
+	Recording, Model string
+}
+
+// A TourStep is one command of the tour: wright's arguments, the version
+// of the shop it runs on, and the exit code the step ends with when the
+// script's life goes as the tour tells it.
+type TourStep struct {
+	Title    string
+	Version  int
+	Args     []string
+	WantExit int
+}
+
+// Tour is the life of a script in six commands: make and save it, rerun it
+// with two other titles, see the check call it broken once the shop is
+// redesigned, heal it, and rerun the healed version on the new shop.
+func Tour(o TourOptions) []TourStep {
+	model := o.Model
+	if model == "" {
+		model = "replay:" + o.Recording
+	}
+	lib := []string{"--library", filepath.Join(o.Dir, "library")}
+	judge := []string{"-c", "gate.model.name=" + model}
+	with := func(args ...string) []string {
+		out := append(append([]string{}, args...), lib...)
+		return append(out, judge...)
+	}
+	return []TourStep{
+		{Title: "make the script, verify it and save it", Version: 1, Args: with(
+			"run", "-t", Task, "--start-url", o.ShopURL, "-c", "crafted_cli", "--output-schema", o.Schema,
+			"--model", model, "-o", filepath.Join(o.Dir, "runs"), "--save-as", TourName)},
+		{Title: "rerun it with another title", Version: 1, Args: with(
+			"rerun", TourName, "--param", "book="+OtherBooks[0].Title)},
+		{Title: "rerun it with a third title", Version: 1, Args: with(
+			"rerun", TourName, "--param", "book="+OtherBooks[1].Title)},
+		{Title: "the shop is redesigned (version 2): the check finds the script broken", Version: 2, WantExit: 1, Args: with(
+			"scripts", "check", TourName)},
+		{Title: "heal it: an agent run repairs the script, verified on a fresh run, saved as version 2", Version: 2, Args: with(
+			"heal", TourName, "--model", model)},
+		{Title: "rerun the healed script with another title on the new shop", Version: 2, Args: with(
+			"rerun", TourName, "--param", "book="+OtherBooks[0].Title)},
+	}
+}
+
+// Command is the step as a shell line a user can paste, with the binary
+// named wright.
+func (s TourStep) Command() string {
+	var b strings.Builder
+	b.WriteString("wright")
+	for _, a := range s.Args {
+		b.WriteByte(' ')
+		b.WriteString(shellQuote(a))
+	}
+	return b.String()
+}
+
+// shellQuote quotes a for a POSIX shell when it needs it.
+func shellQuote(a string) string {
+	if a != "" && strings.IndexFunc(a, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@+", r))
+	}) < 0 {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
