@@ -14,11 +14,17 @@ import (
 // act runs exec in the runner as one action and returns what changed. code
 // is the action's portable line, kept for Script when it succeeds.
 func (s *Session) act(ctx context.Context, tool, exec, code string) (Result, error) {
+	return s.actConsole(ctx, tool, exec, code, false)
+}
+
+// actConsole is act; allConsole shows every console line of the step, not
+// only the errors (run_code, whose prints and logs are the point).
+func (s *Session) actConsole(ctx context.Context, tool, exec, code string, allConsole bool) (Result, error) {
 	obs, err := s.exec(ctx, exec)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
-	res := s.observed(obs)
+	res := s.observed(obs, allConsole)
 	res.Code = code
 	res.Data["code"] = code
 	if obs.Success {
@@ -31,7 +37,7 @@ func (s *Session) act(ctx context.Context, tool, exec, code string) (Result, err
 // observed turns a step's observation into a result: what the code printed,
 // the page's URL and title when they moved, the notices, the snapshot (its
 // changes, or the whole after a navigation) and the new console errors.
-func (s *Session) observed(obs env.Observation) Result {
+func (s *Session) observed(obs env.Observation, allConsole bool) Result {
 	var b strings.Builder
 	url, _ := obs.Details["url"].(string)
 	title, _ := obs.Details["title"].(string)
@@ -67,21 +73,25 @@ func (s *Session) observed(obs env.Observation) Result {
 		s.newest = fmt.Sprintf("the one in the result of call %d", s.step)
 	}
 	var errs []string
-	if c, _ := obs.Details["console_output"].(string); c != "" {
+	c, _ := obs.Details["console_output"].(string)
+	if c != "" {
 		for _, l := range strings.Split(c, "\n") {
 			if isErrorLine(l) {
 				errs = append(errs, l)
 			}
 		}
 	}
-	if len(errs) > 0 {
+	switch {
+	case allConsole && c != "":
+		b.WriteString("Console:\n" + c + "\n")
+	case len(errs) > 0:
 		b.WriteString("Console errors:\n" + strings.Join(errs, "\n") + "\n")
 	}
 	exc, _ := obs.Details["exception"].(string)
 	data := map[string]any{
 		"ok": obs.Success, "url": url, "title": title, "moved": moved,
 		"snapshot": aria, "snapshot_kind": kind, "notices": nonNil(notices),
-		"console_errors": nonNil(errs), "output": obs.Output, "elapsed_ms": obs.Elapsed.Milliseconds(),
+		"console_errors": nonNil(errs), "console": c, "output": obs.Output, "elapsed_ms": obs.Elapsed.Milliseconds(),
 	}
 	if exc != "" {
 		data["error"] = exc

@@ -208,6 +208,7 @@ func (s *Session) start(ctx context.Context) error {
 		return err
 	}
 	s.env = e
+	s.net.follow(e.Browser())
 	// The session's pages answer within ActionTimeout, not Playwright's
 	// 30 s: an agent waiting on a ref that will never be clickable learns
 	// it sooner. The step also shows the start page, so the first action

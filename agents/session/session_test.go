@@ -9,9 +9,11 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"wright/env/proctab"
 	"wright/trust/sandbox"
 )
 
@@ -137,5 +139,256 @@ func TestFormByRefs(t *testing.T) {
 		if !strings.Contains(script, want) {
 			t.Errorf("script lacks %s:\n%s", want, script)
 		}
+	}
+}
+
+func TestStaleRefNamesNewestSnapshot(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/")
+	snap := call(t, s, "snapshot", map[string]any{"mode": "full"})
+	send := refOf(t, snap.Text, "button", "Send")
+	call(t, s, "navigate", map[string]any{"url": srv.URL + "/other"})
+	_, err := callErr(s, "click", map[string]any{"ref": send})
+	if err == nil {
+		t.Fatal("a click on a ref of the page before the navigation succeeded")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "StaleRef") || !strings.Contains(msg, "The newest snapshot is the one in the result of call") {
+		t.Fatalf("stale-ref error should say so and name the newest snapshot:\n%s", msg)
+	}
+	if strings.Contains(s.Script(), ".click()") {
+		t.Errorf("a failed click is in the script:\n%s", s.Script())
+	}
+	_, err = callErr(s, "click", map[string]any{"ref": "button"})
+	if err == nil || !strings.Contains(err.Error(), "no ref") {
+		t.Errorf("a malformed ref: %v", err)
+	}
+	_, err = callErr(s, "click", map[string]any{"ref": send, "wat": 1})
+	if err == nil || !strings.Contains(err.Error(), `unknown field "wat"`) {
+		t.Errorf("an unknown argument: %v", err)
+	}
+}
+
+func TestChangesOnly(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/")
+	full := call(t, s, "snapshot", map[string]any{"mode": "full"})
+	res := call(t, s, "click", map[string]any{"ref": refOf(t, full.Text, "button", "More")})
+	if !strings.Contains(res.Text, "Extra text shown") || !strings.Contains(res.Text, "[changes since") {
+		t.Fatalf("the click's result should be the changed lines:\n%s", res.Text)
+	}
+	if strings.Contains(res.Text, `textbox "Name"`) || strings.Contains(res.Text, "Page:") {
+		t.Errorf("the click's result repeats what did not change:\n%s", res.Text)
+	}
+	if len(res.Text)*2 > len(full.Text) {
+		t.Errorf("changes are %d chars against %d for the whole page", len(res.Text), len(full.Text))
+	}
+	// Nothing moved: the snapshot tool says so in a line.
+	again := call(t, s, "snapshot", nil)
+	if !strings.Contains(again.Text, "none") || len(again.Text) > 200 {
+		t.Errorf("an unchanged page's snapshot: %s", again.Text)
+	}
+	res = call(t, s, "click", map[string]any{"ref": refOf(t, full.Text, "button", "Fail")})
+	if !strings.Contains(res.Text, "Console errors:") || !strings.Contains(res.Text, "boom from page") {
+		t.Errorf("a console error the click caused is not in its result:\n%s", res.Text)
+	}
+	cons := call(t, s, "console", map[string]any{"errors_only": true})
+	if !strings.Contains(cons.Text, "boom from page") {
+		t.Errorf("console: %s", cons.Text)
+	}
+	call(t, s, "navigate", map[string]any{"url": srv.URL + "/other"})
+	netw := call(t, s, "network", nil)
+	if !strings.Contains(netw.Text, "GET "+srv.URL+"/other → 200 (document)") {
+		t.Errorf("network: %s", netw.Text)
+	}
+}
+
+func TestSnapshotToFileAndCut(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/long")
+	res := call(t, s, "snapshot", map[string]any{"to_file": true, "mode": "full"})
+	path, _ := res.Data["path"].(string)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("to_file: %v (%s)", err, res.Text)
+	}
+	if !strings.Contains(string(b), `link "Item number 399"`) || !strings.Contains(res.Text, fmt.Sprintf("%d chars", len(b)-1)) {
+		t.Errorf("the file should hold the whole page and the text its size: %s", res.Text)
+	}
+	if len(res.Text) > 300 {
+		t.Errorf("to_file's text is %d chars:\n%s", len(res.Text), res.Text)
+	}
+	cut := call(t, s, "snapshot", map[string]any{"mode": "full", "max_chars": 1000})
+	m := regexp.MustCompile(`\[cut: characters 0 to (\d+) of (\d+) shown, (\d+) more\. For the rest: snapshot mode=full offset=(\d+)`).FindStringSubmatch(cut.Text)
+	if m == nil {
+		t.Fatalf("a cut snapshot should say how much was cut and how to get the rest:\n%s", cut.Text)
+	}
+	if len(cut.Text) > 1300 {
+		t.Errorf("max_chars 1000 gave %d chars", len(cut.Text))
+	}
+	next := call(t, s, "snapshot", map[string]any{"mode": "full", "max_chars": 1000, "offset": json.Number(m[4])})
+	first := strings.Split(strings.TrimSpace(next.Text), "\n")[0]
+	if !strings.Contains(string(b), strings.TrimSpace(first)) || strings.Contains(cut.Text, strings.TrimSpace(first)+"\n") {
+		t.Errorf("the second window should go on where the first stopped: %q", first)
+	}
+	sub := call(t, s, "snapshot", map[string]any{"ref": refOf(t, string(b), "link", "Item number 7")})
+	if strings.TrimSpace(sub.Text) == "" || strings.Contains(sub.Text, "Item number 8") {
+		t.Errorf("a ref's subtree: %s", sub.Text)
+	}
+}
+
+func TestRunCodeKeepsNamespace(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/")
+	call(t, s, "run_code", map[string]any{"code": "answer = 41\nheading = page.locator('h1').inner_text()"})
+	res := call(t, s, "run_code", map[string]any{"code": "print(answer + 1, heading)\npage.evaluate(\"console.log('from the page')\")"})
+	if !strings.Contains(res.Text, "42 Sign up") || !strings.Contains(res.Text, "from the page") {
+		t.Fatalf("run_code should see the earlier step's variables and return output and console:\n%s", res.Text)
+	}
+	_, err := callErr(s, "run_code", map[string]any{"code": "raise ValueError('nope')"})
+	if err == nil || !strings.Contains(err.Error(), "ValueError: nope") {
+		t.Errorf("a raising run_code: %v", err)
+	}
+	if !strings.Contains(s.Script(), "    answer = 41\n") {
+		t.Errorf("run_code is not in the script:\n%s", s.Script())
+	}
+}
+
+func TestScreenshotCap(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/long")
+	whole := call(t, s, "screenshot", nil)
+	if whole.ImageType != "image/png" || len(whole.Image) < 8 || string(whole.Image[1:4]) != "PNG" {
+		t.Fatalf("uncapped screenshot: %d bytes, %s", len(whole.Image), whole.ImageType)
+	}
+	limit := len(whole.Image) / 2
+	s.opt.ScreenshotBytes = limit
+	res := call(t, s, "screenshot", nil)
+	if len(res.Image) == 0 || len(res.Image) > limit || res.ImageType != "image/jpeg" {
+		t.Fatalf("screenshot capped at %d bytes: %d bytes, %s", limit, len(res.Image), res.ImageType)
+	}
+	t.Logf("PNG %d bytes, capped JPEG %d bytes", len(whole.Image), len(res.Image))
+	if !strings.Contains(res.Code, "page.screenshot(path=") {
+		t.Errorf("code: %s", res.Code)
+	}
+	if b, err := os.ReadFile(res.Data["path"].(string)); err != nil || len(b) != len(res.Image) {
+		t.Errorf("the screenshot's file: %v", err)
+	}
+}
+
+func TestTabs(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/")
+	res := call(t, s, "tabs", map[string]any{"action": "open", "url": srv.URL + "/other"})
+	if !strings.Contains(res.Text, "* 1: Other") || !strings.Contains(res.Text, "  0: Sign up") {
+		t.Fatalf("after open:\n%s", res.Text)
+	}
+	res = call(t, s, "tabs", map[string]any{"action": "select", "index": 0})
+	if !strings.Contains(res.Text, "* 0: Sign up") {
+		t.Fatalf("after select:\n%s", res.Text)
+	}
+	snap := call(t, s, "snapshot", map[string]any{"mode": "full"})
+	if !strings.Contains(snap.Text, `heading "Sign up"`) {
+		t.Errorf("the snapshot is not of the selected tab:\n%s", snap.Text)
+	}
+	res = call(t, s, "tabs", map[string]any{"action": "close", "index": 1})
+	if strings.Contains(res.Text, "Other") {
+		t.Errorf("after close:\n%s", res.Text)
+	}
+	if _, err := callErr(s, "tabs", map[string]any{"action": "select", "index": 5}); err == nil || !strings.Contains(err.Error(), "no tab 5") {
+		t.Errorf("select of a missing tab: %v", err)
+	}
+}
+
+// descendants lists the live processes under pid, with their names.
+func descendants(t *testing.T, pid int) map[int]string {
+	t.Helper()
+	procs, err := proctab.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kids := map[int][]int{}
+	for _, p := range procs {
+		if !p.Zombie {
+			kids[p.PPID] = append(kids[p.PPID], p.PID)
+		}
+	}
+	out := map[int]string{}
+	var walk func(int)
+	walk = func(p int) {
+		for _, c := range kids[p] {
+			comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", c))
+			out[c] = strings.TrimSpace(string(comm))
+			walk(c)
+		}
+	}
+	walk(pid)
+	return out
+}
+
+func TestCloseLeavesNoProcess(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/")
+	during := descendants(t, os.Getpid())
+	var chromium, python int
+	for _, name := range during {
+		switch {
+		case strings.Contains(name, "chrom"):
+			chromium++
+		case strings.HasPrefix(name, "python"):
+			python++
+		}
+	}
+	if chromium == 0 || python == 0 {
+		t.Fatalf("an open session should run Chromium and Python under this process: %v", during)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("a second Close: %v", err)
+	}
+	select {
+	case <-s.Done():
+	default:
+		t.Fatal("Done is not closed after Close")
+	}
+	if left := descendants(t, os.Getpid()); len(left) > 0 {
+		t.Fatalf("processes left after Close: %v", left)
+	}
+	if _, err := callErr(s, "snapshot", nil); err == nil || !strings.Contains(err.Error(), "ended") {
+		t.Errorf("a call after Close: %v", err)
+	}
+	t.Logf("%d processes while open (%d Chromium, %d Python), none after Close", len(during), chromium, python)
+}
+
+func TestChromiumDeathEndsSession(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/")
+	// The browser process: a Chromium whose parent is none (the
+	// launcher may start it through a shell).
+	procs := descendants(t, os.Getpid())
+	killed := 0
+	for pid, name := range procs {
+		p, _ := proctab.Stat(pid)
+		if strings.Contains(name, "chrom") && !strings.Contains(procs[p.PPID], "chrom") {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			killed++
+		}
+	}
+	if killed == 0 {
+		t.Fatalf("no Chromium browser process among %v", procs)
+	}
+	select {
+	case <-s.Done():
+	case <-time.After(15 * time.Second):
+		t.Fatal("the session did not end when its Chromium was killed")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(descendants(t, os.Getpid())) > 0 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if left := descendants(t, os.Getpid()); len(left) > 0 {
+		t.Fatalf("processes left after Chromium died: %v", left)
 	}
 }

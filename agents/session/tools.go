@@ -229,7 +229,7 @@ func runCode(ctx context.Context, s *Session, a params) (Result, error) {
 	if strings.TrimSpace(a.Code) == "" {
 		return Result{}, errors.New("run_code: code is required")
 	}
-	return s.act(ctx, "run_code", a.Code, a.Code)
+	return s.actConsole(ctx, "run_code", a.Code, a.Code, true)
 }
 
 func wait(ctx context.Context, s *Session, a params) (Result, error) {
