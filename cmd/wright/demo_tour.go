@@ -48,7 +48,7 @@ on: a rerun whose screenshots show something else is not verified. With
 
 // demoAddr is where `wright demo serve` serves the shop by default, and
 // where the tour serves it when the port is free.
-const demoAddr = "127.0.0.1:8765"
+const demoAddr = "127.0.0.1:8377"
 
 // tourRow is one step's line in the tour's closing table.
 type tourRow struct {
@@ -180,7 +180,7 @@ func demoServeCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if host, _, err := net.SplitHostPort(addr); err != nil || !(host == "localhost" || net.ParseIP(host).IsLoopback()) {
-				return usageError("--addr %q: give a loopback address, as 127.0.0.1:8765", addr)
+				return usageError("--addr %q: give a loopback address, as 127.0.0.1:8377", addr)
 			}
 			shop, err := demo.ServeShop(addr)
 			if err != nil {
