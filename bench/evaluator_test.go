@@ -92,8 +92,8 @@ func TestAnEvaluatorIsOneRegistration(t *testing.T) {
 	if len(s.Tasks) != 2 || len(s.Invalid) != 2 {
 		t.Fatalf("tasks %d, invalid %v: the new kind's decoding should take two and refuse two", len(s.Tasks), s.Invalid)
 	}
-	for i, want := range []string{`s.jsonl:3: eval: file: want a path inside the workspace, not "../x"`,
-		`s.jsonl:4: eval: json: unknown field "size" (known checks: answer, url, js, judge, file)`} {
+	for i, want := range []string{suite + `:3: eval: file: want a path inside the workspace, not "../x"`,
+		suite + `:4: eval: json: unknown field "size" (known checks: answer, url, js, judge, file)`} {
 		if got := s.Invalid[i].String(); got != want {
 			t.Errorf("invalid[%d] = %q, want %q", i, got, want)
 		}

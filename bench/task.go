@@ -88,7 +88,9 @@ func Load(ref string, opts Options) (*Suite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("suite: %w", err)
 	}
-	return parse(filepath.Base(ref), data, opts)
+	// The path as given names the file's lines, so that a problem points
+	// at the file the command line named.
+	return parse(ref, data, opts)
 }
 
 func parse(name string, data []byte, opts Options) (*Suite, error) {

@@ -51,7 +51,7 @@ func TestLoadJSONLFieldNamesAndInvalidLines(t *testing.T) {
 	if a, ok := c.Eval.Check("answer").(*AnswerCheck); !ok || a.MustInclude[0] != "42" || c.Eval.Check("url") != (URLCheck{Want: "/done"}) {
 		t.Errorf("eval of c = %+v", c.Eval)
 	}
-	want := []string{"s.jsonl:4: no start URL", "s.jsonl:5: not a JSON object", "s.jsonl:8: eval:", "s.jsonl:7: task id \"a\" is also used at s.jsonl:1"}
+	want := []string{"s.jsonl:4: no start URL", "s.jsonl:5: not a JSON object", "s.jsonl:8: eval:", "s.jsonl:7: task id \"a\" is also used at " + p + ":1"}
 	if len(s.Invalid) != len(want) {
 		t.Fatalf("invalid = %v", s.Invalid)
 	}

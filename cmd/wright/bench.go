@@ -3,7 +3,9 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +24,7 @@ import (
 	"wright/library"
 	"wright/model"
 	"wright/run/config"
+	"wright/run/harness"
 )
 
 // recordedModel is --model's name for the replies recorded with a built-in
@@ -132,9 +135,7 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	for _, p := range s.Invalid {
-		fmt.Fprintf(stderr, "wright: invalid task %s\n", p)
-	}
+	printInvalid(stderr, s)
 	tasks := sel.Select(s.Tasks)
 	if len(tasks) == 0 {
 		return usageError("no task of %s is selected (%d in the suite, %d invalid)", suiteRef, len(s.Tasks), len(s.Invalid))
@@ -150,8 +151,13 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 	if err != nil {
 		return fmt.Errorf("find the wright binary: %w", err)
 	}
-	configFor := benchConfig(f, out)
-	// One config load up front: a typo or a bad model fails before any run.
+	// Every attempt's config is checked as `wright run` checks its own
+	// before the bench folder exists: a typo, a bad model or a missing key
+	// is a usage error that leaves nothing behind.
+	if err := checkBenchConfigs(f, tasks, exe); err != nil {
+		return err
+	}
+	configFor := benchConfig(f, filepath.Join(out, ".recorded"))
 	base, err := configFor(tasks[0], 1)
 	if err != nil {
 		return err
@@ -187,6 +193,29 @@ func runBench(cmd *cobra.Command, suiteRef string, f benchFlags) error {
 		return err
 	}
 	return reportBench(cmd, f, outcome)
+}
+
+// shownInvalid is how many invalid tasks the bench names on stderr; the
+// rest are counted there, and every one is in bench.json and summary.md.
+const shownInvalid = 5
+
+// printInvalid names the suite's invalid tasks, the first few of them: a
+// file that is not a suite at all (a binary given by mistake) would
+// otherwise print one line per line of it.
+func printInvalid(w io.Writer, s *bench.Suite) {
+	for i, p := range s.Invalid {
+		if i == shownInvalid {
+			more := fmt.Sprintf("wright: … and %d more invalid tasks", len(s.Invalid)-i)
+			if len(s.Tasks) == 0 {
+				more += "; is this a suite file?"
+			} else {
+				more += " (all listed in the bench folder's summary.md)"
+			}
+			fmt.Fprintln(w, more)
+			return
+		}
+		fmt.Fprintf(w, "wright: invalid task %s\n", p)
+	}
 }
 
 // benchSelection checks the flags that need no suite and returns the
@@ -286,42 +315,94 @@ func reportBench(cmd *cobra.Command, f benchFlags, outcome bench.Outcome) error 
 	return nil
 }
 
-// benchConfig returns how one attempt's config is made: the bench's layers,
-// the task's mode and config, then the model flags.
-func benchConfig(f benchFlags, out string) func(bench.Task, int) (*config.Config, error) {
-	return func(t bench.Task, attempt int) (*config.Config, error) {
-		mode := f.mode
-		if t.Mode != "" {
-			mode = t.Mode
+// checkBenchConfigs loads each distinct config the tasks' attempts will
+// run with and builds a harness on it, as `wright run` does before its
+// run: config.Load, then harness.Build (templates, the model and its key,
+// the judge). A fault of the bench's own flags is said as `wright run`
+// says it; one that only a task's config brings names the task. The
+// recorded replies it needs go to a temporary folder, so that nothing is
+// written under -o before the bench is known to start.
+func checkBenchConfigs(f benchFlags, tasks []bench.Task, exe string) error {
+	recDir, err := os.MkdirTemp("", "wright-bench-check-")
+	if err != nil {
+		return fmt.Errorf("check the bench's config: %w", err)
+	}
+	defer os.RemoveAll(recDir)
+	check := func(t bench.Task) error {
+		cfg, err := benchTaskConfig(f, recDir, t)
+		if err != nil {
+			return err
 		}
-		layers := append([]string{}, f.configs...)
-		if mode == "browser" {
-			layers = append([]string{"local_browser"}, layers...)
-		}
-		overrides := flatten("", t.Config)
-		// Each run is headless and its own; the bench owns parallelism.
-		overrides["browser.headless"] = true
+		_, err = harness.Build(cfg, harness.Options{Executable: exe})
+		return err
+	}
+	// The bench's flags alone, with the first task's recording.
+	if err := check(bench.Task{ID: tasks[0].ID}); err != nil {
+		return usageError("%v", err)
+	}
+	seen := map[string]bool{}
+	for _, t := range tasks {
+		// Tasks with the same mode and config (and, recorded, the same
+		// replies) make the same config: one check covers them.
+		own, _ := json.Marshal(t.Config)
+		key := t.Mode + "\x00" + string(own)
 		if f.model == recordedModel {
-			path, err := writeRecording(out, t.ID)
-			if err != nil {
-				return nil, err
-			}
-			overrides["model.name"] = model.ReplayPrefix + path
-		} else if f.model != "" {
-			overrides["model.name"] = f.model
+			key += "\x00" + t.ID
 		}
-		if f.baseURL != "" {
-			overrides["model.base_url"] = f.baseURL
+		if seen[key] {
+			continue
 		}
-		if err := benchHAR(f, t, overrides); err != nil {
-			return nil, err
+		seen[key] = true
+		if err := check(t); err != nil {
+			return usageError("task %s: %v", t.ID, err)
 		}
-		cfg, err := config.Load(layers, overrides)
+	}
+	return nil
+}
+
+// benchConfig returns how one attempt's config is made (benchTaskConfig),
+// recorded replies written under recDir; its errors name the task.
+func benchConfig(f benchFlags, recDir string) func(bench.Task, int) (*config.Config, error) {
+	return func(t bench.Task, _ int) (*config.Config, error) {
+		cfg, err := benchTaskConfig(f, recDir, t)
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
 		}
 		return cfg, nil
 	}
+}
+
+// benchTaskConfig is one task's config: the bench's layers, the task's
+// mode and config, then the model flags; with --model builtin:recorded its
+// recorded replies are written under recDir for the replay model to read.
+func benchTaskConfig(f benchFlags, recDir string, t bench.Task) (*config.Config, error) {
+	mode := f.mode
+	if t.Mode != "" {
+		mode = t.Mode
+	}
+	layers := append([]string{}, f.configs...)
+	if mode == "browser" {
+		layers = append([]string{"local_browser"}, layers...)
+	}
+	overrides := flatten("", t.Config)
+	// Each run is headless and its own; the bench owns parallelism.
+	overrides["browser.headless"] = true
+	if f.model == recordedModel {
+		path, err := writeRecording(recDir, t.ID)
+		if err != nil {
+			return nil, err
+		}
+		overrides["model.name"] = model.ReplayPrefix + path
+	} else if f.model != "" {
+		overrides["model.name"] = f.model
+	}
+	if f.baseURL != "" {
+		overrides["model.base_url"] = f.baseURL
+	}
+	if err := benchHAR(f, t, overrides); err != nil {
+		return nil, err
+	}
+	return config.Load(layers, overrides)
 }
 
 // benchHAR sets the HAR overrides of --record-har and --replay-har; a
@@ -360,14 +441,13 @@ func taskHAR(dir, taskID string) (string, error) {
 	return "", fmt.Errorf("task %s: --replay-har %s holds no HAR for it (%s.har, %s.zip, %s/har/)", taskID, dir, name, name, name)
 }
 
-// writeRecording puts a built-in task's recorded replies where its replay
-// model reads them.
-func writeRecording(out, taskID string) (string, error) {
+// writeRecording puts a built-in task's recorded replies in dir, where its
+// replay model reads them.
+func writeRecording(dir, taskID string) (string, error) {
 	b, ok := demo.Recorded(taskID)
 	if !ok {
 		return "", fmt.Errorf("task %s has no recorded replies", taskID)
 	}
-	dir := filepath.Join(out, ".recorded")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
