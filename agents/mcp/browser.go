@@ -4,10 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-		"sync"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 )
 
 // Browsers is where the server's browser sessions come from: the tools

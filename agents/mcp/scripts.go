@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -88,18 +89,18 @@ func (s *Server) runConfig(extra ...string) (*config.Config, error) {
 
 // makeAnswer is what script_make returns.
 type makeAnswer struct {
-	Verified   bool             `json:"verified"`
-	Why        string           `json:"why"`
-	ExitStatus string           `json:"exit_status"`
-	Steps      int              `json:"steps"`
-	Cost       float64          `json:"cost_usd"`
-	Result     any              `json:"result,omitempty"`
-	Final      string           `json:"final_response,omitempty"`
-	RunDir     string           `json:"run_dir"`
-	Script     string           `json:"script,omitempty"`
-	Saved      *savedAnswer     `json:"saved,omitempty"`
-	Resources  []string         `json:"resources,omitempty"`
-	Params     []library.Param  `json:"params,omitempty"`
+	Verified   bool            `json:"verified"`
+	Why        string          `json:"why"`
+	ExitStatus string          `json:"exit_status"`
+	Steps      int             `json:"steps"`
+	Cost       float64         `json:"cost_usd"`
+	Result     any             `json:"result,omitempty"`
+	Final      string          `json:"final_response,omitempty"`
+	RunDir     string          `json:"run_dir"`
+	Script     string          `json:"script,omitempty"`
+	Saved      *savedAnswer    `json:"saved,omitempty"`
+	Resources  []string        `json:"resources,omitempty"`
+	Params     []library.Param `json:"params,omitempty"`
 }
 
 type savedAnswer struct {
@@ -221,12 +222,19 @@ func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, total i
 	if token == nil || req.Session == nil {
 		return nil
 	}
+	// MCP asks progress to grow with every notification: a step's start
+	// is its number less a half, its end the number, and anything else
+	// a little past the last one sent.
+	var mu sync.Mutex
+	last := -1.0
 	return agent.ObserverFunc(func(e agent.Event) {
 		var msg string
+		at := float64(e.Step)
 		switch e.Kind {
 		case agent.RunStarted:
 			msg = "run " + filepath.Base(e.RunDir)
 		case agent.StepStarted:
+			at -= 0.5
 			msg = fmt.Sprintf("step %d: %s", e.Step, firstLine(e.Thought))
 			if e.Done {
 				msg += " (done)"
@@ -240,7 +248,13 @@ func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, total i
 		default:
 			return
 		}
-		p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(e.Step), Message: s.redact(msg)}
+		mu.Lock()
+		if at <= last {
+			at = last + 0.01
+		}
+		last = at
+		mu.Unlock()
+		p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: at, Message: s.redact(msg)}
 		if total > 0 {
 			p.Total = float64(total)
 		}

@@ -68,4 +68,3 @@ func SessionOptions(cfg *config.Config) (session.Options, error) {
 	}
 	return o, nil
 }
-

@@ -6,7 +6,8 @@
 //   node bridge.mjs http URL               (bearer token in $WRIGHT_MCP_TOKEN)
 //
 // Requests: {"op":"list"}, {"op":"call","tool":T,"args":{...},
-// "cancel_after":N}, {"op":"resources"}, {"op":"read","uri":U},
+// "cancel_after":N, "cancel_delay_ms":D} (cancel D ms after the Nth
+// progress notification), {"op":"resources"}, {"op":"read","uri":U},
 // {"op":"close"}. Every answer carries the request's "id" and, for a call,
 // the progress notifications the server sent for it.
 import { createInterface } from "node:readline";
@@ -41,7 +42,9 @@ async function call(req) {
     resetTimeoutOnProgress: true,
     onprogress: (p) => {
       progress.push(p);
-      if (req.cancel_after && progress.length >= req.cancel_after) ctl.abort("cancelled by the test");
+      if (req.cancel_after && progress.length === req.cancel_after) {
+        setTimeout(() => ctl.abort("cancelled by the test"), req.cancel_delay_ms ?? 0);
+      }
     },
   };
   const started = Date.now();
@@ -75,6 +78,9 @@ for await (const line of lines) {
         out = await client.readResource({ uri: req.uri });
         break;
       case "close":
+        // Over HTTP a client that is done says so (DELETE), as a
+        // well-behaved one does; the server then ends the session.
+        if (typeof transport.terminateSession === "function") await transport.terminateSession();
         await client.close();
         say({ id: req.id, closed: true });
         process.exit(0);
