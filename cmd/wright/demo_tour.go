@@ -56,6 +56,8 @@ type tourRow struct {
 	took     time.Duration
 	exit     int
 	expected bool
+	// interrupted says Ctrl-C (or SIGTERM) ended the step.
+	interrupted bool
 }
 
 func runTour(cmd *cobra.Command, dir, modelName string) error {
@@ -112,7 +114,7 @@ func runTour(cmd *cobra.Command, dir, modelName string) error {
 		fmt.Fprintf(stderr, "\n== %d/%d %s\n$ %s\n", i+1, len(steps), s.Title, s.Command())
 		start := time.Now()
 		code, err := runStep(cmd.Context(), self, s.Args, cmd.OutOrStdout(), stderr)
-		row := tourRow{step: s, took: time.Since(start), exit: code, expected: code == s.WantExit}
+		row := tourRow{step: s, took: time.Since(start), exit: code, expected: code == s.WantExit, interrupted: cmd.Context().Err() != nil}
 		rows = append(rows, row)
 		if err != nil {
 			return fmt.Errorf("demo scripts: step %d: %w", i+1, err)
@@ -160,7 +162,10 @@ func printTour(w io.Writer, rows []tourRow) {
 	for i, r := range rows {
 		total += r.took
 		state := "as expected"
-		if !r.expected {
+		switch {
+		case r.interrupted:
+			state = "interrupted"
+		case !r.expected:
 			state = "NOT as expected"
 		}
 		fmt.Fprintf(tw, "  %d\t%s\t%.1fs\texit %d, %s\n", i+1, r.step.Title, r.took.Seconds(), r.exit, state)

@@ -148,6 +148,14 @@ func runRerun(cmd *cobra.Command, name string, f rerunFlags) error {
 		return rerunError(err)
 	}
 	rep, err := p.Run(cmd.Context())
+	if cmd.Context().Err() != nil {
+		// Ctrl-C: what the rerun saved stays, and the exit code says it
+		// was stopped, not that the script failed.
+		if rep.RunDir != "" {
+			fmt.Fprintf(cmd.ErrOrStderr(), "wright: %s interrupted; the rerun folder is kept: %s\n", name, rep.RunDir)
+		}
+		return &exitError{code: interruptedCode(), err: errSilent}
+	}
 	if err != nil {
 		var ue *library.UsageError
 		if errors.As(err, &ue) {
