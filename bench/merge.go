@@ -105,7 +105,8 @@ func Merge(out string, dirs []string) (Summary, error) {
 }
 
 // mergeRepro keeps the first shard's record with the earliest start, the
-// latest end, the selected counts added and the shard field cleared.
+// latest end, the longest wall time, the selected counts added and the
+// shard field cleared.
 func mergeRepro(acc, r *Repro) *Repro {
 	if r == nil {
 		return acc
@@ -121,6 +122,9 @@ func mergeRepro(acc, r *Repro) *Repro {
 	if r.Ended.After(acc.Ended) {
 		acc.Ended = r.Ended
 	}
+	// Shards run side by side: the merged bench took as long as its
+	// longest.
+	acc.WallSeconds = max(acc.WallSeconds, r.WallSeconds)
 	acc.Selected += r.Selected
 	if r.ConfigHash != acc.ConfigHash || r.SuiteHash != acc.SuiteHash || r.Model != acc.Model {
 		acc.ConfigHash = "mixed"

@@ -132,7 +132,9 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 	}
 	jobs, skipped := pendingJobs(cfg, tasks, prior)
 	out := Outcome{Skipped: skipped}
+	session := time.Now()
 	if cfg.Repro != nil {
+		keepFirstStart(cfg.Dir, cfg.Repro)
 		if err := WriteRepro(cfg.Dir, cfg.Repro); err != nil {
 			return out, err
 		}
@@ -154,8 +156,11 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 		// A fatal error or the cost limit may have come with the last jobs.
 		out.Stopped = b.stopReason(ctx)
 	}
-	if cfg.Repro != nil {
+	if cfg.Repro != nil && out.Ran > 0 {
+		// Only a session that ran an attempt moves the end and adds to
+		// the wall time.
 		cfg.Repro.Ended = time.Now()
+		cfg.Repro.WallSeconds += cfg.Repro.Ended.Sub(session).Seconds()
 		_ = WriteRepro(cfg.Dir, cfg.Repro)
 	}
 	b.mu.Lock()
@@ -165,6 +170,22 @@ func Run(ctx context.Context, cfg Config, tasks []Task, exec Executor) (Outcome,
 		return out, err
 	}
 	return out, nil
+}
+
+// keepFirstStart carries an earlier session's start, end and wall time
+// from dir's bench.json into r, so that a resume is the same bench: its
+// start is the first, and its wall time grows only by the sessions that
+// ran something. A bench.json written before wall_seconds existed counts
+// its start to its end. One that cannot be read is written anew.
+func keepFirstStart(dir string, r *Repro) {
+	prev, err := ReadRepro(dir)
+	if err != nil || prev == nil || prev.Started.IsZero() {
+		return
+	}
+	r.Started, r.Ended, r.WallSeconds = prev.Started, prev.Ended, prev.WallSeconds
+	if r.WallSeconds == 0 && prev.Ended.After(prev.Started) {
+		r.WallSeconds = prev.Ended.Sub(prev.Started).Seconds()
+	}
 }
 
 // pendingJobs are the attempts of tasks to run: all of them with cfg.Redo,

@@ -23,8 +23,13 @@ type Repro struct {
 	Mode       string    `json:"mode"`
 	Repeat     int       `json:"repeat"`
 	Shard      string    `json:"shard,omitempty"`
-	Started    time.Time `json:"started_at"`
-	Ended      time.Time `json:"ended_at,omitzero"`
+	// Started is the bench's first start: a resume keeps it. Ended is
+	// the end of the last session that ran an attempt, and WallSeconds
+	// the sessions' times added up, counting only the sessions that ran
+	// one, so a resume with nothing left to do changes neither.
+	Started     time.Time `json:"started_at"`
+	Ended       time.Time `json:"ended_at,omitzero"`
+	WallSeconds float64   `json:"wall_seconds,omitempty"`
 	Invalid    []Problem `json:"invalid_tasks,omitempty"`
 	Selected   int       `json:"selected_tasks"`
 }
@@ -353,6 +358,9 @@ func reproMarkdown(b *strings.Builder, r *Repro) {
 	fmt.Fprintf(b, "- started %s", r.Started.UTC().Format(time.RFC3339))
 	if !r.Ended.IsZero() {
 		fmt.Fprintf(b, ", ended %s", r.Ended.UTC().Format(time.RFC3339))
+	}
+	if r.WallSeconds > 0 {
+		fmt.Fprintf(b, "; %s of wall time over the sessions that ran attempts", time.Duration(r.WallSeconds*float64(time.Second)).Round(time.Second))
 	}
 	b.WriteString("\n")
 	for _, p := range r.Invalid {

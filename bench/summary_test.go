@@ -1,10 +1,13 @@
 package bench
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
 	"wright/bench/results"
 )
 
@@ -190,5 +193,55 @@ func TestSummaryCountsCachedTokens(t *testing.T) {
 	}
 	if md := s.Markdown(); !strings.Contains(md, "| prompt tokens (cached) | 4000 (3000, 75%) |") {
 		t.Errorf("summary.md lacks the cached share:\n%s", md)
+	}
+}
+
+// slow finishes each attempt after d, passed.
+type slow struct{ d time.Duration }
+
+func (s slow) Run(ctx context.Context, a Attempt) (Record, error) {
+	time.Sleep(s.d)
+	passed := true
+	return Record{ExitStatus: "Submitted", Passed: &passed, Steps: 1, Seconds: s.d.Seconds()}, nil
+}
+
+// TestResumeKeepsFirstStart: a resume with nothing left to run keeps the
+// bench's start, end and wall time; one that runs an attempt keeps the
+// start and adds only its own session to the wall time.
+func TestResumeKeepsFirstStart(t *testing.T) {
+	dir := t.TempDir()
+	tasks := []Task{{ID: "a", Text: "x", StartURL: "http://127.0.0.1:9/"}}
+	run := func(repeat int) *Repro {
+		t.Helper()
+		r := &Repro{Started: time.Now(), Repeat: repeat}
+		if _, err := Run(context.Background(), Config{Dir: dir, Repeat: repeat, Repro: r}, tasks, slow{300 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadRepro(dir)
+		if err != nil || got == nil {
+			t.Fatalf("bench.json: %v", err)
+		}
+		return got
+	}
+	first := run(1)
+	if first.WallSeconds < 0.3 || first.Ended.Sub(first.Started) < 300*time.Millisecond {
+		t.Fatalf("first session: started %v, ended %v, wall %.2fs", first.Started, first.Ended, first.WallSeconds)
+	}
+	time.Sleep(500 * time.Millisecond) // a pause between sessions is no one's work
+	idle := run(1)
+	if !idle.Started.Equal(first.Started) || !idle.Ended.Equal(first.Ended) || idle.WallSeconds != first.WallSeconds {
+		t.Errorf("a resume that ran nothing moved the record: %v–%v %.2fs, was %v–%v %.2fs",
+			idle.Started, idle.Ended, idle.WallSeconds, first.Started, first.Ended, first.WallSeconds)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if !strings.Contains(string(md), "started "+first.Started.UTC().Format(time.RFC3339)+", ended "+first.Ended.UTC().Format(time.RFC3339)) {
+		t.Errorf("summary.md lost the first session's start and end:\n%s", md)
+	}
+	more := run(2) // a second attempt per task: this session works
+	if !more.Started.Equal(first.Started) || !more.Ended.After(first.Ended) {
+		t.Errorf("a working resume: %v–%v, first %v–%v", more.Started, more.Ended, first.Started, first.Ended)
+	}
+	if gap := more.Ended.Sub(more.Started).Seconds(); more.WallSeconds < first.WallSeconds+0.3 || more.WallSeconds > gap-0.4 {
+		t.Errorf("wall %.2fs after two working sessions (first %.2fs, start to end %.2fs): the idle pause should not count", more.WallSeconds, first.WallSeconds, gap)
 	}
 }

@@ -314,14 +314,23 @@ func (b *Bench) Counts() Counts {
 	return c
 }
 
-// wall reads the bench's start and end from bench.json.
+// wall reads the bench's wall time from bench.json: the time of the
+// sessions that ran attempts, or, in a bench.json that does not count it,
+// its start to its end.
 func (b *Bench) wall() float64 {
 	var r struct {
 		Started time.Time `json:"started_at"`
 		Ended   time.Time `json:"ended_at"`
+		Wall    float64   `json:"wall_seconds"`
 	}
 	raw, err := ReadFile(b.Dir, "bench.json")
-	if err != nil || json.Unmarshal(raw, &r) != nil || r.Started.IsZero() || r.Ended.Before(r.Started) {
+	if err != nil || json.Unmarshal(raw, &r) != nil {
+		return 0
+	}
+	if r.Wall > 0 {
+		return r.Wall
+	}
+	if r.Started.IsZero() || r.Ended.Before(r.Started) {
 		return 0
 	}
 	return r.Ended.Sub(r.Started).Seconds()

@@ -153,3 +153,29 @@ func TestBenchPending(t *testing.T) {
 		t.Error("the pending run is not shown")
 	}
 }
+
+// TestBenchWallTime: the wall time is bench.json's wall_seconds, the time
+// of the sessions that ran attempts; a bench.json without it counts its
+// start to its end.
+func TestBenchWallTime(t *testing.T) {
+	for _, c := range []struct {
+		json string
+		want float64
+	}{
+		{`{"started_at": "2026-01-01T10:00:00Z", "ended_at": "2026-01-02T10:00:10Z", "wall_seconds": 10}`, 10},
+		{`{"started_at": "2026-01-01T10:00:00Z", "ended_at": "2026-01-01T10:00:12Z"}`, 12},
+		{`{"started_at": "2026-01-01T10:00:00Z"}`, 0},
+	} {
+		dir, _ := makeBench(t)
+		if err := os.WriteFile(filepath.Join(dir, "bench.json"), []byte(c.json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := LoadBench(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Counts().Wall; got != c.want {
+			t.Errorf("%s: wall %v, want %v", c.json, got, c.want)
+		}
+	}
+}
