@@ -13,16 +13,16 @@ import (
 
 // Repro is the reproducibility record of a bench, kept in DIR/bench.json.
 type Repro struct {
-	Version    string    `json:"wright_version"`
-	Commit     string    `json:"wright_commit,omitempty"`
-	ConfigHash string    `json:"config_hash"`
-	Model      string    `json:"model"`
-	Chromium   string    `json:"chromium_version,omitempty"`
-	Suite      string    `json:"suite"`
-	SuiteHash  string    `json:"suite_hash"`
-	Mode       string    `json:"mode"`
-	Repeat     int       `json:"repeat"`
-	Shard      string    `json:"shard,omitempty"`
+	Version    string `json:"wright_version"`
+	Commit     string `json:"wright_commit,omitempty"`
+	ConfigHash string `json:"config_hash"`
+	Model      string `json:"model"`
+	Chromium   string `json:"chromium_version,omitempty"`
+	Suite      string `json:"suite"`
+	SuiteHash  string `json:"suite_hash"`
+	Mode       string `json:"mode"`
+	Repeat     int    `json:"repeat"`
+	Shard      string `json:"shard,omitempty"`
 	// Started is the bench's first start: a resume keeps it. Ended is
 	// the end of the last session that ran an attempt, and WallSeconds
 	// the sessions' times added up, counting only the sessions that ran
@@ -30,8 +30,8 @@ type Repro struct {
 	Started     time.Time `json:"started_at"`
 	Ended       time.Time `json:"ended_at,omitzero"`
 	WallSeconds float64   `json:"wall_seconds,omitempty"`
-	Invalid    []Problem `json:"invalid_tasks,omitempty"`
-	Selected   int       `json:"selected_tasks"`
+	Invalid     []Problem `json:"invalid_tasks,omitempty"`
+	Selected    int       `json:"selected_tasks"`
 }
 
 // Spread is the median and 90th percentile of one measure.
