@@ -24,6 +24,8 @@ func (s *Session) actConsole(ctx context.Context, tool, exec, code string, allCo
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
+	// A ref the action could not use came from a snapshot shown before it.
+	before := s.newest
 	res := s.observed(obs, allConsole)
 	res.Code = code
 	res.Data["code"] = code
@@ -31,7 +33,7 @@ func (s *Session) actConsole(ctx context.Context, tool, exec, code string, allCo
 		s.lines = append(s.lines, code)
 		return res, nil
 	}
-	return res, s.actionError(tool, obs, res)
+	return res, s.actionError(tool, obs, res, before)
 }
 
 // observed turns a step's observation into a result: what the code printed,
@@ -101,14 +103,14 @@ func (s *Session) observed(obs env.Observation, allConsole bool) Result {
 
 // actionError is a failed action's error text: the exception's last
 // lines, and for a stale ref where the newest snapshot is.
-func (s *Session) actionError(tool string, obs env.Observation, res Result) error {
+func (s *Session) actionError(tool string, obs env.Observation, res Result, newest string) error {
 	exc, _ := obs.Details["exception"].(string)
 	if obs.Detail("timed_out") == true {
 		exc = strings.TrimSpace(exc)
 	}
 	msg := lastLines(exc, 6)
 	if strings.Contains(exc, "StaleRef") {
-		return fmt.Errorf("%s: %s\nThe newest snapshot is %s: use a ref from it, or call snapshot for a fresh one.%s", tool, msg, s.newest, tail(res.Text))
+		return fmt.Errorf("%s: %s\nThe newest snapshot is %s: use a ref from it, or call snapshot for a fresh one.%s", tool, msg, newest, tail(res.Text))
 	}
 	if msg == "" {
 		msg = "the action failed"
