@@ -8,21 +8,20 @@ import (
 	"testing"
 )
 
-// wrightEnv runs the binary in dir with env as its whole environment and
-// returns its exit code and stderr.
-func wrightEnv(t *testing.T, dir string, env []string, args ...string) (int, string) {
+// wrightEnv runs the binary in dir with env as its whole environment.
+func wrightEnv(t *testing.T, dir string, env []string, args ...string) *cliRun {
 	t.Helper()
 	cmd := exec.Command(wrightBin, args...)
 	cmd.Dir, cmd.Env = dir, env
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	r := &cliRun{}
+	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
 	err := cmd.Run()
 	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode(), stderr.String()
+		r.code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return 0, stderr.String()
+	return r
 }
 
 // TestBenchConfigErrorsCreateNothing holds that a config a run would refuse
@@ -37,7 +36,7 @@ func TestBenchConfigErrorsCreateNothing(t *testing.T) {
 	replay := filepath.Join(dir, "r.jsonl")
 	os.WriteFile(replay, []byte(`{"content":"{}"}`+"\n"), 0o644)
 
-	_, runSays := wrightEnv(t, dir, env, "run", "-t", "x", "--start-url", "http://127.0.0.1:9/", "-o", filepath.Join(dir, "runs"))
+	runSays := wrightEnv(t, dir, env, "run", "-t", "x", "--start-url", "http://127.0.0.1:9/", "-o", filepath.Join(dir, "runs")).stderr.String()
 	if !strings.Contains(runSays, "no API key: set OPENAI_API_KEY") {
 		t.Fatalf("wright run without a key said %q", runSays)
 	}
@@ -49,7 +48,8 @@ func TestBenchConfigErrorsCreateNothing(t *testing.T) {
 		"no key":      {[]string{"bench", "builtin:demo", "-o", "out"}, runSays},
 		"task config": {[]string{"bench", suite, "-o", "out", "--model", "replay:" + replay}, "wright: task bad: config: unknown key agent.no_such_key"},
 	} {
-		code, stderr := wrightEnv(t, dir, env, c.args...)
+		r := wrightEnv(t, dir, env, c.args...)
+		code, stderr := r.code, r.stderr.String()
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", name, code, stderr, c.want)
 		}
@@ -72,7 +72,8 @@ func TestBenchSuiteNotText(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "true"), b, 0o755)
-	code, stderr := wrightEnv(t, dir, os.Environ(), "bench", "./true", "-o", "out")
+	r := wrightEnv(t, dir, os.Environ(), "bench", "./true", "-o", "out")
+	code, stderr := r.code, r.stderr.String()
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	if code != 2 || len(lines) != shownInvalid+2 {
 		t.Fatalf("exit %d, %d lines:\n%s", code, len(lines), stderr)

@@ -14,6 +14,7 @@ import (
 	"wright/browser"
 	"wright/model"
 	"wright/run/config"
+	"wright/run/harness"
 	"wright/trust/keyring"
 	"wright/trust/sandbox"
 )
@@ -26,8 +27,13 @@ func init() {
 		Short: "Check that this machine can run wright, and say how to fix what is missing",
 		Long: `Check Chromium, Python, the sandbox and the model endpoint with the config a run
 would use, and say how to fix what fails. Give the same -c, --model and --base-url
-as the run: the endpoint check then asks that endpoint for its models with the key
-the config names.`,
+as the run: the endpoint check first checks the model and its key as wright run
+does (a key missing for an endpoint off this machine fails here as it would
+there), then asks that endpoint for its models with the key the config names; an
+answer other than 2xx fails. Recorded replies (--model builtin:recorded or
+replay:FILE) need no endpoint and no key, and none is asked.
+
+Exit codes: 0 when nothing failed (warnings allowed), 1 when a check failed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			overrides := map[string]any{}
@@ -41,7 +47,7 @@ the config names.`,
 		},
 	}
 	cmd.Flags().StringArrayVarP(&layers, "config", "c", nil, "config layers, as for wright run")
-	cmd.Flags().StringVar(&modelName, "model", "", "the model name to check for (model.name), as for wright run")
+	cmd.Flags().StringVar(&modelName, "model", "", "the model name to check for (model.name), as for wright run; builtin:recorded or replay:FILE checks no endpoint")
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "the OpenAI-compatible endpoint to check (model.base_url), as for wright run")
 	rootCmd.AddCommand(cmd)
 }
@@ -62,7 +68,7 @@ func doctor(ctx context.Context, cmd *cobra.Command, layers []string, overrides 
 	}
 	checks = append(checks, checkChromium(ctx, cfg), checkPython(ctx), checkPlatform(), checkConfinement(), checkSandbox(cfg))
 	if cfg != nil {
-		checks = append(checks, checkEndpoint(ctx, cfg.Model))
+		checks = append(checks, checkEndpoint(ctx, cfg))
 	}
 	failed := 0
 	for _, c := range checks {
@@ -127,14 +133,35 @@ func checkPython(ctx context.Context) check {
 	return check{name: "python3", ok: true, detail: "Python " + out}
 }
 
-func checkEndpoint(ctx context.Context, mc model.Config) check {
+// checkEndpoint checks the model a run would use as `wright run` checks
+// it (harness.Build: the model, its key and the judge's), then, for a
+// model behind an endpoint, asks the endpoint's probe path. Recorded
+// replies need neither an endpoint nor a key.
+func checkEndpoint(ctx context.Context, cfg *config.Config) check {
+	mc := cfg.Model
 	c := check{name: "endpoint"}
-	if name, ok := strings.CutPrefix(mc.Name, model.ReplayPrefix); ok {
-		if _, err := os.Stat(name); err != nil {
+	if mc.Name == recordedModel {
+		return check{name: "endpoint", ok: true, detail: recordedModel + ": the built-in demo suite's recorded replies (wright bench builtin:demo, wright demo); no endpoint and no key"}
+	}
+	replay, isReplay := strings.CutPrefix(mc.Name, model.ReplayPrefix)
+	if isReplay {
+		if _, err := os.Stat(replay); err != nil {
 			c.detail, c.fix = err.Error(), "point model.name at an existing replay file"
 			return c
 		}
-		return check{name: "endpoint", ok: true, detail: "replay file " + name}
+	}
+	if _, err := harness.Build(cfg, harness.Options{}); err != nil {
+		// What run would refuse, said in run's words: a missing key on
+		// an endpoint that is not this machine's, a bad base URL, a
+		// judge that cannot be built.
+		c.detail, c.fix = err.Error(), "correct the setting it names: wright run refuses this config"
+		if strings.Contains(err.Error(), "no API key") {
+			c.fix = "export the key in the variable it names, or point model.base_url at an endpoint on this machine (loopback needs no key)"
+		}
+		return c
+	}
+	if isReplay {
+		return check{name: "endpoint", ok: true, detail: "replay file " + replay + " (no endpoint, no key)"}
 	}
 	p, ok := model.LookupProvider(mc.API)
 	if !ok {
@@ -151,7 +178,8 @@ func checkEndpoint(ctx context.Context, mc model.Config) check {
 	key := keyring.Getenv(keyEnv)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+p.ProbePath, nil)
+	probe := strings.TrimRight(base, "/") + p.ProbePath
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, probe, nil)
 	if err != nil {
 		c.detail, c.fix = err.Error(), "set model.base_url to an http(s) URL"
 		return c
@@ -163,17 +191,26 @@ func checkEndpoint(ctx context.Context, mc model.Config) check {
 		return c
 	}
 	resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		c.detail, c.fix = fmt.Sprintf("%s refused the key (HTTP %d)", base, resp.StatusCode), "set "+keyEnv+" to a valid API key"
+	switch code := resp.StatusCode; {
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		c.detail, c.fix = fmt.Sprintf("%s refused the key (HTTP %d)", base, code), "set "+keyEnv+" to a valid API key"
 		return c
-	case resp.StatusCode >= 500:
-		c.detail, c.fix = fmt.Sprintf("%s answered HTTP %d", base, resp.StatusCode), "the server is failing; try again later"
+	case code == http.StatusNotFound:
+		// Something answers, but not the API: a base URL without its
+		// /v1, or a web server that is not a model endpoint.
+		c.detail = fmt.Sprintf("%s answered HTTP 404 on %s: no %s API at this base URL", base, probe, mc.API)
+		c.fix = fmt.Sprintf("check model.base_url (%s): it is the API's root, the URL its %s path hangs from (often ending in /v1)", base, p.ProbePath)
+		return c
+	case code >= 500:
+		c.detail, c.fix = fmt.Sprintf("%s answered HTTP %d", base, code), "the server is failing; try again later"
+		return c
+	case code >= 300:
+		c.detail, c.fix = fmt.Sprintf("%s answered HTTP %d on %s", base, code, probe), fmt.Sprintf("check model.base_url (%s) and the server's logs", base)
 		return c
 	}
 	detail := fmt.Sprintf("%s answered HTTP %d", base, resp.StatusCode)
 	if key == "" {
-		detail += " (no key in " + keyEnv + ")"
+		detail += " (no key in " + keyEnv + ": an endpoint on this machine needs none)"
 	}
 	return check{name: "endpoint", ok: true, detail: detail}
 }
