@@ -893,3 +893,64 @@ func TestInspectorCLI(t *testing.T) {
 		t.Errorf("script_list over HTTP:\n%s", out)
 	}
 }
+
+// actionJSON is one reply of the action protocol, as a model writes it.
+func actionJSON(thought, bash string, done bool, final string) string {
+	b, _ := json.Marshal(map[string]any{"thought": thought, "bash_command": bash, "done": done, "final_response": final})
+	return string(b)
+}
+
+// With model.api sampling and no model endpoint at all, script_make asks
+// the client's own model (the agent's turns and the judge's, screenshots
+// included) and saves a verified script.
+func TestSamplingMakesAScriptWithTheClientsModel(t *testing.T) {
+	t.Parallel()
+	site := shop(t)
+	script, _ := json.Marshal(map[string]any{
+		"agent": []string{
+			actionJSON("write the tool", "cat > final_script.py <<'EOF'\n"+priceTool+"EOF\npython3 final_script.py --help >/dev/null && echo ok", false, ""),
+			actionJSON("the gate reruns it", "", true, `{"item": "Office chair", "price": 120.5}`),
+		},
+		"agent_marker": "bash_command",
+		"final_marker": "----- result start -----",
+		"judge_score":  "Score: 5\nReasoning: the page shows the product and its price.",
+		"judge_final":  "The result matches the product page.\nStatus: success",
+	})
+	dir := t.TempDir()
+	env := append(serverEnv(t), "WRIGHT_TEST_SAMPLING="+string(script))
+	c := startBridge(t, env, dir, "stdio", wrightBin, "mcp", "--no-browser", "-c", "model.api=sampling", "-c", "gate.mode=rerun")
+	var schema map[string]any
+	_ = json.Unmarshal([]byte(priceSchema), &schema)
+	made := c.call("script_make", map[string]any{"task": `On the Acme shop, find the price of "Office chair" and report it.`,
+		"start_url": site, "output_schema": schema, "name": "sampled"})
+	var ans struct {
+		Verified bool `json:"verified"`
+		Saved    *struct {
+			Name string `json:"name"`
+		} `json:"saved"`
+	}
+	if err := json.Unmarshal([]byte(made.text()), &ans); err != nil || !ans.Verified || ans.Saved == nil {
+		t.Fatalf("script_make over sampling: %v\n%s\n%s", err, made.text(), c.stderr.String())
+	}
+	var st struct {
+		Stats struct {
+			Requests, Agent, Judge, Images int
+		} `json:"stats"`
+	}
+	raw := c.do(map[string]any{"op": "sampling_stats"}).raw
+	if err := json.Unmarshal([]byte(raw), &st); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("sampling: %+v", st.Stats)
+	if st.Stats.Agent != 2 || st.Stats.Judge < 2 || st.Stats.Images < 1 {
+		t.Errorf("the client's model was not the agent and the judge: %+v", st.Stats)
+	}
+	// A client without sampling is told so, and nothing runs.
+	plain := startBridge(t, serverEnv(t), t.TempDir(), "stdio", wrightBin, "mcp", "--no-browser", "-c", "model.api=sampling")
+	refused := plain.do(map[string]any{"op": "call", "tool": "script_make", "args": map[string]any{"task": "anything"}})
+	if !refused.Result.IsError || !strings.Contains(refused.text(), "offers no sampling") {
+		t.Errorf("sampling without a client that offers it: %s", refused.raw)
+	}
+	c.close()
+	plain.close()
+}

@@ -80,11 +80,58 @@ func decode(req *mcp.CallToolRequest, v any) error {
 // runConfig is the config of a run started over MCP: the server's layers
 // and overrides, then extra layers.
 func (s *Server) runConfig(extra ...string) (*config.Config, error) {
+	return s.runConfigWith(nil, extra...)
+}
+
+func (s *Server) runConfigWith(more map[string]any, extra ...string) (*config.Config, error) {
 	overrides := map[string]any{}
 	for k, v := range s.opts.Overrides {
 		overrides[k] = v
 	}
+	for k, v := range more {
+		overrides[k] = v
+	}
 	return config.Load(append(append([]string(nil), s.opts.Layers...), extra...), overrides)
+}
+
+// callConfig is the config of the runs of one tool call. With model.api
+// sampling it lends the call's MCP session to them (given back by done),
+// and fails when the client offers no sampling.
+func (s *Server) callConfig(req *mcp.CallToolRequest, extra ...string) (cfg *config.Config, done func(), err error) {
+	done = func() {}
+	cfg, err = s.runConfig(extra...)
+	if err != nil {
+		return nil, done, err
+	}
+	jm, jerr := cfg.JudgeModel()
+	judgeSamples := jerr == nil && jm.API == APISampling
+	if cfg.Model.API != APISampling && !judgeSamples {
+		return cfg, done, nil
+	}
+	if req.Session == nil || req.Session.InitializeParams() == nil || req.Session.InitializeParams().Capabilities == nil ||
+		req.Session.InitializeParams().Capabilities.Sampling == nil {
+		return nil, done, errors.New("model.api is sampling, but this client offers no sampling: configure a model for wright (model.api, model.name and its key) or use a client that answers sampling/createMessage")
+	}
+	base, give, err := lendSampler(req.Session)
+	if err != nil {
+		return nil, done, err
+	}
+	more := map[string]any{}
+	if cfg.Model.API == APISampling {
+		more["model.base_url"] = base
+		if strings.TrimSpace(cfg.Model.Name) == "" {
+			more["model.name"] = APISampling
+		}
+	}
+	if judgeSamples {
+		more["gate.model.base_url"] = base
+	}
+	cfg, err = s.runConfigWith(more, extra...)
+	if err != nil {
+		give()
+		return nil, done, err
+	}
+	return cfg, give, nil
 }
 
 // makeAnswer is what script_make returns.
@@ -135,10 +182,11 @@ func (s *Server) scriptMake(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 	if in.Crafted == nil || *in.Crafted {
 		extra = append(extra, "crafted_cli")
 	}
-	cfg, err := s.runConfig(extra...)
+	cfg, lent, err := s.callConfig(req, extra...)
 	if err != nil {
 		return s.failure(err), nil
 	}
+	defer lent()
 	task := harness.Task{Text: in.Task, StartURL: in.StartURL}
 	if len(in.OutputSchema) > 0 && string(in.OutputSchema) != "null" {
 		if task.OutputSchema, err = output.Compile(in.OutputSchema, "output_schema"); err != nil {
@@ -314,10 +362,11 @@ func (s *Server) scriptRerun(ctx context.Context, req *mcp.CallToolRequest, heal
 	if err != nil {
 		return s.failure(err), nil
 	}
-	cfg, err := s.runConfig()
+	cfg, lent, err := s.callConfig(req)
 	if err != nil {
 		return s.failure(err), nil
 	}
+	defer lent()
 	o := rerun.Options{Library: s.opts.Library, Name: in.Name, Params: params, StartURL: in.StartURL, Config: cfg,
 		Heal: heal, HealStepLimit: rerun.DefaultHealSteps, Warn: s.warn}
 	if heal {
@@ -444,10 +493,11 @@ func (s *Server) scriptCheck(ctx context.Context, req *mcp.CallToolRequest) (*mc
 			return s.failure(err), nil
 		}
 	}
-	cfg, err := s.runConfig()
+	cfg, lent, err := s.callConfig(req)
 	if err != nil {
 		return s.failure(err), nil
 	}
+	defer lent()
 	token := req.Params.GetProgressToken()
 	out := []checkAnswer{}
 	for i, n := range names {

@@ -66,6 +66,8 @@ at start ($` + mcp.TokenEnv + ` fixes it), and only loopback is served unless
 }
 
 func runMCP(cmd *cobra.Command, f mcpFlags) error {
+	// Before the config is read, so that model.api: sampling is an API.
+	mcp.RegisterSampling()
 	overrides := map[string]any{}
 	if f.model != "" {
 		overrides["model.name"] = f.model

@@ -10,10 +10,17 @@
 // progress notification), {"op":"resources"}, {"op":"read","uri":U},
 // {"op":"close"}. Every answer carries the request's "id" and, for a call,
 // the progress notifications the server sent for it.
+//
+// With $WRIGHT_TEST_SAMPLING (JSON: agent, an array of replies in turn, for
+// requests whose system prompt holds agent_marker; judge_final for a judge
+// request holding final_marker; judge_score for the others) the client
+// offers sampling and answers sampling/createMessage from that script;
+// {"op":"sampling_stats"} says what it was asked.
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [mode, target, ...rest] = process.argv.slice(2);
 let transport;
@@ -28,7 +35,27 @@ if (mode === "stdio") {
   process.exit(2);
 }
 
-const client = new Client({ name: "wright-test-bridge", version: "1.0.0" });
+const script = process.env.WRIGHT_TEST_SAMPLING ? JSON.parse(process.env.WRIGHT_TEST_SAMPLING) : null;
+const client = new Client({ name: "wright-test-bridge", version: "1.0.0" }, { capabilities: script ? { sampling: {} } : {} });
+const stats = { requests: 0, agent: 0, judge: 0, images: 0, max_tokens: 0 };
+if (script) {
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    const { systemPrompt = "", messages, maxTokens } = request.params;
+    stats.requests++;
+    stats.max_tokens = maxTokens;
+    stats.images += messages.filter((m) => m.content.type === "image").length;
+    const texts = messages.filter((m) => m.content.type === "text").map((m) => m.content.text).join("\n");
+    let text;
+    if (systemPrompt.includes(script.agent_marker)) {
+      text = script.agent[Math.min(stats.agent, script.agent.length - 1)];
+      stats.agent++;
+    } else {
+      stats.judge++;
+      text = texts.includes(script.final_marker) ? script.judge_final : script.judge_score;
+    }
+    return { model: "bridge-script", role: "assistant", content: { type: "text", text }, stopReason: "endTurn" };
+  });
+}
 await client.connect(transport);
 const say = (o) => process.stdout.write(JSON.stringify(o) + "\n");
 say({ op: "ready", server: client.getServerVersion(), pid: transport.pid ?? null });
@@ -70,6 +97,9 @@ for await (const line of lines) {
       }
       case "call":
         out = await call(req);
+        break;
+      case "sampling_stats":
+        out = { stats };
         break;
       case "resources":
         out = await client.listResources();
