@@ -358,3 +358,37 @@ func TestBrowserSessionsApart(t *testing.T) {
 		t.Errorf("list: %s", list.out)
 	}
 }
+
+// A session ends by itself after --idle without a command, and when its
+// Chromium dies; either way nothing of it is left.
+func TestBrowserSessionEndsIdleOrWithChromium(t *testing.T) {
+	srv := browserSite(t)
+	environ := browserEnv(t)
+	dir := filepath.Join(envValue(environ, "XDG_RUNTIME_DIR"), "wright-browser")
+
+	wbOK(t, environ, "open", srv.URL+"/", "--session", "idle", "--idle", "1500ms")
+	procs := tree(t, daemonPID(t, filepath.Join(dir, "idle.json")))
+	start := time.Now()
+	if left := waitGone(t, procs, 15*time.Second); len(left) > 0 {
+		t.Fatalf("an idle session is still running after %v: %v", time.Since(start), left)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "idle.sock")); !os.IsNotExist(err) {
+		t.Errorf("the idle session's socket is left: %v", err)
+	}
+	t.Logf("idle session (--idle 1500ms) gone %v after its last command", time.Since(start))
+
+	wbOK(t, environ, "open", srv.URL+"/", "--session", "crash")
+	pid := daemonPID(t, filepath.Join(dir, "crash.json"))
+	procs = tree(t, pid)
+	for _, p := range procs {
+		if st, ok := proctab.Stat(p); ok && strings.Contains(comm(p), "chrom") && !strings.Contains(comm(st.PPID), "chrom") {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+	}
+	if left := waitGone(t, procs, 15*time.Second); len(left) > 0 {
+		t.Fatalf("the session whose Chromium was killed is still running: %v", left)
+	}
+	if r := wb(t, environ, "--session", "crash", "tabs"); r.code == 0 || !strings.Contains(r.err, "no browser session") {
+		t.Errorf("a command to the crashed session: %d %s", r.code, r.err)
+	}
+}
