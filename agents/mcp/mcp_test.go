@@ -368,7 +368,10 @@ func descendants(pid int) []int {
 }
 
 // sleepers are the processes running the cancel test's own sleep.
-func sleepers() []int {
+func sleepers() []int { return sleepersOf("97.31") }
+
+// sleepersOf are the processes running `sleep arg`.
+func sleepersOf(arg string) []int {
 	var out []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -377,7 +380,7 @@ func sleepers() []int {
 			continue
 		}
 		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if string(b) == "sleep\x0097.31\x00" && len(alive([]int{p})) == 1 {
+		if string(b) == "sleep\x00"+arg+"\x00" && len(alive([]int{p})) == 1 {
 			out = append(out, p)
 		}
 	}
@@ -953,4 +956,42 @@ func TestSamplingMakesAScriptWithTheClientsModel(t *testing.T) {
 	}
 	c.close()
 	plain.close()
+}
+
+// A client that dies mid script_make ends the run as a cancel does: the
+// server sees its stdin close, the run stops Interrupted with its folder
+// saved, and the server exits leaving no process.
+func TestClientDeathEndsTheRun(t *testing.T) {
+	t.Parallel()
+	agent := modeltest.New(t,
+		modeltest.Bash("wait for the page", "sleep 97.32; echo slept"),
+		modeltest.Done(model.FieldBash, "never reached", "nothing"))
+	dir := t.TempDir()
+	args := append([]string{"stdio", wrightBin, "mcp", "--no-browser"}, modelFlags(agent, judge(t))...)
+	c := startBridge(t, serverEnv(t), dir, args...)
+	line, _ := json.Marshal(map[string]any{"op": "call", "id": 1, "tool": "script_make", "args": map[string]any{"task": "Wait a while."}})
+	if _, err := c.in.Write(append(line, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for len(sleepersOf("97.32")) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run's sleep never started\n%s", c.stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	below := descendants(c.server)
+	c.cmd.Process.Kill() // the client dies; the server's stdin closes
+	waitGone(t, append(below, c.server), "after the client died")
+	if left := sleepersOf("97.32"); len(left) > 0 {
+		t.Errorf("the run's sleep outlived the client: %v", left)
+	}
+	runs, _ := filepath.Glob(filepath.Join(dir, "runs", "*", "result.json"))
+	if len(runs) != 1 {
+		t.Fatalf("run folders with a result.json: %v", runs)
+	}
+	b, _ := os.ReadFile(runs[0])
+	if !strings.Contains(string(b), `"exit_status": "Interrupted"`) {
+		t.Errorf("the run's result.json:\n%s", b)
+	}
 }
