@@ -98,7 +98,7 @@ func TestBench(t *testing.T) {
 		t.Errorf("failures by reason: %+v", b.ByReason)
 	}
 	md := b.Markdown()
-	for _, want := range []string{"20 attempts: **11 passed**, **4 failed**, 4 unscored, 1 errors", "- **4** url_match: expected /cart.html",
+	for _, want := range []string{"20 attempts: **11 passed**, **4 failed**, 4 unscored, 1 error", "- **4** url_match: expected /cart.html",
 		"| task_19 | 1 | — | EnvironmentError | unscored |", "| task_20 | 1 | — | error | error |", "| ✓string_match ?judge |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("text lacks %q:\n%s", want, md)
@@ -177,5 +177,18 @@ func TestBenchWallTime(t *testing.T) {
 		if got := b.Counts().Wall; got != c.want {
 			t.Errorf("%s: wall %v, want %v", c.json, got, c.want)
 		}
+	}
+}
+
+// TestCountsLineSingular: one attempt and one error are said so.
+func TestCountsLineSingular(t *testing.T) {
+	var c Counts
+	c.Attempts, c.Errors = 1, 1
+	if got := countsLine(c, ""); !strings.HasPrefix(got, "1 attempt: 0 passed, 0 failed, 0 unscored, 1 error ·") {
+		t.Errorf("countsLine = %q", got)
+	}
+	c.Attempts, c.Errors = 2, 2
+	if got := countsLine(c, ""); !strings.HasPrefix(got, "2 attempts: 0 passed, 0 failed, 0 unscored, 2 errors ·") {
+		t.Errorf("countsLine = %q", got)
 	}
 }

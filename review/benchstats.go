@@ -93,9 +93,9 @@ func ratePct(v *float64) string {
 // countsLine is the bench's totals in one line; strong wraps the passed and
 // failed counts (Markdown's ** in text).
 func countsLine(c Counts, strong string) string {
-	s := fmt.Sprintf("%d attempts: %s%d passed%s, %s%d failed%s, %d unscored", c.Attempts, strong, c.Passed, strong, strong, c.Failed, strong, c.Unscored)
+	s := fmt.Sprintf("%s: %s%d passed%s, %s%d failed%s, %d unscored", plural(c.Attempts, "attempt"), strong, c.Passed, strong, strong, c.Failed, strong, c.Unscored)
 	if c.Errors > 0 {
-		s += fmt.Sprintf(", %d errors", c.Errors)
+		s += ", " + plural(c.Errors, "error")
 	}
 	if c.Interrupted > 0 {
 		s += fmt.Sprintf(", %d interrupted (run again on resume)", c.Interrupted)
@@ -105,6 +105,15 @@ func countsLine(c Counts, strong string) string {
 		s += fmt.Sprintf(" · %s wall time", secsText(c.Wall))
 	}
 	return s
+}
+
+// plural is "1 attempt", "2 attempts": n and the noun, with an s unless n
+// is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func secsText(s float64) string {

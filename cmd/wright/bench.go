@@ -205,7 +205,7 @@ const shownInvalid = 5
 func printInvalid(w io.Writer, s *bench.Suite) {
 	for i, p := range s.Invalid {
 		if i == shownInvalid {
-			more := fmt.Sprintf("wright: … and %d more invalid tasks", len(s.Invalid)-i)
+			more := fmt.Sprintf("wright: … and %d more invalid %s", len(s.Invalid)-i, map[bool]string{true: "task", false: "tasks"}[len(s.Invalid)-i == 1])
 			if len(s.Tasks) == 0 {
 				more += "; is this a suite file?"
 			} else {
@@ -294,22 +294,22 @@ func benchExecutor(f benchFlags, configFor func(bench.Task, int) (*config.Config
 func reportBench(cmd *cobra.Command, f benchFlags, outcome bench.Outcome) error {
 	stderr := cmd.ErrOrStderr()
 	sum := outcome.Summary
-	fmt.Fprintf(cmd.OutOrStdout(), "%d passed, %d failed, %d unscored, %d errors; success %s; results in %s\n",
-		sum.Passed, sum.Failed, sum.Rate.Unscored, sum.Errors, rateText(sum.SuccessRate), filepath.Join(f.out, "summary.md"))
+	fmt.Fprintf(cmd.OutOrStdout(), "%d passed, %d failed, %d unscored, %s; success %s; results in %s\n",
+		sum.Passed, sum.Failed, sum.Rate.Unscored, harness.Plural(sum.Errors, "error"), rateText(sum.SuccessRate), filepath.Join(f.out, "summary.md"))
 	if len(sum.ByVia) > 0 {
 		fmt.Fprintln(cmd.OutOrStdout(), viaLine(sum))
 	}
 	if outcome.Skipped > 0 {
-		fmt.Fprintf(stderr, "wright: %d attempt(s) were already final in %s and were skipped (--redo runs them again)\n", outcome.Skipped, f.out)
+		fmt.Fprintf(stderr, "wright: %s already final in %s, skipped (--redo runs them again)\n", harness.Plural(outcome.Skipped, "attempt"), f.out)
 	}
 	switch {
 	case cmd.Context().Err() != nil:
-		fmt.Fprintf(stderr, "wright: interrupted; %d attempt(s) not run. Resume with the same command: finished attempts are kept.\n", outcome.NotRun)
+		fmt.Fprintf(stderr, "wright: interrupted; %s not run. Resume with the same command: finished attempts are kept.\n", harness.Plural(outcome.NotRun, "attempt"))
 		return &exitError{code: 130, err: errSilent}
 	case outcome.Fatal != nil:
 		return fmt.Errorf("bench stopped: %w", outcome.Fatal)
 	case outcome.Stopped != "":
-		fmt.Fprintf(stderr, "wright: bench stopped: %s; %d attempt(s) not run\n", outcome.Stopped, outcome.NotRun)
+		fmt.Fprintf(stderr, "wright: bench stopped: %s; %s not run\n", outcome.Stopped, harness.Plural(outcome.NotRun, "attempt"))
 		return &exitError{code: 1, err: errSilent}
 	}
 	return nil

@@ -137,7 +137,7 @@ func (d *benchDisplay) Close() {
 func overallLine(e bench.Event) string {
 	s := fmt.Sprintf("%d/%d done  %d passed  %d failed", e.Done, e.Total, e.Passed, e.Failed)
 	if e.Errors > 0 {
-		s += fmt.Sprintf("  %d errors", e.Errors)
+		s += "  " + harness.Plural(e.Errors, "error")
 	}
 	if e.Interrupted > 0 {
 		s += fmt.Sprintf("  %d interrupted", e.Interrupted)

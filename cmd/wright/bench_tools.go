@@ -10,6 +10,7 @@ import (
 
 	"wright/bench"
 	"wright/bench/results"
+	"wright/run/harness"
 )
 
 // The bench's offline tools: they read results.jsonl files and write
@@ -107,7 +108,7 @@ var benchExportCmd = &cobra.Command{
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(cmd.OutOrStdout(), "wrote %d task folder(s) to %s\n", n, out)
+		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s to %s\n", harness.Plural(n, "task folder"), out)
 		return nil
 	},
 }

@@ -51,7 +51,7 @@ A run still going, or one that crashed, is shown as far as its files go.
 
 A bench directory (results.jsonl) is shown as its results table, with the
 failures grouped by exit status and by their first error line.`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: reviewArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, err := serveArgs(cmd, args, &f)
 			if err != nil {
@@ -73,6 +73,18 @@ failures grouped by exit status and by their first error line.`,
 	rootCmd.AddCommand(cmd)
 }
 
+// reviewArgs takes the one folder the usage line shows; a second word is
+// --serve's address (serveArgs).
+func reviewArgs(cmd *cobra.Command, args []string) error {
+	switch {
+	case len(args) == 0:
+		return usageError("give a run folder or a bench folder: wright review RUN_DIR (a bench: wright review BENCH_DIR)")
+	case len(args) > 2:
+		return usageError("too many arguments (%s): review one folder at a time: wright review RUN_DIR", strings.Join(args[1:], " "))
+	}
+	return nil
+}
+
 // serveArgs lets --serve take its address as a separate word
 // (`--serve 127.0.0.1:8080`), which a flag with an optional value cannot:
 // the word arrives as a second argument, beside the directory.
@@ -81,7 +93,7 @@ func serveArgs(cmd *cobra.Command, args []string, f *reviewFlags) (string, error
 		return args[0], nil
 	}
 	if !cmd.Flags().Changed("serve") {
-		return "", usageError("accepts 1 arg(s), received %d: review one directory at a time", len(args))
+		return "", usageError("too many arguments (%s): review one folder at a time: wright review RUN_DIR", strings.Join(args[1:], " "))
 	}
 	dir, addr := args[0], args[1]
 	if fi, err := os.Stat(addr); err == nil && fi.IsDir() {

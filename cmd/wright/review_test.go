@@ -93,14 +93,14 @@ func TestReviewUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	_ = os.WriteFile(filepath.Join(dir, "result.json"), []byte(`{"exit_status": "Submitted", "steps": 0}`), 0o644)
 	for want, args := range map[string][]string{
-		"not a loopback address":  {"review", dir, "--serve", "0.0.0.0:0"},
-		"not a run directory":     {"review", t.TempDir()},
-		"choose one of":           {"review", dir, "--json", "--html"},
-		"--public only applies":   {"review", dir, "--public"},
-		"the run has no step 7":   {"review", dir, "--step", "7"},
-		"accepts between 1 and 2": {"review"},
-		"one directory at a time": {"review", "a", "b"},
-		"neither a run directory": {"review", t.TempDir(), "--serve"},
+		"not a loopback address": {"review", dir, "--serve", "0.0.0.0:0"},
+		"not a run directory":    {"review", t.TempDir()},
+		"choose one of":          {"review", dir, "--json", "--html"},
+		"--public only applies":  {"review", dir, "--public"},
+		"the run has no step 7":  {"review", dir, "--step", "7"},
+		"give a run folder or a bench folder: wright review RUN_DIR": {"review"},
+		"review one folder at a time":                                {"review", "a", "b"},
+		"neither a run directory":                                    {"review", t.TempDir(), "--serve"},
 	} {
 		r := wright(t, args...)
 		if r.code != 2 || !strings.Contains(r.stderr.String(), want) {
