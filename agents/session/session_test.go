@@ -15,6 +15,7 @@ import (
 
 	"wright/env/proctab"
 	"wright/trust/sandbox"
+	"wright/trust/secrets"
 )
 
 // The test binary stands in for wright inside the runner's sandbox: run
@@ -391,4 +392,60 @@ func TestChromiumDeathEndsSession(t *testing.T) {
 	if left := descendants(t, os.Getpid()); len(left) > 0 {
 		t.Fatalf("processes left after Chromium died: %v", left)
 	}
+}
+
+// A secret is typed from its placeholder, and no result holds its value:
+// not the snapshot, the code's output, the console, nor the script.
+func TestSecretsStayPlaceholders(t *testing.T) {
+	const value = "hunter2-very-secret"
+	t.Setenv("SESSION_TEST_PASS", value)
+	set, err := secrets.Load(map[string]secrets.Spec{"PASS": {Env: "SESSION_TEST_PASS"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Login</title><label>Code <input id="c"></label>
+<button onclick="const v = document.getElementById('c').value; console.log('typed ' + v); document.getElementById('echo').textContent = v;
+fetch('/check?v=' + encodeURIComponent(v)).then(r => r.text()).then(t => { document.getElementById('verdict').textContent = t })">Echo</button>
+<p id="echo"></p><p id="verdict"></p>`)
+	})
+	// The server says whether the value itself reached the page.
+	mux.HandleFunc("/check", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("v") == value {
+			fmt.Fprint(w, "the server got the real value")
+			return
+		}
+		fmt.Fprint(w, "the server got something else")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	s := open(t, srv.URL+"/", func(o *Options) { o.Secrets = set })
+	snap := call(t, s, "snapshot", map[string]any{"mode": "full"})
+	var all []string
+	res := call(t, s, "fill", map[string]any{"ref": refOf(t, snap.Text, "textbox", "Code"), "text": secrets.Placeholder("PASS")})
+	all = append(all, res.Text, res.Code)
+	res = call(t, s, "click", map[string]any{"ref": refOf(t, snap.Text, "button", "Echo")})
+	all = append(all, res.Text)
+	if w := call(t, s, "wait", map[string]any{"text": "the server got"}); !strings.Contains(w.Text+res.Text, "the server got the real value") {
+		t.Fatalf("the secret was not typed: %s", w.Text)
+	}
+	res = call(t, s, "run_code", map[string]any{"code": "print(page.locator('#c').input_value())\nprint(page.locator('#echo').inner_text())\nprint(page.evaluate('document.getElementById(\"c\").value'))"})
+	all = append(all, res.Text)
+	for _, tool := range []string{"snapshot", "console"} {
+		r := call(t, s, tool, map[string]any{})
+		all = append(all, r.Text)
+		b, _ := json.Marshal(r.Data)
+		all = append(all, string(b))
+	}
+	all = append(all, s.Script())
+	joined := strings.Join(all, "\n")
+	if strings.Contains(joined, value) {
+		t.Fatalf("a result holds the secret's value:\n%s", joined)
+	}
+	// It was typed: the page's echo is there, as its placeholder.
+	if !strings.Contains(joined, secrets.Placeholder("PASS")) {
+		t.Fatalf("no placeholder in the results:\n%s", joined)
+	}
+	t.Logf("results after typing a secret:\n%s", res.Text)
 }
