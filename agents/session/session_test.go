@@ -449,3 +449,32 @@ fetch('/check?v=' + encodeURIComponent(v)).then(r => r.text()).then(t => { docum
 	}
 	t.Logf("results after typing a secret:\n%s", res.Text)
 }
+
+// What one action costs, whole (the runner's step, the observation) and in
+// the runner alone; printed for docs, held loosely.
+func TestActionTime(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/")
+	snap := call(t, s, "snapshot", map[string]any{"mode": "full"})
+	more := refOf(t, snap.Text, "button", "More")
+	name := refOf(t, snap.Text, "textbox", "Name")
+	var whole, inRunner time.Duration
+	const n = 10
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		res := call(t, s, "fill", map[string]any{"ref": name, "text": fmt.Sprint("name ", i)})
+		whole += time.Since(start)
+		ms, _ := res.Data["elapsed_ms"].(int64)
+		inRunner += time.Duration(ms) * time.Millisecond
+	}
+	start := time.Now()
+	call(t, s, "click", map[string]any{"ref": more})
+	click := time.Since(start)
+	start = time.Now()
+	call(t, s, "snapshot", nil)
+	snapTime := time.Since(start)
+	t.Logf("fill by ref: %v a call on average (%v of it in the runner); click %v; snapshot %v", whole/n, inRunner/n, click, snapTime)
+	if whole/n > 2*time.Second {
+		t.Errorf("an action takes %v", whole/n)
+	}
+}
