@@ -305,6 +305,11 @@ func (b *bridge) call(tool string, args map[string]any) answer {
 func (b *bridge) close() {
 	b.t.Helper()
 	b.do(map[string]any{"op": "close"})
+	// The server's stderr reaches the bridge's (stdio's "inherit"): its
+	// log holds no key either.
+	if strings.Contains(b.stderr.String(), testKey) {
+		b.t.Errorf("the server's log holds its API key:\n%s", b.stderr.String())
+	}
 }
 
 // refOf finds the ref of the snapshot line naming role and name.
@@ -498,6 +503,16 @@ func TestTypeScriptClientOverHTTP(t *testing.T) {
 	env := append(serverEnv(t), "WRIGHT_MCP_TOKEN="+token)
 	c := startBridge(t, env, dir, "http", url)
 	drivePage(t, c, site)
+	// A second MCP session gets a browser of its own: neither sees the
+	// other's page.
+	other := startBridge(t, env, dir, "http", url)
+	if nav := other.call("navigate", map[string]any{"url": shop(t)}); !strings.Contains(nav.text(), "Acme") {
+		t.Errorf("the second session's page:\n%s", nav.text())
+	}
+	if snap := c.call("snapshot", map[string]any{"mode": "full"}); !strings.Contains(snap.text(), "Hello, Ada!") || strings.Contains(snap.text(), "Acme") {
+		t.Errorf("the first session's page after the second navigated:\n%s", snap.text())
+	}
+	other.close()
 	below := descendants(srv.Process.Pid)
 	if len(alive(below)) == 0 {
 		t.Fatal("no browser processes below the server while a session is open")
