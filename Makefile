@@ -163,6 +163,15 @@ SCALE_ARGS ?=
 bench-scale: deps
 	$(GO) run ./bench/measure/scale $(SCALE_ARGS)
 
+# wright mcp side by side with @playwright/mcp (npm) through the official
+# TypeScript MCP SDK client, on the same Chromium and npm pages: characters
+# per call and over the sequence, tools/list, time per action
+# (docs/performance.md). MCP_ARGS to adjust, e.g. MCP_ARGS="-reps 5".
+MCP_ARGS ?=
+.PHONY: bench-mcp
+bench-mcp: build npm
+	$(GO) run ./bench/measure/mcpcompare -wright $(BIN) $(MCP_ARGS)
+
 demo: build
 	$(BIN) demo
 
