@@ -499,7 +499,7 @@ func TestTypeScriptClientOverHTTP(t *testing.T) {
 	t.Parallel()
 	site := greeter(t)
 	dir := t.TempDir()
-	srv, url, token := startHTTPServer(t, dir)
+	srv, url, token := startHTTPServer(t, dir, "--keepalive", "1s")
 	env := append(serverEnv(t), "WRIGHT_MCP_TOKEN="+token)
 	c := startBridge(t, env, dir, "http", url)
 	drivePage(t, c, site)
@@ -524,6 +524,19 @@ func TestTypeScriptClientOverHTTP(t *testing.T) {
 	if len(alive([]int{srv.Process.Pid})) != 1 {
 		t.Error("the HTTP server ended with its session")
 	}
+
+	// A client that dies without a word: the pings go unanswered and the
+	// session ends, its browser with it, while the server runs on.
+	gone := startBridge(t, env, dir, "http", url)
+	gone.call("navigate", map[string]any{"url": site})
+	time.Sleep(3 * time.Second) // idle with pings answered: the session lives
+	gone.call("snapshot", map[string]any{})
+	before := alive(descendants(srv.Process.Pid))
+	if len(before) == 0 {
+		t.Fatal("no browser below the server for the third session")
+	}
+	gone.cmd.Process.Kill()
+	waitGone(t, before, "after the HTTP client died")
 
 	// No token, a wrong one, or a Host that is not loopback: refused.
 	for _, tc := range []struct {

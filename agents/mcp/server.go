@@ -40,6 +40,10 @@ type Options struct {
 	OutputDir string
 	// Browser opens browser sessions; nil serves no browser tools.
 	Browser Browsers
+	// KeepAlive, when set, pings every session at this interval and ends
+	// one (its browser with it) after three pings in a row go unanswered:
+	// how a server on HTTP learns that a client died without saying so.
+	KeepAlive time.Duration
 	// Warn hears what the server has to say that is no tool's answer; nil
 	// discards it. It never hears a key: results and warnings go through
 	// the same redaction.
@@ -68,7 +72,9 @@ func New(opts Options) *Server {
 		Instructions: instructions,
 		// No logging capability: wright sends no log messages, and a
 		// smaller initialize answer is a smaller prompt.
-		Capabilities: &mcp.ServerCapabilities{},
+		Capabilities:              &mcp.ServerCapabilities{},
+		KeepAlive:                 opts.KeepAlive,
+		KeepAliveFailureThreshold: 3,
 	})
 	s.addScriptTools()
 	if opts.Browser != nil {

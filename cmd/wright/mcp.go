@@ -23,6 +23,7 @@ type mcpFlags struct {
 	http        string
 	allowRemote bool
 	idle        time.Duration
+	keepalive   time.Duration
 	configs     []string
 	model       string
 	baseURL     string
@@ -55,6 +56,7 @@ at start ($` + mcp.TokenEnv + ` fixes it), and only loopback is served unless
 	fl.StringVar(&f.http, "http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "with --http, listen on and answer a non-loopback address (the token is still required)")
 	fl.DurationVar(&f.idle, "idle-timeout", 30*time.Minute, "with --http, end a session (and its browser) after this long without a request")
+	fl.DurationVar(&f.keepalive, "keepalive", 30*time.Second, "with --http, ping each session this often and end it (and its browser) after three unanswered pings: a client that died; 0 never pings")
 	fl.StringArrayVarP(&f.configs, "config", "c", nil, "config layer, as for wright run (the model, the judge, the browser, the URL policy, secrets)")
 	fl.StringVar(&f.model, "model", "", "the model of script_make and script_heal runs (model.name)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (model.base_url)")
@@ -92,6 +94,11 @@ func runMCP(cmd *cobra.Command, f mcpFlags) error {
 	}
 	rerun.WrightVersion = version
 	opts := mcp.Options{Version: version, Layers: f.configs, Overrides: overrides, Library: lib, OutputDir: f.outputDir, Warn: warn}
+	if f.http != "" {
+		// Over stdio a dead client closes the pipe; over HTTP only an
+		// unanswered ping tells.
+		opts.KeepAlive = f.keepalive
+	}
 	if !f.noBrowser {
 		so, err := mcp.SessionOptions(cfg)
 		if err != nil {
