@@ -147,21 +147,24 @@ type Digest struct {
 
 // DigestStep is one model call in the digest.
 type DigestStep struct {
-	Step          int      `json:"step"`
-	Thought       string   `json:"thought,omitempty"`
-	Code          string   `json:"code,omitempty"`
-	Done          bool     `json:"done,omitempty"`
-	FinalResponse string   `json:"final_response,omitempty"`
-	Status        string   `json:"status,omitempty"`
-	Page          string   `json:"page,omitempty"`
-	Output        string   `json:"output,omitempty"`
-	Notes         []Note   `json:"notes,omitempty"`
-	ElapsedMS     float64  `json:"elapsed_ms,omitempty"`
-	PromptTokens  int      `json:"prompt_tokens"`
-	CachedTokens  int      `json:"cached_tokens"`
-	Uncached      int      `json:"uncached_tokens"`
-	Screenshots   []string `json:"screenshots,omitempty"`
-	Compacted     bool     `json:"compacted_after,omitempty"`
+	Step          int     `json:"step"`
+	Thought       string  `json:"thought,omitempty"`
+	Code          string  `json:"code,omitempty"`
+	Done          bool    `json:"done,omitempty"`
+	FinalResponse string  `json:"final_response,omitempty"`
+	Status        string  `json:"status,omitempty"`
+	Page          string  `json:"page,omitempty"`
+	Output        string  `json:"output,omitempty"`
+	Notes         []Note  `json:"notes,omitempty"`
+	ElapsedMS     float64 `json:"elapsed_ms,omitempty"`
+	PromptTokens  int     `json:"prompt_tokens"`
+	// PromptEstimated: prompt_tokens is wright's estimate, the endpoint
+	// having reported no usage for the call.
+	PromptEstimated bool     `json:"prompt_estimated,omitempty"`
+	CachedTokens    int      `json:"cached_tokens"`
+	Uncached        int      `json:"uncached_tokens"`
+	Screenshots     []string `json:"screenshots,omitempty"`
+	Compacted       bool     `json:"compacted_after,omitempty"`
 }
 
 // DigestFinal is one final run in the digest.
@@ -183,7 +186,7 @@ func (r *Run) Digest(o TextOptions) Digest {
 		}
 		ds := DigestStep{Step: s.N, Thought: s.Thought, Code: s.Code, Done: s.Done, FinalResponse: s.FinalResponse,
 			Status: s.Status(), Page: s.Page(), Output: head(s.Output(), 15, 1200), Notes: s.Notes, ElapsedMS: s.Elapsed,
-			PromptTokens: s.Prompt, CachedTokens: s.Usage.CachedTokens, Uncached: s.Uncached(), Screenshots: s.Screenshots, Compacted: s.Compacted}
+			PromptTokens: s.Prompt, PromptEstimated: s.PromptEstimated, CachedTokens: s.Usage.CachedTokens, Uncached: s.Uncached(), Screenshots: s.Screenshots, Compacted: s.Compacted}
 		if s.ShowRaw() {
 			ds.Output = head(s.Raw, 15, 1200)
 		}

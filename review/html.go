@@ -227,8 +227,8 @@ func tokenChart(steps []Step, comps []Compaction) template.HTML {
 	}
 	for i, s := range steps {
 		bh := h * float64(s.Prompt) / float64(peak)
-		fmt.Fprintf(&b, `<a href="#step-%d"><rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" class="bar %s"><title>step %d: %d prompt tokens (%d cached, %d uncached)</title></rect></a>`,
-			s.N, float64(i)*bw+bw*0.1, h-bh, bw*0.8, bh, statusClassFor(s), s.N, s.Prompt, s.Usage.CachedTokens, s.Uncached())
+		fmt.Fprintf(&b, `<a href="#step-%d"><rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" class="bar %s"><title>step %d: %s</title></rect></a>`,
+			s.N, float64(i)*bw+bw*0.1, h-bh, bw*0.8, bh, statusClassFor(s), s.N, s.TokensText())
 		if c, ok := compacted[s.N]; ok {
 			x := float64(i)*bw + bw
 			fmt.Fprintf(&b, `<line x1="%.2f" x2="%.2f" y1="0" y2="%.0f" class="compaction"><title>history compacted after step %d: %d → %d tokens</title></line>`,

@@ -406,8 +406,17 @@ func TestGateLabelFromResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Header.GateLabel != "1 (success)" || r.Header.JudgedRun != "run_1" || len(r.FinalRuns) != 2 {
+	if r.Header.GateLabel == nil || *r.Header.GateLabel != 1 || r.Header.GateLabelText() != "1 (success)" || r.Header.JudgedRun != "run_1" || len(r.FinalRuns) != 2 {
 		t.Errorf("header %+v, %d final runs", r.Header, len(r.FinalRuns))
+	}
+	// The digest is for programs: the label is the number result.json has.
+	var buf bytes.Buffer
+	if err := r.WriteDigest(&buf, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &d); err != nil || d["gate_label"] != 1.0 {
+		t.Errorf("digest gate_label %#v (%v)", d["gate_label"], err)
 	}
 }
 

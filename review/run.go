@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -46,9 +47,11 @@ type Header struct {
 	Tokens        int    `json:"tokens"`
 	PromptTokens  int    `json:"prompt_tokens"`
 	CachedTokens  int    `json:"cached_tokens"` // of the prompt tokens, those the provider's cache served
-	// EstimatedPrompt is the steps' prompt sizes added up, when the model
-	// reported no usage (recorded replies, some local servers): what the
-	// step lines show, so the header does not say 0 beside them.
+	// EstimatedPrompt is wright's estimate of the prompts of the calls
+	// whose endpoint reported no usage (recorded replies, some local
+	// servers), added up: result.json's estimated_prompt_tokens, or the
+	// estimated steps' prompts. Tokens and PromptTokens keep what the
+	// endpoint reported; a person is shown this figure marked "est.".
 	EstimatedPrompt int     `json:"estimated_prompt_tokens,omitempty"`
 	Cost            float64 `json:"cost"`
 	Seconds         float64 `json:"seconds"`
@@ -56,8 +59,10 @@ type Header struct {
 	// GateVerdict is the judge's verdict on the newest judged final run:
 	// "success", "failure", "unreadable" or "" (nothing judged).
 	GateVerdict string `json:"gate_verdict,omitempty"`
-	// GateLabel is result.json's gate_label when the run recorded one.
-	GateLabel string `json:"gate_label,omitempty"`
+	// GateLabel is result.json's gate_label when the run recorded one: a
+	// number, as there (1 success, 0 failure); GateLabelText says it in
+	// words for a person.
+	GateLabel *int `json:"gate_label,omitempty"`
 	// JudgedRun is the final run the verdict is about (run_N).
 	JudgedRun string `json:"judged_run,omitempty"`
 	// Finished is false while a run goes on, or after it crashed: there is
@@ -77,10 +82,13 @@ type Step struct {
 	// Notes are the harness's words besides the observation (format
 	// errors, gate refusals, environment errors) and the notices shown to
 	// the model after it.
-	Notes   []Note  `json:"notes,omitempty"`
-	Usage   Usage   `json:"usage"`
-	Prompt  int     `json:"prompt_tokens"`
-	Elapsed float64 `json:"elapsed_ms,omitempty"`
+	Notes  []Note `json:"notes,omitempty"`
+	Usage  Usage  `json:"usage"`
+	Prompt int    `json:"prompt_tokens"`
+	// PromptEstimated says Prompt is wright's estimate: the endpoint
+	// reported no usage for the call.
+	PromptEstimated bool    `json:"prompt_estimated,omitempty"`
+	Elapsed         float64 `json:"elapsed_ms,omitempty"`
 	// Screenshots are the step's screenshot in live mode, and the ones the
 	// step's code saved in workspace mode; relative to the run directory.
 	Screenshots []string `json:"screenshots,omitempty"`
@@ -274,6 +282,9 @@ type result struct {
 	Model         string    `json:"model"`
 	Mode          string    `json:"mode"`
 	GateLabel     any       `json:"gate_label"`
+	// EstimatedPromptTokens is wright's estimate of the prompts the
+	// endpoint reported no usage for.
+	EstimatedPromptTokens int `json:"estimated_prompt_tokens"`
 	// The final run the gate judged: gate_run (a number), or judged_run.
 	GateRun   any `json:"gate_run"`
 	JudgedRun any `json:"judged_run"`
@@ -332,15 +343,16 @@ func (r *Run) readHeader() {
 	if !res.StartedAt.IsZero() {
 		h.StartedAt = res.StartedAt.UTC().Format(time.RFC3339)
 	}
+	h.EstimatedPrompt = res.EstimatedPromptTokens
 	switch v := res.GateLabel.(type) {
-	case nil:
 	case float64:
-		h.GateLabel = fmt.Sprint(v)
-		if v == 1 || v == 0 {
-			h.GateLabel += map[bool]string{true: " (success)", false: " (failure)"}[v == 1]
+		label := int(v)
+		h.GateLabel = &label
+	case string:
+		// An older writer's label as text: its number, if it is one.
+		if label, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+			h.GateLabel = &label
 		}
-	default:
-		h.GateLabel = fmt.Sprint(v)
 	}
 	judged := res.JudgedRun
 	if res.GateRun != nil {
@@ -391,9 +403,12 @@ func (r *Run) summarise(traj *trajectory) {
 			}
 		}
 	}
-	if h.Tokens == 0 {
+	if h.EstimatedPrompt == 0 {
+		// A run still going, or a result.json from before the field.
 		for _, s := range r.Steps {
-			h.EstimatedPrompt += s.Prompt
+			if s.PromptEstimated {
+				h.EstimatedPrompt += s.Prompt
+			}
 		}
 	}
 	if h.Task == "" && traj != nil && len(traj.Messages) > 1 {

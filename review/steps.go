@@ -52,6 +52,9 @@ func (r *Run) readSteps(traj *trajectory) {
 		}
 	}
 	for _, s := range byN {
+		// The loop falls back on its own count when the endpoint reports
+		// no usage: a prompt with no reported prompt tokens is that.
+		s.PromptEstimated = s.Prompt > 0 && s.Usage.PromptTokens == 0
 		r.Steps = append(r.Steps, *s)
 	}
 	sort.Slice(r.Steps, func(i, j int) bool { return r.Steps[i].N < r.Steps[j].N })

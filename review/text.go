@@ -121,12 +121,12 @@ func (r *Run) headerMD(b *mdOut) {
 	row("Mode", h.Mode)
 	row("Model", h.Model)
 	row("Steps", fmt.Sprint(h.Steps))
-	row("Tokens", tokensText(h))
+	row("Tokens", h.TokensText())
 	row("Cost", fmt.Sprintf("$%.4f", h.Cost))
 	row("Seconds", fmt.Sprintf("%.1f", h.Seconds))
 	row("Started", h.StartedAt)
 	row("Gate verdict", gateText(h))
-	row("Gate label", h.GateLabel)
+	row("Gate label", h.GateLabelText())
 	if len(r.Compactions) > 0 {
 		row("Compactions", fmt.Sprintf("%d (after steps %s)", len(r.Compactions), compactionSteps(r.Compactions)))
 	}
@@ -169,7 +169,7 @@ func (r *Run) stepMD(b *mdOut, s Step, full bool) {
 	if s.Elapsed > 0 {
 		title = append(title, fmt.Sprintf("%.1fs", s.Elapsed/1000))
 	}
-	title = append(title, fmt.Sprintf("%d prompt tokens (%d cached, %d uncached)", s.Prompt, s.Usage.CachedTokens, s.Uncached()))
+	title = append(title, s.TokensText())
 	fmt.Fprintf(b, "## %s\n\n", strings.Join(title, " · "))
 	if s.Thought != "" {
 		fmt.Fprintf(b, "%s\n\n", s.Thought)
@@ -276,13 +276,41 @@ func fenced(text, lang string) string {
 }
 
 // cell makes text safe for one table cell or one line.
-// tokensText is the header's token count: the model's, or, when it reported
-// none, the estimate the step lines show, said to be one.
-func tokensText(h Header) string {
-	if h.Tokens == 0 && h.EstimatedPrompt > 0 {
-		return fmt.Sprintf("none reported by the model; about %d prompt tokens over the steps (estimated)", h.EstimatedPrompt)
+// TokensText is the run's token count for a person, by the rule every
+// view follows: what the endpoint reported as it is, and wright's estimate
+// of the prompts it reported nothing for, marked "est.".
+func (h Header) TokensText() string {
+	reported := fmt.Sprintf("%d (%d prompt, %d cached)", h.Tokens, h.PromptTokens, h.CachedTokens)
+	switch {
+	case h.EstimatedPrompt == 0:
+		return reported
+	case h.Tokens == 0:
+		return fmt.Sprintf("~%d prompt tokens est. (the endpoint reported none)", h.EstimatedPrompt)
 	}
-	return fmt.Sprintf("%d (%d prompt, %d cached)", h.Tokens, h.PromptTokens, h.CachedTokens)
+	return fmt.Sprintf("%s + ~%d prompt tokens est.", reported, h.EstimatedPrompt)
+}
+
+// TokensText is a step's prompt for a person: the endpoint's count with
+// its cached part, or wright's estimate, marked "est.".
+func (s Step) TokensText() string {
+	if s.PromptEstimated {
+		return fmt.Sprintf("~%d prompt tokens est.", s.Prompt)
+	}
+	return fmt.Sprintf("%d prompt tokens (%d cached, %d uncached)", s.Prompt, s.Usage.CachedTokens, s.Uncached())
+}
+
+// GateLabelText is the gate's label in words: "1 (success)", "0
+// (failure)", or "" when the run recorded none.
+func (h Header) GateLabelText() string {
+	switch {
+	case h.GateLabel == nil:
+		return ""
+	case *h.GateLabel == 1:
+		return "1 (success)"
+	case *h.GateLabel == 0:
+		return "0 (failure)"
+	}
+	return fmt.Sprint(*h.GateLabel)
 }
 
 func cell(s string) string {

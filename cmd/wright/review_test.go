@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -183,5 +184,76 @@ func TestReviewServe(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Error("the server did not end on SIGINT")
+	}
+}
+
+// TestTokensOneRule follows the demo's recorded run, whose replies report
+// no usage, through every view: the step lines, the end line, result.json,
+// and the review as text, JSON and HTML show wright's estimate marked
+// est., and the same figure; the gate's label is a number in JSON.
+func TestTokensOneRule(t *testing.T) {
+	out := t.TempDir()
+	r := wright(t, "demo", "-o", out)
+	stderr := r.stderr.String()
+	if r.code != 0 {
+		t.Fatalf("demo: exit %d\n%s", r.code, stderr)
+	}
+	results, _ := filepath.Glob(filepath.Join(out, "demo_bookshop_*", "result.json"))
+	if len(results) != 1 {
+		t.Fatalf("result.json: %v", results)
+	}
+	runDir := filepath.Dir(results[0])
+	var res struct {
+		Usage struct {
+			TotalTokens int `json:"total_tokens"`
+		} `json:"usage"`
+		PerStep   []int `json:"prompt_tokens_per_step"`
+		Estimated int   `json:"estimated_prompt_tokens"`
+	}
+	b, _ := os.ReadFile(results[0])
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, n := range res.PerStep {
+		sum += n
+	}
+	if res.Usage.TotalTokens != 0 || res.Estimated == 0 || res.Estimated != sum {
+		t.Fatalf("result.json: reported %d, estimated %d, per step %v", res.Usage.TotalTokens, res.Estimated, res.PerStep)
+	}
+	est := "~" + strconv.Itoa(res.Estimated) + " prompt tokens est."
+	first := "~" + strconv.Itoa(res.PerStep[0])
+	if strings.Contains(stderr, "prompt 0 (") || !strings.Contains(stderr, "prompt "+first+" est. · run "+first+" prompt tokens est.") ||
+		!strings.Contains(stderr, "Submitted after 6 steps, "+est+", $0.0000") {
+		t.Errorf("the demo's lines do not mark the estimate (%s):\n%s", est, stderr)
+	}
+
+	text := wright(t, "review", "--plain", runDir).stdout.String()
+	if !strings.Contains(text, "**Tokens:** "+est) || !strings.Contains(text, "## Step 1 · rc 0 · ") ||
+		!strings.Contains(text, " · "+first+" prompt tokens est.\n") || !strings.Contains(text, "**Gate label:** 1 (success)") {
+		t.Errorf("the review's text:\n%s", text)
+	}
+	var digest struct {
+		GateLabel any `json:"gate_label"`
+		Estimated int `json:"estimated_prompt_tokens"`
+		Steps     []struct {
+			Prompt    int  `json:"prompt_tokens"`
+			Estimated bool `json:"prompt_estimated"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal(wright(t, "review", "--json", runDir).stdout.Bytes(), &digest); err != nil {
+		t.Fatal(err)
+	}
+	if digest.GateLabel != 1.0 || digest.Estimated != res.Estimated || len(digest.Steps) != 6 || !digest.Steps[0].Estimated || digest.Steps[0].Prompt != res.PerStep[0] {
+		t.Errorf("the digest: %+v", digest)
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	if r := wright(t, "review", "--html", "-o", html, runDir); r.code != 0 {
+		t.Fatalf("review --html: exit %d %s", r.code, r.stderr.String())
+	}
+	page, _ := os.ReadFile(html)
+	if !strings.Contains(string(page), est+" (the endpoint reported none)") || !strings.Contains(string(page), first+" prompt tokens est.</span>") ||
+		!strings.Contains(string(page), "label 1 (success)") {
+		t.Errorf("the HTML review does not mark the estimate %s", est)
 	}
 }

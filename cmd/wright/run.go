@@ -247,8 +247,9 @@ func (o *runObserver) Observe(e agent.Event) {
 }
 
 // endLines is how a run ended, in one line (and the reason on a second when
-// it did not submit): status, steps, tokens and cost with the judge's, and
-// the run folder.
+// it did not submit): status, steps, tokens and cost with the judge's (the
+// endpoint's counts, or wright's estimate marked est. where it reported
+// none), and the run folder.
 func endLines(res rundir.Result) string {
 	if res.ExitStatus == "" {
 		return ""
@@ -259,8 +260,8 @@ func endLines(res rundir.Result) string {
 		tokens, cost = tokens+j.TotalTokens, cost+j.Cost
 		judge = fmt.Sprintf(" (judge %d tokens, $%.4f)", j.TotalTokens, j.Cost)
 	}
-	line := fmt.Sprintf("wright: %s after %s, %d tokens, $%.4f%s — %s\n", res.ExitStatus, harness.Plural(res.Steps, "step"),
-		tokens, cost, judge, displayPath(res.RunDir))
+	line := fmt.Sprintf("wright: %s after %s, %s, $%.4f%s — %s\n", res.ExitStatus, harness.Plural(res.Steps, "step"),
+		harness.RunTokens(tokens, res.EstimatedPromptTokens), cost, judge, displayPath(res.RunDir))
 	if res.ExitStatus != agent.Submitted && res.Message != "" {
 		line += "wright: why: " + strings.TrimSpace(res.Message) + "\n"
 	}

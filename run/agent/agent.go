@@ -127,7 +127,10 @@ type Agent struct {
 	usage        model.Usage
 	formatErrors int
 	promptTokens []int
-	compactions  []compact.Record
+	// estimated adds up the prompt estimates of the calls whose endpoint
+	// reported no usage.
+	estimated   int
+	compactions []compact.Record
 	// archived holds the messages compactions took out of the context, in
 	// order, so that trajectory.json still has every message.
 	archived  []model.Message
@@ -286,6 +289,7 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	prompt := reply.Usage.PromptTokens
 	if prompt == 0 {
 		prompt = estimate
+		a.estimated += estimate
 	}
 	a.promptTokens = append(a.promptTokens, prompt)
 	_ = a.Dir.AppendJSONL("raw_responses.jsonl", map[string]any{"step": a.calls, "finish_reason": reply.FinishReason, "usage": reply.Usage, "content": reply.Content, "raw": rawJSON(reply.Raw)})
@@ -488,7 +492,7 @@ func (a *Agent) result(task Task) rundir.Result {
 		status = exit.Meta.ExitStatus
 	}
 	res := rundir.Result{TaskID: task.ID, ExitStatus: status, Steps: a.calls, ModelCalls: a.calls, Usage: a.usage,
-		PromptTokensPerStep: a.promptTokens, Compactions: len(a.compactions),
+		PromptTokensPerStep: a.promptTokens, EstimatedPromptTokens: a.estimated, Compactions: len(a.compactions),
 		StartedAt: a.started.UTC(), EndedAt: time.Now().UTC(), RunDir: a.Dir.Dir,
 		Model: a.ModelName, Mode: a.Config.Mode}
 	res.Seconds = res.EndedAt.Sub(res.StartedAt).Seconds()
@@ -552,10 +556,13 @@ func (a *Agent) emit(e Event) {
 	if a.Observer == nil {
 		return
 	}
-	e.TaskID, e.Step, e.Usage = a.task.ID, a.calls, a.usage
+	e.TaskID, e.Step, e.Usage, e.Estimated = a.task.ID, a.calls, a.usage, a.estimated
 	if e.Kind == StepStarted || e.Kind == StepEnded {
 		if m := a.lastAssistant(); m != nil && m.Meta != nil && m.Meta.Usage != nil {
 			e.StepUsage = *m.Meta.Usage
+			if e.StepUsage.PromptTokens == 0 {
+				e.StepEstimate = m.Meta.PromptTokens
+			}
 		}
 	}
 	if a.Dir != nil {

@@ -48,6 +48,11 @@ type Event struct {
 	// StepUsage is what the step's model call cost (its prompt, cached and
 	// not, and its completion), on StepStarted and StepEnded.
 	StepUsage model.Usage
+	// StepEstimate is wright's estimate of the step's prompt when the
+	// endpoint reported no usage for its call (0 when it did), and
+	// Estimated the run's such estimates so far (also on RunEnded): what
+	// a display shows, marked as an estimate, where Usage has nothing.
+	StepEstimate, Estimated int
 }
 
 // Observer hears a run's progress. Observe is called from the run's own

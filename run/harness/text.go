@@ -47,21 +47,44 @@ func (t *textObserver) Observe(e agent.Event) {
 	case agent.DoneRefused:
 		p("  done refused: %s\n", e.Message)
 	case agent.StepEnded:
-		p("  → %s · %s · run %d tokens · $%.4f\n", e.Status, StepTokens(e.StepUsage), e.Usage.TotalTokens, e.Usage.Cost)
+		p("  → %s · %s · run %s · $%.4f\n", e.Status, StepTokens(e.StepUsage, e.StepEstimate), RunTokens(e.Usage.TotalTokens, e.Estimated), e.Usage.Cost)
 		if e.Output != "" {
 			p("%s", indent("    ", "    ", e.Output))
 		}
 	case agent.Compacted:
 		p("  history compacted at step %d (%d -> %d tokens)\n", e.Step, e.TokensBefore, e.TokensAfter)
 	case agent.RunEnded:
-		p("wright: %s after %s, %d tokens (%d prompt, %d cached), $%.4f — %s\n", e.Status, Plural(e.Step, "step"), e.Usage.TotalTokens, e.Usage.PromptTokens, e.Usage.CachedTokens, e.Usage.Cost, e.RunDir)
+		tokens := fmt.Sprintf("%d tokens (%d prompt, %d cached)", e.Usage.TotalTokens, e.Usage.PromptTokens, e.Usage.CachedTokens)
+		if e.Estimated > 0 {
+			tokens = RunTokens(e.Usage.TotalTokens, e.Estimated)
+		}
+		p("wright: %s after %s, %s, $%.4f — %s\n", e.Status, Plural(e.Step, "step"), tokens, e.Usage.Cost, e.RunDir)
 	}
 }
 
 // StepTokens is one call's tokens for a person: the prompt split into what
 // the provider's cache served and what it did not, then the completion.
-func StepTokens(u model.Usage) string {
+// When the endpoint reported no usage, estimate (wright's count of the
+// prompt) is shown instead, marked as one: never a row of zeros.
+func StepTokens(u model.Usage, estimate int) string {
+	if u.PromptTokens == 0 && estimate > 0 {
+		return fmt.Sprintf("prompt ~%d est.", estimate)
+	}
 	return fmt.Sprintf("prompt %d (%d cached, %d uncached) + %d out", u.PromptTokens, u.CachedTokens, u.Uncached(), u.CompletionTokens)
+}
+
+// RunTokens is a run's tokens for a person: what the endpoint reported,
+// and wright's estimate of the prompts it reported nothing for, marked
+// "est." (the one rule of every display: a reported count as it is, an
+// estimate said to be one).
+func RunTokens(reported, estimated int) string {
+	switch {
+	case estimated == 0:
+		return fmt.Sprintf("%d tokens", reported)
+	case reported == 0:
+		return fmt.Sprintf("~%d prompt tokens est.", estimated)
+	}
+	return fmt.Sprintf("%d tokens + ~%d prompt tokens est.", reported, estimated)
 }
 
 // codeBlock shows a command as a shell line ("$ ls") and any other

@@ -46,10 +46,16 @@ type Result struct {
 	// JudgeUsage is what the judge spent for the run (its calls through the
 	// harness and the key proxy); it counts toward the cost limit too.
 	JudgeUsage *model.Usage `json:"judge_usage,omitempty"`
-	// PromptTokensPerStep is the prompt size of each model call, in order.
-	PromptTokensPerStep []int   `json:"prompt_tokens_per_step"`
-	Compactions         int     `json:"compactions"`
-	Seconds             float64 `json:"seconds"`
+	// PromptTokensPerStep is the prompt size of each model call, in order:
+	// the endpoint's count, or wright's estimate when it reported none.
+	PromptTokensPerStep []int `json:"prompt_tokens_per_step"`
+	// EstimatedPromptTokens adds up wright's estimates of the prompts of
+	// the calls whose endpoint reported no usage (recorded replies, some
+	// local servers); Usage keeps what endpoints reported, and a person
+	// is shown this figure marked "est." where Usage has none.
+	EstimatedPromptTokens int     `json:"estimated_prompt_tokens,omitempty"`
+	Compactions           int     `json:"compactions"`
+	Seconds               float64 `json:"seconds"`
 	// ModelSeconds is the time inside the model's calls, EnvSeconds the
 	// time inside the environment's steps; the rest of Seconds is the
 	// harness's own.
