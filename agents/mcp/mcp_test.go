@@ -936,12 +936,29 @@ func actionJSON(thought, bash string, done bool, final string) string {
 // included) and saves a verified script.
 func TestSamplingMakesAScriptWithTheClientsModel(t *testing.T) {
 	t.Parallel()
-	site := shop(t)
-	script, _ := json.Marshal(map[string]any{
-		"agent": []string{
+	t.Run("rerun gate", func(t *testing.T) {
+		t.Parallel()
+		testSampling(t, "rerun", []string{
 			actionJSON("write the tool", "cat > final_script.py <<'EOF'\n"+priceTool+"EOF\npython3 final_script.py --help >/dev/null && echo ok", false, ""),
 			actionJSON("the gate reruns it", "", true, `{"item": "Office chair", "price": 120.5}`),
-		},
+		})
+	})
+	// The file gate: the agent runs the script and asks `wright reflect`
+	// from its shell, which the harness answers with the client's model.
+	t.Run("file gate", func(t *testing.T) {
+		t.Parallel()
+		testSampling(t, "file", []string{
+			actionJSON("write and run the tool", "cat > final_script.py <<'EOF'\n"+priceTool+"EOF\nmkdir -p final_runs/run_1 && WRIGHT_RUN_DIR=final_runs/run_1 python3 final_script.py", false, ""),
+			actionJSON("ask the judge", "wright reflect", false, ""),
+			actionJSON("judged", "", true, `{"item": "Office chair", "price": 120.5}`),
+		})
+	})
+}
+
+func testSampling(t *testing.T, gateMode string, agentReplies []string) {
+	site := shop(t)
+	script, _ := json.Marshal(map[string]any{
+		"agent":        agentReplies,
 		"agent_marker": "bash_command",
 		"final_marker": "----- result start -----",
 		"judge_score":  "Score: 5\nReasoning: the page shows the product and its price.",
@@ -949,7 +966,7 @@ func TestSamplingMakesAScriptWithTheClientsModel(t *testing.T) {
 	})
 	dir := t.TempDir()
 	env := append(serverEnv(t), "WRIGHT_TEST_SAMPLING="+string(script))
-	c := startBridge(t, env, dir, "stdio", wrightBin, "mcp", "--no-browser", "-c", "model.api=sampling", "-c", "gate.mode=rerun")
+	c := startBridge(t, env, dir, "stdio", wrightBin, "mcp", "--no-browser", "-c", "model.api=sampling", "-c", "gate.mode="+gateMode)
 	var schema map[string]any
 	_ = json.Unmarshal([]byte(priceSchema), &schema)
 	made := c.call("script_make", map[string]any{"task": `On the Acme shop, find the price of "Office chair" and report it.`,
@@ -973,7 +990,7 @@ func TestSamplingMakesAScriptWithTheClientsModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("sampling: %+v", st.Stats)
-	if st.Stats.Agent != 2 || st.Stats.Judge < 2 || st.Stats.Images < 1 {
+	if st.Stats.Agent != len(agentReplies) || st.Stats.Judge < 2 || st.Stats.Images < 1 {
 		t.Errorf("the client's model was not the agent and the judge: %+v", st.Stats)
 	}
 	// A client without sampling is told so, and nothing runs.
