@@ -145,40 +145,30 @@ func run(ctx context.Context, o options) error {
 
 	listChars := map[string]int{}
 	listNames := map[string][]string{}
-	startMS := map[string]float64{}
-	for _, s := range servers {
-		if err := d.request(map[string]any{"op": "start", "server": s.Name, "command": s.command, "args": s.args, "cwd": s.cwd, "env": s.env}, nil); err != nil {
-			return fmt.Errorf("start %s: %w", s.Name, err)
-		}
-		var l struct {
-			Chars int      `json:"chars"`
-			Names []string `json:"names"`
-		}
-		if err := d.request(map[string]any{"op": "list", "server": s.Name}, &l); err != nil {
-			return fmt.Errorf("%s tools/list: %w", s.Name, err)
-		}
-		listChars[s.Name], listNames[s.Name] = l.Chars, l.Names
-		// The first call launches the browser on either side; it is
-		// timed apart from the sequences.
-		tool, args := s.call(step{Kind: "navigate"}, site+"/start.html", "", "")
-		var r callResult
-		if err := d.request(map[string]any{"op": "call", "server": s.Name, "tool": tool, "args": args}, &r); err != nil {
-			return fmt.Errorf("%s first navigate: %w", s.Name, err)
-		}
-		if r.Result.IsError {
-			return fmt.Errorf("%s first navigate failed: %s", s.Name, r.text())
-		}
-		startMS[s.Name] = r.MS
-	}
-
+	startMS := map[string][]float64{}
 	byServer := map[string][][]call{} // server -> repetition -> calls
 	ps := pages()
 	for rep := 0; rep < o.reps; rep++ {
+		// Fresh servers (and browsers) every repetition: the pages keep
+		// state (TodoMVC's list is in localStorage), and every repetition
+		// must see them as the first did. The order alternates, so both
+		// sides see the same machine load.
 		order := servers
 		if rep%2 == 1 {
 			order = []server{servers[1], servers[0]}
 		}
-		var repCalls = map[string][]call{}
+		for _, s := range order {
+			n, names, ms, err := startServer(d, s, site)
+			if err != nil {
+				return err
+			}
+			if rep > 0 && n != listChars[s.Name] {
+				return fmt.Errorf("%s: tools/list was %d characters, now %d", s.Name, listChars[s.Name], n)
+			}
+			listChars[s.Name], listNames[s.Name] = n, names
+			startMS[s.Name] = append(startMS[s.Name], ms)
+		}
+		repCalls := map[string][]call{}
 		for _, pg := range ps {
 			for _, s := range order {
 				if err := ctx.Err(); err != nil {
@@ -196,15 +186,13 @@ func run(ctx context.Context, o options) error {
 				}
 			}
 		}
-		for name, c := range repCalls {
-			byServer[name] = append(byServer[name], c)
+		for _, s := range order {
+			byServer[s.Name] = append(byServer[s.Name], repCalls[s.Name])
+			if err := d.request(map[string]any{"op": "stop", "server": s.Name}, nil); err != nil {
+				return fmt.Errorf("stop %s: %w", s.Name, err)
+			}
 		}
 		fmt.Fprintf(os.Stderr, "mcpcompare: repetition %d of %d done\n", rep+1, o.reps)
-	}
-	for _, s := range servers {
-		if err := d.request(map[string]any{"op": "stop", "server": s.Name}, nil); err != nil {
-			return fmt.Errorf("stop %s: %w", s.Name, err)
-		}
 	}
 
 	w, p := stepStats(byServer[wrightDialect.Name]), stepStats(byServer[playwrightDialect.Name])
@@ -222,7 +210,7 @@ func run(ctx context.Context, o options) error {
 			Wright: float64(listChars[wrightDialect.Name]), Peer: float64(listChars[playwrightDialect.Name]), Target: 0.6},
 		row{Measure: fmt.Sprintf("time per action, ms (mean of %d steps' medians)", tw.Actions), Wright: tw.ActionMS, Peer: tp.ActionMS, Target: 0.8, Format: "%.0f"},
 		row{Measure: fmt.Sprintf("time per snapshot, ms (mean of %d steps' medians)", tw.Reads), Wright: tw.ReadMS, Peer: tp.ReadMS, Format: "%.0f"},
-		row{Measure: "first call (browser start), ms", Wright: startMS[wrightDialect.Name], Peer: startMS[playwrightDialect.Name]},
+		row{Measure: "first call (browser start), ms, median", Wright: median(startMS[wrightDialect.Name]), Peer: median(startMS[playwrightDialect.Name])},
 	)
 	fmt.Println(ratioTable(rows))
 	errs := 0
@@ -243,6 +231,32 @@ func run(ctx context.Context, o options) error {
 		return fmt.Errorf("%d steps failed: their figures are not comparable", errs)
 	}
 	return nil
+}
+
+// startServer starts a server through the client, lists its tools and
+// makes its first call, which launches the browser on either side (timed
+// apart from the sequences): the tools/list answer's characters, the tool
+// names and that first call's time.
+func startServer(d *driver, s server, site string) (int, []string, float64, error) {
+	if err := d.request(map[string]any{"op": "start", "server": s.Name, "command": s.command, "args": s.args, "cwd": s.cwd, "env": s.env}, nil); err != nil {
+		return 0, nil, 0, fmt.Errorf("start %s: %w", s.Name, err)
+	}
+	var l struct {
+		Chars int      `json:"chars"`
+		Names []string `json:"names"`
+	}
+	if err := d.request(map[string]any{"op": "list", "server": s.Name}, &l); err != nil {
+		return 0, nil, 0, fmt.Errorf("%s tools/list: %w", s.Name, err)
+	}
+	tool, args := s.call(step{Kind: "navigate"}, site+"/start.html", "", "")
+	var r callResult
+	if err := d.request(map[string]any{"op": "call", "server": s.Name, "tool": tool, "args": args}, &r); err != nil {
+		return 0, nil, 0, fmt.Errorf("%s first navigate: %w", s.Name, err)
+	}
+	if r.Result.IsError {
+		return 0, nil, 0, fmt.Errorf("%s first navigate failed: %s", s.Name, r.text())
+	}
+	return l.Chars, l.Names, r.MS, nil
 }
 
 // setUp says how each server is started: each in a folder of its own
@@ -285,7 +299,7 @@ func runSequence(d *driver, s server, site string, pg page) ([]call, []string, e
 	var calls []call
 	var texts []string
 	for i, st := range pg.Steps {
-		c := call{Page: pg.Name, Step: i + 1, Logical: st.String(), Action: st.isAction()}
+		c := call{Page: pg.Name, Step: i + 1, Logical: st.String(), Kind: st.Kind, Action: st.isAction()}
 		text := strings.ReplaceAll(st.Text, "{site}", site)
 		var ref string
 		if st.Kind == "fill" || st.Kind == "type" || st.Kind == "click" {

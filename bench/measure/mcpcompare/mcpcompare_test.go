@@ -88,9 +88,9 @@ func TestFindRefTakesTheNewestOutputThatShowsTheElement(t *testing.T) {
 
 func TestStepStatsTakesMediansPerStep(t *testing.T) {
 	reps := [][]call{
-		{{Page: "p", Logical: "navigate", Chars: 100, MS: 10, Action: true}, {Page: "p", Logical: "snapshot", Chars: 50, MS: 1}},
-		{{Page: "p", Logical: "navigate", Chars: 100, MS: 30, Action: true}, {Page: "p", Logical: "snapshot", Chars: 60, MS: 3, Error: "boom"}},
-		{{Page: "p", Logical: "navigate", Chars: 120, MS: 20, Action: true}, {Page: "p", Logical: "snapshot", Chars: 70, MS: 2}},
+		{{Page: "p", Logical: "navigate", Chars: 100, MS: 10, Action: true}, {Page: "p", Logical: "snapshot", Kind: "snapshot", Chars: 50, MS: 1}},
+		{{Page: "p", Logical: "navigate", Chars: 100, MS: 30, Action: true}, {Page: "p", Logical: "snapshot", Kind: "snapshot", Chars: 60, MS: 3, Error: "boom"}},
+		{{Page: "p", Logical: "navigate", Chars: 120, MS: 20, Action: true}, {Page: "p", Logical: "snapshot", Kind: "snapshot", Chars: 70, MS: 2}},
 	}
 	got := stepStats(reps)
 	if got[0].Chars != 100 || got[0].MS != 20 || got[1].Chars != 60 || got[1].MS != 2 {

@@ -5,10 +5,10 @@ import "fmt"
 // step is one logical step of a page's sequence, said once for both
 // servers; server.call says it in each server's own tool names.
 type step struct {
-	Kind   string // navigate, snapshot, fill, type, click, press
+	Kind   string // navigate, snapshot, fill, type, click, press, wait
 	Path   string // navigate: the page, relative to the site's root
 	Target target // fill, type, click
-	Text   string // fill, type
+	Text   string // fill, type; wait: the text to wait for
 	Key    string // press
 }
 
@@ -20,6 +20,8 @@ func (s step) String() string {
 		return "snapshot"
 	case "press":
 		return "press " + s.Key
+	case "wait":
+		return "wait for " + fmt.Sprintf("%q", s.Text)
 	case "fill", "type":
 		return fmt.Sprintf("%s %s", s.Kind, s.Target)
 	default:
@@ -27,9 +29,10 @@ func (s step) String() string {
 	}
 }
 
-// isAction says whether a step is an action (timed as "time per action")
-// rather than a read of the page.
-func (s step) isAction() bool { return s.Kind != "snapshot" }
+// isAction says whether a step is an action on the page (timed as "time
+// per action"); a snapshot is a read, and a wait lasts as long as the
+// page takes.
+func (s step) isAction() bool { return s.Kind != "snapshot" && s.Kind != "wait" }
 
 // page is one of the npm pages with its sequence.
 type page struct {
@@ -79,6 +82,9 @@ func pages() []page {
 			{Kind: "snapshot"},
 			{Kind: "fill", Target: target{Role: "textbox"}, Text: "{site}" + specPath},
 			{Kind: "click", Target: target{Role: "button", Name: "Explore"}},
+			// The document loads after the click returns; a client that
+			// acts next waits for it, on either server.
+			{Kind: "wait", Text: "List the notes"},
 			{Kind: "snapshot"},
 			{Kind: "click", Target: target{Role: "button", Name: "GET /notes", Prefix: true}},
 			{Kind: "snapshot"},
@@ -111,6 +117,8 @@ var wrightDialect = dialect{Name: "wright", call: func(s step, url, ref, text st
 		return "click", map[string]any{"ref": ref}
 	case "press":
 		return "press", map[string]any{"key": s.Key}
+	case "wait":
+		return "wait", map[string]any{"text": s.Text}
 	}
 	panic("unknown step " + s.Kind)
 }}
@@ -132,6 +140,8 @@ var playwrightDialect = dialect{Name: "playwright-mcp", call: func(s step, url, 
 		return "browser_click", map[string]any{"target": ref, "element": s.Target.String()}
 	case "press":
 		return "browser_press_key", map[string]any{"key": s.Key}
+	case "wait":
+		return "browser_wait_for", map[string]any{"text": s.Text}
 	}
 	panic("unknown step " + s.Kind)
 }}

@@ -12,6 +12,7 @@ type call struct {
 	Page    string  `json:"page"`
 	Step    int     `json:"step"`
 	Logical string  `json:"logical"`
+	Kind    string  `json:"kind"`
 	Tool    string  `json:"tool"`
 	Ref     string  `json:"ref,omitempty"`
 	Chars   int     `json:"chars"`      // the JSON of the result
@@ -82,10 +83,11 @@ func sum(steps []call) totals {
 		t.Text += c.Text
 		t.PerPageChars[c.Page] += c.Chars
 		t.PerPageText[c.Page] += c.Text
-		if c.Action {
+		switch {
+		case c.Action:
 			actMS += c.MS
 			t.Actions++
-		} else {
+		case c.Kind == "snapshot":
 			readMS += c.MS
 			t.Reads++
 		}
