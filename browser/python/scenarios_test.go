@@ -50,6 +50,8 @@ var scenarios = []struct{ name, what string }{
 	{"pw_video", "record_video_dir videos, page.screencast frames and show_actions labels"},
 	{"pw_expect_locators", "expect() details (class lists, JS values, regex case, labels, viewport ratio)"},
 	{"pw_clock", "page.clock: a countdown run by the fake clock, new documents' time, bad input"},
+	// playwright.async_api: the same implementation, awaited
+	{"pw_async", "gathered slow routes overlap, coroutine listeners, async with expect_*, a cancelled task, timeouts"},
 }
 
 // harnessScripts run from their own tests; support.py is the scripts' helper.

@@ -1,5 +1,7 @@
 """Browser: one browser behind one driver connection, its pages and contexts."""
 
+import threading
+
 from ._errors import Error, TargetClosed, TimeoutError
 from ._transport import _guard_seconds
 from ._events import _Emitter
@@ -7,6 +9,9 @@ from ._page import Page
 from ._browser_context import BrowserContext
 from . import _har_router
 from ._cdp_session import _cdp_notify, _new_cdp_session
+
+
+_page_lock = threading.Lock()
 
 
 class Browser(_Emitter):
@@ -56,8 +61,12 @@ class Browser(_Emitter):
     def _page(self, page_id):
         page = self._pages.get(page_id)
         if page is None:
-            page = Page(self, page_id)
-            self._pages[page_id] = page
+            # Under the async API a call's thread and the dispatcher may both meet a new page first.
+            with _page_lock:
+                page = self._pages.get(page_id)
+                if page is None:
+                    page = Page(self, page_id)
+                    self._pages[page_id] = page
         return page
 
     def _page_infos(self):

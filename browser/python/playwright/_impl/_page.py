@@ -657,6 +657,9 @@ class Page(_Routing, _Emitter, _Locating):
             self._call("page.set_routing", enabled=want)
 
     def _on_route(self, kind, params):
+        self._browser._transport._aside(self._run_route, params)
+
+    def _run_route(self, params):
         req = self._requests.get(params.get("request"))
         if req is None:
             req = Request(self, params)
@@ -673,6 +676,9 @@ class Page(_Routing, _Emitter, _Locating):
                 transport._handler_error = exc
 
     def _on_binding(self, kind, params):
+        self._browser._transport._aside(self._run_binding, params)
+
+    def _run_binding(self, params):
         name = params.get("name")
         callback = self._bindings.get(name)
         if callback is None and self._context is not None:
@@ -1021,6 +1027,9 @@ class Page(_Routing, _Emitter, _Locating):
                 self._call("page.remove_locator_handler", uid=uid)
 
     def _on_locator_handler(self, kind, params):
+        self._browser._transport._aside(self._run_locator_handler, params)
+
+    def _run_locator_handler(self, params):
         uid = params.get("uid")
         table = self._locator_handlers
         entry = table.get(uid)

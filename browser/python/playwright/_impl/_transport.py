@@ -1,6 +1,8 @@
-"""The transport: one JSON-RPC channel to `wright driver`, over its stdio pipe or a Unix socket, one
-request in flight at a time; driver notifications are dispatched while a call waits. It also owns the
-driver and Chromium processes it started and ends them at exit or on SIGTERM.
+"""The transport: one JSON-RPC channel to `wright driver`, over its stdio pipe or a Unix socket. Under the sync
+API one request is in flight at a time and driver notifications are dispatched while a call waits; a transport
+made for playwright.async_api is shared by concurrent calls from its worker threads (one dispatcher thread runs
+the events and hands each call its answer). It also owns the driver and Chromium processes it started and ends
+them at exit or on SIGTERM.
 """
 
 import atexit
@@ -32,6 +34,25 @@ _atexit_installed = False
 _sigterm_installed = False
 
 
+# hub: set on the worker threads of playwright.async_api; a transport made on one of them is shared by concurrent
+# calls (see _Transport._multi). dispatcher: set on a shared transport's dispatcher thread, the transport it runs.
+_tls = threading.local()
+
+
+class _Slot:
+    """Where a shared transport's dispatcher leaves the answer to one call made from another thread."""
+
+    __slots__ = ("event", "msg")
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.msg = None  # None once set: the channel ended before the answer came
+
+    def deliver(self, msg):
+        self.msg = msg
+        self.event.set()
+
+
 def _encode_request(rid, method, params):
     try:
         text = json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params},
@@ -56,12 +77,132 @@ class _Transport:
         self._stash = {}  # answers that arrived while a nested call waited, by id
         self._waiting = set()  # ids of calls in flight on this thread's stack
         self.on_notify = None  # called with (method, params) for each driver event
+        # Shared (made for playwright.async_api): calls from many threads are in flight at once, each waiting on
+        # its _Slot; one dispatcher thread reads the inbox in order, runs the events and hands out the answers,
+        # so an answer is seen only after the events the driver sent before it. The sync API never sets a hub:
+        # its calls read the inbox themselves, as they always did.
+        self._hub = getattr(_tls, "hub", None)
+        self._send_lock = None
+        if self._hub is not None:
+            self._send_lock = threading.Lock()
+            self._slots = {}  # id -> _Slot of calls made from threads other than the dispatcher
+            self._news = threading.Condition()  # notified after each message the dispatcher handled
+            self._deferred = collections.deque()  # events read while the dispatcher waited on a callback
+            self._ended = False  # the dispatcher saw the end of the channel
+            self._dispatcher = threading.Thread(target=self._dispatch_loop, name="wright-driver-dispatch",
+                                                daemon=True)
+            self._dispatcher.start()
+
+    def _send_locked(self, data):
+        if self._send_lock is None:
+            self._send(data)
+            return
+        with self._send_lock:
+            self._send(data)
+
+    def _off_dispatcher(self):
+        """Whether this thread is not a shared transport's dispatcher (its calls then wait on a slot)."""
+        return self._hub is not None and getattr(_tls, "dispatcher", None) is not self
+
+    def _dispatch_loop(self):
+        _tls.dispatcher = self
+        try:
+            while True:
+                if self._deferred:
+                    kind, msg = "msg", self._deferred.popleft()
+                else:
+                    kind, msg = self._inbox.get()
+                if kind == "eof":
+                    self._inbox.put(("eof", None))
+                    return
+                try:
+                    self._route(msg)
+                    self._raise_listener_error()
+                except Exception:  # noqa: BLE001 - one event's failure must not stop the others
+                    traceback.print_exc()
+                with self._news:
+                    self._news.notify_all()
+        finally:
+            self._ended = True
+            for slot in list(self._slots.values()):
+                if not slot.event.is_set():
+                    slot.deliver(None)
+            with self._news:
+                self._news.notify_all()
+
+    def _aside(self, fn, *args):
+        """Run fn(*args) now, or on a thread of its own on a shared transport's dispatcher: a route, binding
+        or locator handler may await the event loop for long (a slow route), and the events of other pages
+        must go on meanwhile. The thread ends with fn."""
+        if self._hub is None or getattr(_tls, "dispatcher", None) is not self:
+            fn(*args)
+            return
+        threading.Thread(target=fn, args=args, name="wright-handler", daemon=True).start()
+
+    def _wait_dispatching(self, done):
+        """On the dispatcher thread: wait until done() while still handing out answers (a callback run on
+        the event loop may await calls of its own); events that come meanwhile are run after it."""
+        while not done():
+            try:
+                kind, msg = self._inbox.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            if kind == "eof":
+                self._inbox.put(("eof", None))
+                return
+            if msg.get("id") is None and "method" in msg:
+                self._deferred.append(msg)
+            else:
+                self._route(msg)
+
+    def _call_shared(self, method, data, rid, guard_s):
+        if self._gone:
+            raise TargetClosed("%s: %s" % (method, self._gone), method=method)
+        with self._state_lock:
+            pending, self._handler_error = self._handler_error, None
+        if pending is not None:
+            raise pending
+        self._raise_listener_error()
+        slot = _Slot()
+        self._slots[rid] = slot
+        try:
+            try:
+                self._send_locked(data)
+            except (OSError, ValueError):
+                raise self._died(method) from None
+            deadline = None if guard_s is None else time.monotonic() + guard_s
+            while not slot.event.wait(0.2):
+                if self._ended:
+                    break
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeoutError(
+                        "%s: the driver did not answer within %.0f s; it may be stuck. Close the browser "
+                        "and launch a new one." % (method, guard_s), method=method)
+            if slot.msg is None:
+                raise self._died(method)
+            return _result(slot.msg, method)
+        finally:
+            self._slots.pop(rid, None)
+
+    def _pump_shared(self, seconds, until):
+        deadline = time.monotonic() + max(0.0, seconds)
+        with self._news:
+            while True:
+                if until is not None and until():
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0 or self._gone or self._ended:
+                    return bool(until and until())
+                self._news.wait(min(left, 0.1))
+                self._raise_listener_error()
 
     # subclasses: _send(bytes), _peer_exited() -> bool, _wait_reader(), _death_message(method), shutdown()
 
     def call(self, method, params, guard_s=None):
         rid = next(self._ids)
         data = _encode_request(rid, method, params)
+        if self._hub is not None and self._off_dispatcher():
+            return self._call_shared(method, data, rid, guard_s)
         with self._call_lock:
             if self._gone:
                 raise TargetClosed("%s: %s" % (method, self._gone), method=method)
@@ -70,7 +211,7 @@ class _Transport:
                 raise pending  # a route handler failed during an earlier call: the script's next call says so
             self._raise_listener_error()
             try:
-                self._send(data)
+                self._send_locked(data)
             except (OSError, ValueError):
                 raise self._died(method) from None
             self._waiting.add(rid)
@@ -82,6 +223,8 @@ class _Transport:
 
     def pump(self, seconds, until=None):
         """Run driver events for up to seconds (or until until() holds); returns until()'s last value."""
+        if self._hub is not None and self._off_dispatcher():
+            return self._pump_shared(seconds, until)
         deadline = time.monotonic() + max(0.0, seconds)
         with self._call_lock:
             while True:
@@ -113,6 +256,10 @@ class _Transport:
             self._dispatch(msg)
         elif msg.get("id") in self._waiting:
             self._stash[msg["id"]] = msg
+        elif self._hub is not None:
+            slot = self._slots.get(msg.get("id"))
+            if slot is not None:
+                slot.deliver(msg)
 
     def _dispatch(self, msg):
         handler = self.on_notify
@@ -163,6 +310,14 @@ class _Transport:
         nest one wait (and one handler) per event on the stack.
         """
         data = _encode_request(next(self._ids), method, params)
+        if self._hub is not None:
+            if self._gone:
+                raise TargetClosed("%s: %s" % (method, self._gone), method=method)
+            try:
+                self._send_locked(data)
+            except (OSError, ValueError):
+                raise self._died(method) from None
+            return
         with self._call_lock:
             if self._gone:
                 raise TargetClosed("%s: %s" % (method, self._gone), method=method)

@@ -1,0 +1,106 @@
+"""Playwright's async API: overlapping calls, async route handlers and listeners, expect_* as async with,
+a cancelled task, timeouts, expect(); and that a sync script never loads asyncio."""
+import asyncio
+import subprocess
+import sys
+import time
+
+from support import check, url
+from playwright.async_api import Page, TimeoutError, async_playwright, expect
+
+
+async def slow_fulfill(route):
+    await asyncio.sleep(1.0)  # a slow route: the handler holds the request for a second
+    await route.fulfill(body="<title>Slow</title><h1>%s</h1>" % route.request.url.rsplit("/", 1)[1],
+                        content_type="text/html")
+
+
+async def main():
+    async with async_playwright() as p:
+        browser = await p.chromium.launch()
+        context = await browser.new_context()
+        first, second = await context.new_page(), await context.new_page()
+        check(isinstance(first, Page), "pages are playwright.async_api Pages")
+        check(context.pages == [first, second], "one object per page: %r" % context.pages)
+
+        # two pages each waiting one second on a slow route, gathered: about one second, not two
+        await context.route("**/slow-*", slow_fulfill)
+        started = time.monotonic()
+        await asyncio.gather(first.goto(url("slow-a")), second.goto(url("slow-b")))
+        took = time.monotonic() - started
+        print("gathered slow routes: %.2f s" % took)
+        check(took < 1.8, "the two slow routes overlapped: %.2f s" % took)
+        check(await first.text_content("h1") == "slow-a" and await second.text_content("h1") == "slow-b",
+              "each page got its own fulfilled body")
+        await context.unroute("**/slow-*", slow_fulfill)
+
+        # a coroutine event listener runs on the loop; a plain one too
+        seen = []
+
+        async def on_console(message):
+            await asyncio.sleep(0)
+            seen.append(message.text)
+        first.on("console", on_console)
+        first.on("console", lambda message: seen.append("plain:" + message.text))
+        await first.goto(url("counter.html"))
+        for _ in range(50):
+            if "counter ready" in seen:
+                break
+            await asyncio.sleep(0.05)
+        check("counter ready" in seen and "plain:counter ready" in seen, "both listeners ran: %r" % seen)
+        first.remove_listener("console", on_console)
+
+        # actions, locators and assertions are awaited
+        await first.get_by_role("button", name="Increment").click()
+        await expect(first.locator("#count")).to_have_text("1")
+        await expect(first.get_by_role("heading")).to_have_text("Counter")
+
+        # async with expect_navigation wraps the click that causes it
+        async with first.expect_navigation(url="**/help.html") as navigation:
+            await first.get_by_role("link", name="Help").click()
+        response = await navigation.value
+        check(response.url.endswith("/help.html") and response.ok, "the navigation's response: %r" % response)
+        check(first.url.endswith("/help.html"), first.url)
+
+        # expect_popup, and wait_for_event awaited while another action runs
+        await second.goto(url("popup.html"))
+        async with second.expect_popup() as popup_info:
+            await second.get_by_text("Open help").click()
+        popup = await popup_info.value
+        await popup.wait_for_load_state()
+        check(popup.url.endswith("/help.html"), popup.url)
+        waiting = asyncio.ensure_future(second.wait_for_event("console"))
+        await second.evaluate("setTimeout(() => console.log('later'), 200)")
+        check((await waiting).text == "later", "wait_for_event awaited beside another call")
+
+        # a cancelled task abandons its call; the connection stays usable
+        doomed = asyncio.ensure_future(first.locator("#not-there").click(timeout=10000))
+        await asyncio.sleep(0.3)
+        doomed.cancel()
+        try:
+            await doomed
+            check(False, "the cancelled click should not finish")
+        except asyncio.CancelledError:
+            pass
+        check(await first.evaluate("6 * 7") == 42, "the connection answers after a cancelled call")
+        check(await first.title() != "", "and the page is still there")
+
+        # timeouts raise Playwright's TimeoutError, as in the sync API
+        started = time.monotonic()
+        try:
+            await first.locator("#not-there").click(timeout=300)
+            check(False, "a click on nothing should time out")
+        except TimeoutError as err:
+            check("300" in str(err), str(err))
+        check(time.monotonic() - started < 5, "the timeout was the call's own")
+
+        await browser.close()
+
+
+asyncio.run(main())
+
+# A sync script's process does not import asyncio (its memory stays as it was).
+probe = subprocess.run([sys.executable, "-c", "import sys, playwright.sync_api, wright_browser; "
+                        "print('asyncio' in sys.modules)"], capture_output=True, text=True, check=True)
+check(probe.stdout.strip() == "False", "the sync API loads asyncio: %r %r" % (probe.stdout, probe.stderr))
+print("OK")
