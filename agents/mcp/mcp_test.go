@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -611,12 +612,20 @@ func startHTTPServer(t *testing.T, dir string, extra ...string) (*exec.Cmd, stri
 // The scripts tests look up a price on a small shop.
 var prices = map[string]string{"Office chair": "120.5", "Desk lamp": "35", "Monitor arm": "89"}
 
-func shop(t *testing.T) string {
+func shop(t *testing.T) string { return versionedShop(t, new(atomic.Int32)) }
+
+// versionedShop is the shop whose search button is "Find" until version
+// holds 2, then "Search now" (a redesign a script must be healed for).
+func versionedShop(t *testing.T, version *atomic.Int32) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/":
-			fmt.Fprint(w, `<!doctype html><html><body><h1>Acme</h1>
-<form action="/search"><label>Product <input name="q"></label><button type="submit">Find</button></form></body></html>`)
+			button := "Find"
+			if version.Load() == 2 {
+				button = "Search now"
+			}
+			fmt.Fprintf(w, `<!doctype html><html><body><h1>Acme</h1>
+<form action="/search"><label>Product <input name="q"></label><button type="submit">%s</button></form></body></html>`, button)
 		case "/search":
 			q := r.URL.Query().Get("q")
 			p, ok := prices[q]
@@ -1039,4 +1048,55 @@ func TestClientDeathEndsTheRun(t *testing.T) {
 	if !strings.Contains(string(b), `"exit_status": "Interrupted"`) {
 		t.Errorf("the run's result.json:\n%s", b)
 	}
+}
+
+// script_heal repairs a script the site broke: the rerun fails on the
+// redesigned shop, the heal's agent run writes the next version, and that
+// version's rerun is verified.
+func TestScriptHealOverMCP(t *testing.T) {
+	t.Parallel()
+	var version atomic.Int32
+	site := versionedShop(t, &version)
+	healed := strings.Replace(priceTool, `name="Find"`, `name="Search now"`, 1)
+	agent := modeltest.New(t,
+		modeltest.Bash("write the tool", "cat > final_script.py <<'EOF'\n"+priceTool+"EOF\necho ok"),
+		modeltest.Done(model.FieldBash, "the gate reruns it", `{"item": "Office chair", "price": 120.5}`),
+		modeltest.Bash("the button was renamed", "cat > final_script.py <<'EOF'\n"+healed+"EOF\necho ok"),
+		modeltest.Done(model.FieldBash, "the gate reruns the repair", `{"item": "Office chair", "price": 120.5}`))
+	dir := t.TempDir()
+	args := append([]string{"stdio", wrightBin, "mcp", "--no-browser"}, modelFlags(agent, judge(t))...)
+	c := startBridge(t, serverEnv(t), dir, args...)
+	var schema map[string]any
+	_ = json.Unmarshal([]byte(priceSchema), &schema)
+	c.call("script_make", map[string]any{"task": `On the Acme shop, find the price of "Office chair" and report it.`,
+		"start_url": site, "output_schema": schema, "name": "price"})
+
+	version.Store(2)
+	broken := c.call("script_rerun", map[string]any{"name": "price"})
+	if !strings.Contains(broken.text(), `"verified": false`) {
+		t.Fatalf("the rerun on the redesigned shop:\n%s", broken.text())
+	}
+	heal := c.call("script_heal", map[string]any{"name": "price", "params": map[string]any{"item": "Monitor arm"}})
+	var rep struct {
+		Verified bool           `json:"verified"`
+		Version  int            `json:"version"`
+		Output   map[string]any `json:"output"`
+		Heal     *struct {
+			Saved int `json:"saved_version"`
+		} `json:"heal"`
+	}
+	if err := json.Unmarshal([]byte(heal.text()), &rep); err != nil {
+		t.Fatalf("script_heal's answer: %v\n%s", err, heal.text())
+	}
+	if !rep.Verified || rep.Version != 2 || rep.Heal == nil || rep.Heal.Saved != 2 || rep.Output["item"] != "Monitor arm" {
+		t.Fatalf("script_heal: %+v\n%s", rep, heal.text())
+	}
+	if len(heal.Progress) < 3 {
+		t.Errorf("the heal's steps sent no progress: %+v", heal.Progress)
+	}
+	show := c.call("script_show", map[string]any{"name": "price"})
+	if !strings.Contains(show.text(), `"version": 2`) || !strings.Contains(show.text(), "Search now") {
+		t.Errorf("script_show after the heal:\n%.400s", show.text())
+	}
+	c.close()
 }
