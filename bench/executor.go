@@ -222,19 +222,21 @@ func notStarted(ctx context.Context, cfg *config.Config, err error, start time.T
 // run's script to the library when the reuse asks so.
 func (x *HarnessExecutor) agentRecord(ctx context.Context, cfg *config.Config, a Attempt, res rundir.Result, spent Record) Record {
 	rec := Record{
-		ExitStatus:    string(res.ExitStatus),
-		GateLabel:     res.GateLabel,
-		Steps:         res.Steps,
-		Tokens:        res.Usage.TotalTokens,
-		PromptTokens:  res.Usage.PromptTokens,
-		CachedTokens:  res.Usage.CachedTokens,
-		Cost:          res.Usage.Cost,
-		Seconds:       res.Seconds + spent.Seconds,
-		ModelSeconds:  res.ModelSeconds,
-		EnvSeconds:    res.EnvSeconds,
-		StartSeconds:  res.StartSeconds,
-		FinalResponse: res.FinalResponse,
-		Mode:          cfg.Agent.Mode,
+		ExitStatus:   string(res.ExitStatus),
+		GateLabel:    res.GateLabel,
+		Steps:        res.Steps,
+		Tokens:       res.Usage.TotalTokens,
+		PromptTokens: res.Usage.PromptTokens,
+		CachedTokens: res.Usage.CachedTokens,
+		Cost:         res.Usage.Cost,
+		// What the endpoint reported nothing for, as wright estimated it.
+		EstimatedPromptTokens: res.EstimatedPromptTokens,
+		Seconds:               res.Seconds + spent.Seconds,
+		ModelSeconds:          res.ModelSeconds,
+		EnvSeconds:            res.EnvSeconds,
+		StartSeconds:          res.StartSeconds,
+		FinalResponse:         res.FinalResponse,
+		Mode:                  cfg.Agent.Mode,
 	}
 	if j := res.JudgeUsage; j != nil {
 		// The gate's judge is part of what the attempt cost.

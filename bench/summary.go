@@ -87,6 +87,9 @@ type Summary struct {
 	// every prompt sent the providers' caches served.
 	PromptTokens int `json:"prompt_tokens"`
 	CachedTokens int `json:"cached_tokens"`
+	// EstimatedPromptTokens adds up the attempts' estimates of the prompts
+	// their endpoints reported no usage for.
+	EstimatedPromptTokens int `json:"estimated_prompt_tokens,omitempty"`
 }
 
 // Row is one attempt in the summary's table.
@@ -125,6 +128,7 @@ func Summarize(recs []Record, repro *Repro) Summary {
 		s.TotalCost += r.Cost
 		s.PromptTokens += r.PromptTokens
 		s.CachedTokens += r.CachedTokens
+		s.EstimatedPromptTokens += r.EstimatedPromptTokens
 		if _, ok := perTask[r.TaskID]; !ok {
 			perTask[r.TaskID] = &taskTally{}
 			order = append(order, r.TaskID)
@@ -295,7 +299,11 @@ func (s Summary) Markdown() string {
 		}
 	}
 	fmt.Fprintf(&b, "| total cost | $%.4f |\n", s.TotalCost)
-	fmt.Fprintf(&b, "| prompt tokens (cached) | %d (%d, %s) |\n\n", s.PromptTokens, s.CachedTokens, cachedShare(s.CachedTokens, s.PromptTokens))
+	fmt.Fprintf(&b, "| prompt tokens (cached) | %d (%d, %s) |\n", s.PromptTokens, s.CachedTokens, cachedShare(s.CachedTokens, s.PromptTokens))
+	if s.EstimatedPromptTokens > 0 {
+		fmt.Fprintf(&b, "| prompt tokens the endpoint did not report | ~%d est. |\n", s.EstimatedPromptTokens)
+	}
+	b.WriteString("\n")
 
 	fmt.Fprintf(&b, "| measure | median | p90 |\n|---|---|---|\n")
 	fmt.Fprintf(&b, "| steps | %.1f | %.1f |\n| tokens | %.0f | %.0f |\n| cost | $%.4f | $%.4f |\n| seconds | %.1f | %.1f |\n\n",

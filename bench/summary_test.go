@@ -245,3 +245,22 @@ func TestResumeKeepsFirstStart(t *testing.T) {
 		t.Errorf("wall %.2fs after two working sessions (first %.2fs, start to end %.2fs): the idle pause should not count", more.WallSeconds, first.WallSeconds, gap)
 	}
 }
+
+// TestSummaryMarksEstimatedTokens: attempts whose endpoint reported no
+// usage add their estimates to a row of their own, marked est.
+func TestSummaryMarksEstimatedTokens(t *testing.T) {
+	recs := []Record{{TaskID: "a", Attempt: 1, ExitStatus: "Submitted", Passed: bp(true), EstimatedPromptTokens: 4341},
+		{TaskID: "b", Attempt: 1, ExitStatus: "Submitted", Passed: bp(true), EstimatedPromptTokens: 4193}}
+	s := Summarize(recs, nil)
+	if s.EstimatedPromptTokens != 8534 || s.PromptTokens != 0 {
+		t.Fatalf("summary tokens: %d reported, %d estimated", s.PromptTokens, s.EstimatedPromptTokens)
+	}
+	dir := t.TempDir()
+	if err := WriteSummary(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if !strings.Contains(string(md), "| prompt tokens the endpoint did not report | ~8534 est. |") {
+		t.Errorf("summary.md:\n%s", md)
+	}
+}

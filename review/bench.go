@@ -298,6 +298,9 @@ type Counts struct {
 	// part of it the providers' caches served.
 	PromptTokens int `json:"prompt_tokens"`
 	CachedTokens int `json:"cached_tokens"`
+	// EstimatedPrompt adds up the attempts' estimates of the prompts their
+	// endpoints reported no usage for; a person sees it marked "est.".
+	EstimatedPrompt int `json:"estimated_prompt_tokens,omitempty"`
 }
 
 // Counts adds up the attempts.
@@ -310,6 +313,7 @@ func (b *Bench) Counts() Counts {
 	for _, a := range b.Attempts {
 		c.PromptTokens += a.PromptTokens
 		c.CachedTokens += a.CachedTokens
+		c.EstimatedPrompt += a.EstimatedPromptTokens
 	}
 	return c
 }

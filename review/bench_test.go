@@ -192,3 +192,17 @@ func TestCountsLineSingular(t *testing.T) {
 		t.Errorf("countsLine = %q", got)
 	}
 }
+
+// TestCountsTokensMarkEstimates: a bench whose endpoints reported no usage
+// shows wright's estimate, marked; one with both shows both.
+func TestCountsTokensMarkEstimates(t *testing.T) {
+	c := Counts{EstimatedPrompt: 8534}
+	c.Attempts = 2
+	if got := countsLine(c, ""); !strings.Contains(got, " · ~8534 prompt tokens est. (the endpoints reported none) · $0.0000") || strings.Contains(got, "0 tokens") {
+		t.Errorf("countsLine = %q", got)
+	}
+	c.Tokens, c.PromptTokens = 1000, 900
+	if got := c.TokensText(); got != "1000 tokens (900 prompt, 0 cached) + ~8534 prompt tokens est." {
+		t.Errorf("TokensText = %q", got)
+	}
+}

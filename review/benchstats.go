@@ -100,11 +100,24 @@ func countsLine(c Counts, strong string) string {
 	if c.Interrupted > 0 {
 		s += fmt.Sprintf(", %d interrupted (run again on resume)", c.Interrupted)
 	}
-	s += fmt.Sprintf(" · %d tokens (%d prompt, %d cached) · $%.4f", c.Tokens, c.PromptTokens, c.CachedTokens, c.Cost)
+	s += " · " + c.TokensText() + fmt.Sprintf(" · $%.4f", c.Cost)
 	if c.Wall > 0 {
 		s += fmt.Sprintf(" · %s wall time", secsText(c.Wall))
 	}
 	return s
+}
+
+// TokensText is the bench's tokens by the rule of every view: what the
+// endpoints reported, and wright's estimate of what they did not, marked.
+func (c Counts) TokensText() string {
+	reported := fmt.Sprintf("%d tokens (%d prompt, %d cached)", c.Tokens, c.PromptTokens, c.CachedTokens)
+	switch {
+	case c.EstimatedPrompt == 0:
+		return reported
+	case c.Tokens == 0:
+		return fmt.Sprintf("~%d prompt tokens est. (the endpoints reported none)", c.EstimatedPrompt)
+	}
+	return fmt.Sprintf("%s + ~%d prompt tokens est.", reported, c.EstimatedPrompt)
 }
 
 // plural is "1 attempt", "2 attempts": n and the noun, with an s unless n

@@ -25,6 +25,16 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"wall":  secsText,
 	"join":  strings.Join,
 	"first": func(s string) string { return firstLine(s, 140) },
+	// plural is "1 attempt", "2 attempts".
+	"plural": plural,
+	// tokens is an attempt's tokens cell: the reported count, or the
+	// estimate marked when its endpoint reported none.
+	"tokens": func(a Attempt) string {
+		if a.Tokens == 0 && a.EstimatedPromptTokens > 0 {
+			return fmt.Sprintf("~%d est.", a.EstimatedPromptTokens)
+		}
+		return fmt.Sprint(a.Tokens)
+	},
 	// evalClass is an evaluator's CSS class, from its mark.
 	"evalClass": func(e results.Eval) string {
 		return map[string]string{"✓": "pass", "✗": "fail", "?": "unknown"}[e.Mark()]

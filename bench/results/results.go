@@ -58,6 +58,10 @@ type Record struct {
 	// part of it the provider's prompt cache served.
 	PromptTokens int `json:"prompt_tokens"`
 	CachedTokens int `json:"cached_tokens"`
+	// EstimatedPromptTokens is the run's result.json figure: wright's
+	// estimate of the prompts the endpoint reported no usage for (recorded
+	// replies, some local servers). Tokens keeps what was reported.
+	EstimatedPromptTokens int `json:"estimated_prompt_tokens,omitempty"`
 }
 
 // Eval is one evaluator's verdict on one attempt. Passed is nil when
