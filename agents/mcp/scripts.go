@@ -77,8 +77,8 @@ func decode(req *mcp.CallToolRequest, v any) error {
 	return nil
 }
 
-// runConfig is the config of a run started over MCP: the server's layers
-// and overrides, then extra layers.
+// runConfig is the config of a run started over MCP: extra layers, then
+// the server's layers and overrides.
 func (s *Server) runConfig(extra ...string) (*config.Config, error) {
 	return s.runConfigWith(nil, extra...)
 }
@@ -91,7 +91,9 @@ func (s *Server) runConfigWith(more map[string]any, extra ...string) (*config.Co
 	for k, v := range more {
 		overrides[k] = v
 	}
-	return config.Load(append(append([]string(nil), s.opts.Layers...), extra...), overrides)
+	// The call's layers (crafted_cli) come first, so that the server's own
+	// -c layers win where they say otherwise, as on wright run's command line.
+	return config.Load(append(append([]string(nil), extra...), s.opts.Layers...), overrides)
 }
 
 // callConfig is the config of the runs of one tool call. With model.api
