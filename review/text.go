@@ -50,7 +50,11 @@ func (r *Run) Markdown(o TextOptions) (string, error) {
 		r.stepMD(b, s, o.Step > 0)
 	}
 	if o.Grep != "" {
-		fmt.Fprintf(b, "*%d of %d steps hold %s.*\n\n", shown, len(r.Steps), b.lit(strconv.Quote(o.Grep)))
+		verb := "hold"
+		if shown == 1 {
+			verb = "holds"
+		}
+		fmt.Fprintf(b, "*%d of %s %s %s.*\n\n", shown, plural(len(r.Steps), "step"), verb, b.lit(strconv.Quote(o.Grep)))
 	}
 	if o.Step == 0 && o.Grep == "" {
 		r.finalRunsMD(b)
