@@ -14,6 +14,15 @@ import (
 //go:embed assets/*
 var assets embed.FS
 
+// attemptTokens is the figure an attempt's tokens cell shows: the reported
+// count, or, when its endpoint reported none, wright's estimate (est).
+func attemptTokens(a Attempt) (n int, est bool) {
+	if a.Tokens == 0 && a.EstimatedPromptTokens > 0 {
+		return a.EstimatedPromptTokens, true
+	}
+	return a.Tokens, false
+}
+
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"md":    renderMarkdown,
 	"code":  highlight,
@@ -30,11 +39,13 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	// tokens is an attempt's tokens cell: the reported count, or the
 	// estimate marked when its endpoint reported none.
 	"tokens": func(a Attempt) string {
-		if a.Tokens == 0 && a.EstimatedPromptTokens > 0 {
-			return fmt.Sprintf("~%d est.", a.EstimatedPromptTokens)
+		if n, est := attemptTokens(a); est {
+			return fmt.Sprintf("~%d est.", n)
 		}
 		return fmt.Sprint(a.Tokens)
 	},
+	// tokensN is the figure the tokens cell shows, for sorting.
+	"tokensN": func(a Attempt) int { n, _ := attemptTokens(a); return n },
 	// evalClass is an evaluator's CSS class, from its mark.
 	"evalClass": func(e results.Eval) string {
 		return map[string]string{"✓": "pass", "✗": "fail", "?": "unknown"}[e.Mark()]
