@@ -110,7 +110,7 @@ var described = map[string]string{
 	"env.output_truncation_chars":         "an observation's output budget (head and tail; the whole output stays in logs/)",
 	"browser.cdp_url":                     "attach to a running browser's DevTools endpoint instead of starting Chromium",
 	"browser.headless":                    "false shows the window (needs a display)",
-	"browser.viewport":                    "the page size in CSS pixels",
+	"browser.viewport":                    "the page size in CSS pixels (local_browser: 1280x800, a screen for each step's screenshot)",
 	"browser.timeout_ms":                  "the default timeout of a browser action",
 	"browser.allowed_domains":             "when set, the only hosts a page may reach (and their subdomains)",
 	"browser.blocked_domains":             "hosts a page may never reach",
