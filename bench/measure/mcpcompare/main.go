@@ -176,6 +176,10 @@ func run(ctx context.Context, o options) error {
 				}
 				calls, texts, err := runSequence(d, s, site, pg)
 				if err != nil {
+					if ctx.Err() != nil {
+						// Ctrl-C closed the client under the call.
+						return fmt.Errorf("interrupted: %w", ctx.Err())
+					}
 					return err
 				}
 				repCalls[s.Name] = append(repCalls[s.Name], calls...)
