@@ -142,9 +142,16 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 			return nil, fmt.Errorf("config %s: %w", layer, err)
 		}
 	}
-	v.SetEnvPrefix("WRIGHT")
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
-	v.AutomaticEnv()
+	// A variable overrides a leaf key (WRIGHT_AGENT_STEP_LIMIT for
+	// agent.step_limit). Only leaves are bound: viper's AutomaticEnv would
+	// also let a variable named after a section shadow all of it, and
+	// WRIGHT_BROWSER, which names the browser binary, would then wipe every
+	// browser.* setting (headless included).
+	for _, k := range v.AllKeys() {
+		if err := v.BindEnv(k, envName(k)); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
 	for k, val := range overrides {
 		v.Set(k, val)
 	}
@@ -172,6 +179,12 @@ func Load(layers []string, overrides map[string]any) (*Config, error) {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// envName is the environment variable of key: agent.step_limit is
+// WRIGHT_AGENT_STEP_LIMIT.
+func envName(key string) string {
+	return "WRIGHT_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
 }
 
 // readLayer turns one -c value into a config tree.

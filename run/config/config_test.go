@@ -217,3 +217,22 @@ func TestModelAPIIsChecked(t *testing.T) {
 		t.Errorf("a judge of the same API lost the base URL: %+v", jm)
 	}
 }
+
+// WRIGHT_BROWSER names the browser binary for the launcher; it is also the
+// name a section's variable would have. It must not shadow the browser
+// section (a headed launch on a machine with no display), while a leaf's
+// variable still overrides its key.
+func TestASectionsNameInTheEnvironmentShadowsNothing(t *testing.T) {
+	t.Setenv("WRIGHT_BROWSER", "/usr/bin/chromium")
+	t.Setenv("WRIGHT_AGENT_STEP_LIMIT", "7")
+	c, err := Load(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Browser.Headless || c.Browser.Viewport.Width != 1280 {
+		t.Errorf("WRIGHT_BROWSER hid the browser section: headless %v, viewport %+v", c.Browser.Headless, c.Browser.Viewport)
+	}
+	if c.Agent.StepLimit != 7 {
+		t.Errorf("WRIGHT_AGENT_STEP_LIMIT=7 gave agent.step_limit %d", c.Agent.StepLimit)
+	}
+}
