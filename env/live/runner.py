@@ -9,9 +9,16 @@ stderr (this process's fd 1 and 2) never carry protocol. Requests:
 
 After a step, "marker" is written to fd 1, so wright knows it has read all of the step's output. A SIGINT
 interrupts a running step with KeyboardInterrupt; between steps it is ignored.
+
+A step whose code has a top-level `await` runs on the runner's one event loop, with `browser` and `page` bound
+to playwright.async_api's objects of the same live page (over a second connection to the driver, made at the
+first such step); any other step runs as plain code with the sync objects. The namespace is the same for both:
+after each step `page` and `browser` name the sync objects of whatever page the step left `page` on.
 """
 
+import ast
 import builtins
+import inspect
 import json
 import os
 import shutil
@@ -23,6 +30,8 @@ import traceback
 RUNNER_FILE = os.path.abspath(__file__)
 
 _in_step = False
+
+_TOP_LEVEL_AWAIT = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
 
 
 def _on_sigint(signum, frame):
@@ -82,6 +91,30 @@ def _trimmed_traceback(exc, workspace):
     return text.replace('File "' + prefix, 'File "').rstrip("\n")
 
 
+def _bound_page(browser, page_id, ctx_id):
+    """The page page_id of browser, in the context ctx_id when the run opened it in one of its own."""
+    import wright_browser
+
+    page = None
+    for p in browser.pages:
+        if p.id == page_id:
+            page = p
+    if page is None:
+        raise RuntimeError("bind: page %s is not open" % page_id)
+    if ctx_id and (page._context is None or page._context._id != ctx_id):
+        # The page was opened for this run in a context of its own (a remote browser): its
+        # `page.context` must be that context, not the browser's shared default one.
+        ctx = next((c for c in browser._contexts if c._id == ctx_id), None)
+        if ctx is None:
+            ctx = wright_browser.BrowserContext(browser, isolated=False)
+            ctx._id = ctx_id
+            browser._contexts.append(ctx)
+        page._context = ctx
+        if page not in ctx._pages:
+            ctx._pages.append(page)
+    return page
+
+
 class Runner:
     def __init__(self, workspace, task_json):
         self.workspace = workspace
@@ -101,6 +134,12 @@ class Runner:
             "request_full_snapshot": self.request_full_snapshot,
         }
         self.want_full = False
+        # The async form's own connection and event loop, made at the first step that awaits (asyncio is not
+        # imported before).
+        self.loop = None
+        self.hub = None
+        self.async_browser = None
+        self.context_id = ""
 
     def request_full_snapshot(self):
         """Show the whole ARIA snapshot in this step's observation, not only its changes."""
@@ -115,24 +154,8 @@ class Runner:
                 self.browser.close()  # connect()'s browser: only disconnects
             self.browser = wright_browser.connect(sock)
             self.socket = sock
-        page = None
-        for p in self.browser.pages:
-            if p.id == req.get("page"):
-                page = p
-        if page is None:
-            raise RuntimeError("bind: page %s is not open" % req.get("page"))
-        ctx_id = req.get("context") or ""
-        if ctx_id and (page._context is None or page._context._id != ctx_id):
-            # The page was opened for this run in a context of its own (a remote browser): its
-            # `page.context` must be that context, not the browser's shared default one.
-            ctx = next((c for c in self.browser._contexts if c._id == ctx_id), None)
-            if ctx is None:
-                ctx = wright_browser.BrowserContext(self.browser, isolated=False)
-                ctx._id = ctx_id
-                self.browser._contexts.append(ctx)
-            page._context = ctx
-            if page not in ctx._pages:
-                ctx._pages.append(page)
+        page = _bound_page(self.browser, req.get("page"), req.get("context") or "")
+        self.context_id = req.get("context") or ""
         self.ns["browser"] = self.browser
         self.ns["page"] = page
         return {"page": page.id}
@@ -145,12 +168,62 @@ class Runner:
             return pid
         return None
 
+    def async_names(self):
+        """Bind `browser` and `page` to playwright.async_api's objects of the page `page` names now.
+
+        The async objects come from a connection of their own, made on a worker thread of the loop's Hub, so
+        that their calls overlap (the sync connection keeps one call in flight, as a sync script's does).
+        """
+        import asyncio
+
+        import wright_browser
+        from playwright.async_api import _bridge
+
+        if self.loop is None:
+            self.loop = asyncio.new_event_loop()
+            self.hub = _bridge.Hub(self.loop)
+        if self.async_browser is None or not self.async_browser.is_connected():
+            self.async_browser = self.hub.pool.submit(wright_browser.connect, self.socket).result()
+        page_id = self.current_page() or getattr(self.ns.get("page"), "id", None)
+        page = _bound_page(self.async_browser, page_id, self.context_id)
+        self.ns["browser"] = _bridge.wrap(self.async_browser, self.hub)
+        self.ns["page"] = _bridge.wrap(page, self.hub)
+
+    def sync_names(self):
+        """After an async step: `browser` and `page` name the sync objects again, of the page the step left
+        `page` on (a new tab it switched to included)."""
+        page = self.ns.get("page")
+        impl = getattr(page, "_impl_obj", page)
+        pid = getattr(impl, "id", None)
+        self.ns["browser"] = self.browser
+        if isinstance(pid, str):
+            try:
+                self.ns["page"] = _bound_page(self.browser, pid, self.context_id)
+            except RuntimeError:
+                self.ns["page"] = impl  # closed meanwhile: current_page() reports it lost
+
+    def run_async(self, code):
+        coro = eval(code, self.ns)  # a code object compiled with top-level await: evaluating it makes a coroutine
+        task = self.loop.create_task(coro)
+        try:
+            self.loop.run_until_complete(task)
+        except BaseException:
+            # Interrupted (SIGINT raises in the loop) or failed: a task still pending is cancelled, so the
+            # next step does not find it running.
+            if not task.done():
+                task.cancel()
+                try:
+                    self.loop.run_until_complete(task)
+                except BaseException:  # noqa: BLE001 - its cancellation is expected
+                    pass
+            raise
+
     def reconnect_if_closed(self):
         """A browser.close() in the code only disconnects this process; connect again before the next step."""
         if self.browser is None or self.browser.is_connected():
             return []
         page_id = self.current_page() or getattr(self.ns.get("page"), "id", None)
-        self.bind({"socket": self.socket, "page": page_id, "reconnect": True})
+        self.bind({"socket": self.socket, "page": page_id, "context": self.context_id, "reconnect": True})
         return ["`browser` had been closed (that only disconnects you; the live browser stays open): wright "
                 "connected again and bound `browser` and `page` anew."]
 
@@ -162,14 +235,23 @@ class Runner:
         except Exception as exc:  # noqa: BLE001 - the step still runs; its calls will say what is wrong
             answer["notices"] = ["wright could not reconnect `browser`: %s" % exc]
         try:
-            code = compile(req["code"], req["file"], "exec")
+            # Top-level await is allowed: such code compiles to a coroutine's code (CO_COROUTINE).
+            code = compile(req["code"], req["file"], "exec", flags=_TOP_LEVEL_AWAIT)
         except (SyntaxError, ValueError) as exc:
             answer.update(success=False, exception=_trimmed_traceback(exc, self.workspace))
             return answer
+        awaits = bool(code.co_flags & inspect.CO_COROUTINE)
         try:
             try:
                 _in_step = True
-                exec(code, self.ns)
+                if awaits:
+                    self.async_names()
+                    try:
+                        self.run_async(code)
+                    finally:
+                        self.sync_names()
+                else:
+                    exec(code, self.ns)
             finally:
                 _in_step = False
         except KeyboardInterrupt as exc:
