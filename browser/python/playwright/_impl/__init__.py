@@ -6,7 +6,7 @@ a handle may be an ElementHandle) take it in their _link(), run once all are loa
 them runs this first, so the order holds however the package is entered.
 """
 
-from . import _errors, _str_utils, _helpers, _transport, _events, _aria_template, _clock  # noqa: F401
+from . import _errors, _str_utils, _glob, _helpers, _helper, _transport, _events, _aria_template, _clock  # noqa: F401
 from . import _js_handle, _console_message, _dialog, _fetch, _web_socket_route, _network, _har_router  # noqa: F401
 from . import _input, _files, _locator, _element_handle, _waiter, _frame, _pdf, _page  # noqa: F401
 from . import _cdp_session, _browser_context, _browser, _browser_type, _selectors, _devices  # noqa: F401

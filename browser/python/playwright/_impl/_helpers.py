@@ -3,7 +3,8 @@
 import base64
 import os
 import re
-import urllib.parse
+
+from . import _glob
 
 
 def _glob_regex(glob):
@@ -38,18 +39,17 @@ def _glob_regex(glob):
 
 
 def _url_matches(pattern, url, base=None):
-    """Whether url matches a Playwright URL pattern: str (exact or glob), re.Pattern or a predicate."""
+    """Whether url matches a Playwright URL pattern: str (exact or glob, see _glob), re.Pattern or a predicate."""
     if pattern is None:
         return True
     if callable(pattern) and not isinstance(pattern, re.Pattern):
         return bool(pattern(url))
     if isinstance(pattern, re.Pattern):
         return pattern.search(url) is not None
-    if base and not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", pattern) and not pattern.startswith("*"):
-        pattern = urllib.parse.urljoin(base, pattern)
-    if not any(ch in pattern for ch in "*?{"):
-        return pattern == url or pattern == url.split("#", 1)[0]
-    return re.match(_glob_regex(pattern), url) is not None
+    resolved = _glob.resolve_glob(base, pattern)
+    if not any(ch in resolved for ch in "*{\\"):
+        return resolved == url or resolved == url.split("#", 1)[0]
+    return re.search(_glob.glob_to_regex_pattern(resolved), url) is not None
 
 
 def _viewport(value, who):

@@ -295,7 +295,13 @@ class Route:
         self._handled = True
         body = {"page": self._page.id, "route": self._id}
         body.update({k: v for k, v in params.items() if v is not None})
-        self._page._browser._call(_rpc, body)
+        try:
+            self._page._browser._call(_rpc, body)
+        except TargetClosed:
+            # The page closed while its handler ran (the handler may have closed it): nothing is left to
+            # answer, and Playwright's handlers do not fail for it.
+            if not self._page._closed:
+                raise
 
     def abort(self, error_code=None):
         self._settle("route.abort", error_code=error_code or "failed")

@@ -46,7 +46,12 @@ class Hub:
     async def run(self, fn, *args, **kwargs):
         ctx = contextvars.copy_context()
         call = functools.partial(ctx.run, fn, *args, **kwargs)
-        return await self.loop.run_in_executor(self.pool, call)
+        try:
+            return await self.loop.run_in_executor(self.pool, call)
+        except Error as exc:
+            # The error's stack is where the script awaited the call, not the worker thread's.
+            exc.stack = "".join(traceback.format_stack()[:-1])
+            raise
 
     def keep(self, task):
         self._tasks.add(task)
@@ -90,16 +95,25 @@ _PLAIN = {
 _LISTENER_METHODS = {"on", "once", "remove_listener", "off", "on_message", "on_close"}
 
 
-def wrap(value, hub):
-    """The async view of what the implementation returned."""
+def wrap(value, hub, memo=None):
+    """The async view of what the implementation returned (containers copied, cycles kept as cycles)."""
     if value is None or isinstance(value, (str, int, float, bool, bytes)):
         return value
-    if isinstance(value, list):
-        return [wrap(v, hub) for v in value]
-    if isinstance(value, tuple):
-        return tuple(wrap(v, hub) for v in value)
-    if isinstance(value, dict):
-        return {k: wrap(v, hub) for k, v in value.items()}
+    if isinstance(value, (list, dict, tuple)):
+        memo = {} if memo is None else memo
+        done = memo.get(id(value))
+        if done is not None:
+            return done
+        if isinstance(value, tuple):
+            return tuple(wrap(v, hub, memo) for v in value)
+        if isinstance(value, list):
+            out = memo[id(value)] = []
+            out.extend(wrap(v, hub, memo) for v in value)
+            return out
+        out = memo[id(value)] = {}
+        for k, v in value.items():
+            out[k] = wrap(v, hub, memo)
+        return out
     cls = _async_class_of(type(value))
     if cls is None:
         return value
@@ -121,16 +135,25 @@ def _async_class_of(impl_cls):
     return None
 
 
-def unwrap(value, hub, listener=False):
+def unwrap(value, hub, listener=False, memo=None):
     """The implementation's view of an argument: async objects become theirs, callables are bridged."""
     if isinstance(value, AsyncBase):
         return value._impl_obj
-    if isinstance(value, list):
-        return [unwrap(v, hub, listener) for v in value]
-    if isinstance(value, tuple):
-        return tuple(unwrap(v, hub, listener) for v in value)
-    if isinstance(value, dict):
-        return {k: unwrap(v, hub, listener) for k, v in value.items()}
+    if isinstance(value, (list, dict, tuple)):
+        memo = {} if memo is None else memo
+        done = memo.get(id(value))
+        if done is not None:
+            return done
+        if isinstance(value, tuple):
+            return tuple(unwrap(v, hub, listener, memo) for v in value)
+        if isinstance(value, list):
+            out = memo[id(value)] = []
+            out.extend(unwrap(v, hub, listener, memo) for v in value)
+            return out
+        out = memo[id(value)] = {}
+        for k, v in value.items():
+            out[k] = unwrap(v, hub, listener, memo)
+        return out
     if callable(value) and not isinstance(value, (type, re.Pattern)) and _async_class_of(type(value)) is None:
         return Callback(value, hub, listener)
     return value
@@ -147,6 +170,12 @@ class Callback:
         self.f = f
         self.hub = hub
         self.listener = listener
+        # The implementation reads a callback's parameters (a route handler may take route alone, a locator
+        # handler none): it sees the user's.
+        try:
+            self.__signature__ = inspect.signature(f)
+        except (TypeError, ValueError):
+            pass
 
     def __eq__(self, other):
         if isinstance(other, Callback):
