@@ -26,6 +26,7 @@ var browserFlags struct {
 
 // browserOpenFlags are the session's settings, given when it is opened.
 var browserOpenFlags struct {
+	configs        []string
 	dir            string
 	idle           time.Duration
 	headed         bool
@@ -85,6 +86,7 @@ Chromium dies. --json prints each result as one JSON object.`,
 		},
 	}
 	of := open.Flags()
+	of.StringArrayVarP(&browserOpenFlags.configs, "config", "c", nil, "config layers, as for a run: the browser, its URL policy (browser.allowed_domains, ...), secrets, env.sandbox")
 	of.StringVar(&browserOpenFlags.dir, "dir", "", "folder for the session's snapshots, screenshots and logs (default: the session's folder in the runtime directory)")
 	of.DurationVar(&browserOpenFlags.idle, "idle", idleDefault(), "end the session after this long without a command ($WRIGHT_BROWSER_IDLE)")
 	of.BoolVar(&browserOpenFlags.headed, "headed", false, "show the browser window")

@@ -19,9 +19,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"wright/agents/mcp"
 	"wright/agents/session"
 	"wright/browser"
+	"wright/run/config"
 )
 
 // browserRequest is one command to a session's daemon: a tool call, or an
@@ -95,6 +98,9 @@ func sessionPaths(name string) (sock, info, logf string, err error) {
 
 var errNoSession = errors.New("no browser session")
 
+// replyTimeout bounds the wait for one reply.
+const replyTimeout = 10 * time.Minute
+
 // dialSession connects to a running session's daemon.
 func dialSession(name string) (net.Conn, error) {
 	sock, _, _, err := sessionPaths(name)
@@ -126,6 +132,9 @@ func callSession(ctx context.Context, name string, req browserRequest) (browserR
 	// goes on to its own end.
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
+	// No action takes this long (run_code is bounded by its step
+	// timeout); a daemon that never answers must not hang the command.
+	_ = conn.SetDeadline(time.Now().Add(replyTimeout))
 	b, err := json.Marshal(req)
 	if err != nil {
 		return browserReply{}, err
@@ -164,29 +173,30 @@ func ensureBrowserDaemon(c *cobra.Command) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	o := browserOpenFlags
-	args := []string{"browser", "serve", "--session", name, "--ready-fd", "3",
-		"--idle", o.idle.String(), "--sandbox", o.sandbox, "--action-timeout", o.actionTimeout.String(),
-		"--screenshot-kb", fmt.Sprint(o.screenshotSize)}
-	if o.dir != "" {
-		abs, err := filepath.Abs(o.dir)
-		if err != nil {
-			return false, err
+	args := []string{"browser", "serve", "--session", name, "--ready-fd", "3"}
+	// The flags given, as given: what was not given comes from the config
+	// (-c), then from the defaults.
+	c.Flags().Visit(func(f *pflag.Flag) {
+		if f.Name == "session" || f.Name == "json" {
+			return
 		}
-		args = append(args, "--dir", abs)
-	}
-	if o.headed {
-		args = append(args, "--headed")
-	}
-	if o.executable != "" {
-		args = append(args, "--browser", o.executable)
-	}
-	for _, d := range o.allowed {
-		args = append(args, "--allow-domain", d)
-	}
-	for _, d := range o.blocked {
-		args = append(args, "--block-domain", d)
-	}
+		val := f.Value.String()
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				if f.Name == "config" && !strings.Contains(v, "=") {
+					v = absLayer(v)
+				}
+				args = append(args, "--"+f.Name, v)
+			}
+			return
+		}
+		if f.Name == "dir" {
+			if abs, err := filepath.Abs(val); err == nil {
+				val = abs
+			}
+		}
+		args = append(args, "--"+f.Name+"="+val)
+	})
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return false, fmt.Errorf("session log: %w", err)
@@ -319,7 +329,7 @@ func serveCmd() *cobra.Command {
 				syscall.CloseOnExec(readyFD)
 				ready = os.NewFile(uintptr(readyFD), "ready")
 			}
-			err := serveBrowser(c.Context(), browserFlags.session, ready)
+			err := serveBrowser(c.Context(), browserFlags.session, c.Flags(), ready)
 			if err != nil && ready != nil {
 				fmt.Fprintln(ready, err)
 				ready.Close()
@@ -330,6 +340,7 @@ func serveCmd() *cobra.Command {
 	f := cmd.Flags()
 	o := &browserOpenFlags
 	f.IntVar(&readyFD, "ready-fd", 0, "file descriptor to write \"ready\" on, then close")
+	f.StringArrayVarP(&o.configs, "config", "c", nil, "")
 	f.StringVar(&o.dir, "dir", "", "")
 	f.DurationVar(&o.idle, "idle", idleDefault(), "")
 	f.BoolVar(&o.headed, "headed", false, "")
@@ -355,7 +366,7 @@ type daemon struct {
 // serveBrowser is the daemon: it listens on the session's socket, opens
 // the session, says ready, and serves until close, the idle timeout,
 // Chromium's death or a signal; then nothing of it is left.
-func serveBrowser(ctx context.Context, name string, ready *os.File) error {
+func serveBrowser(ctx context.Context, name string, flags *pflag.FlagSet, ready *os.File) error {
 	sock, infoPath, _, err := sessionPaths(name)
 	if err != nil {
 		return err
@@ -369,24 +380,18 @@ func serveBrowser(ctx context.Context, name string, ready *os.File) error {
 	}
 	defer os.Remove(sock)
 	defer ln.Close()
-	o := browserOpenFlags
-	dir := o.dir
-	if dir == "" {
-		dir = filepath.Join(filepath.Dir(sock), name)
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+	opt, err := browserSessionOptions(flags)
+	if err != nil {
+		return err
+	}
+	if opt.Dir == "" {
+		opt.Dir = filepath.Join(filepath.Dir(sock), name)
+		if err := os.MkdirAll(opt.Dir, 0o700); err != nil {
 			return err
 		}
 	}
-	sess, err := session.Open(ctx, session.Options{
-		Dir:             dir,
-		AllowedDomains:  o.allowed,
-		BlockedDomains:  o.blocked,
-		Executable:      o.executable,
-		Headed:          o.headed,
-		ActionTimeout:   o.actionTimeout,
-		ScreenshotBytes: o.screenshotSize << 10,
-		Sandbox:         o.sandbox,
-	})
+	o := browserOpenFlags
+	sess, err := session.Open(ctx, opt)
 	if err != nil {
 		return err
 	}
@@ -538,4 +543,48 @@ func (d *daemon) handle(ctx context.Context, req browserRequest) browserReply {
 		r.Error, r.Text = err.Error(), ""
 	}
 	return r
+}
+
+// absLayer makes a config layer that names a file absolute (the daemon
+// runs on after the command's folder is left); built-in names stay.
+func absLayer(v string) string {
+	if _, err := os.Stat(v); err != nil {
+		return v
+	}
+	if abs, err := filepath.Abs(v); err == nil {
+		return abs
+	}
+	return v
+}
+
+// browserSessionOptions are the session's options: the config's browser,
+// URL policy, secrets and sandbox (as `wright mcp` reads them), then the
+// flags that were given.
+func browserSessionOptions(flags *pflag.FlagSet) (session.Options, error) {
+	o := browserOpenFlags
+	cfg, err := config.Load(o.configs, nil)
+	if err != nil {
+		return session.Options{}, usageError("%v", err)
+	}
+	opt, err := mcp.SessionOptions(cfg)
+	if err != nil {
+		return session.Options{}, usageError("%v", err)
+	}
+	// The keys the config names stay out of the runner (HideEnv); the
+	// daemon does not move them to the keyring, whose re-exec would take
+	// the ready pipe's descriptor.
+	opt.Dir = o.dir
+	opt.ActionTimeout = o.actionTimeout
+	opt.ScreenshotBytes = o.screenshotSize << 10
+	set := func(name string, apply func()) {
+		if flags.Changed(name) {
+			apply()
+		}
+	}
+	set("allow-domain", func() { opt.AllowedDomains = o.allowed })
+	set("block-domain", func() { opt.BlockedDomains = o.blocked })
+	set("headed", func() { opt.Headed = o.headed })
+	set("browser", func() { opt.Executable = o.executable })
+	set("sandbox", func() { opt.Sandbox = o.sandbox })
+	return opt, nil
 }

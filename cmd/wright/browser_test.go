@@ -392,3 +392,38 @@ func TestBrowserSessionEndsIdleOrWithChromium(t *testing.T) {
 		t.Errorf("a command to the crashed session: %d %s", r.code, r.err)
 	}
 }
+
+// `open -c` reads the session's trust from a config, as a run does: the
+// URL policy and the secrets.
+func TestBrowserConfig(t *testing.T) {
+	const value = "wb-secret-value-42"
+	srv := browserSite(t)
+	environ := append(browserEnv(t), "WB_TEST_PASS="+value)
+	cfg := filepath.Join(t.TempDir(), "trust.yaml")
+	if err := os.WriteFile(cfg, []byte("secrets:\n  pass: {env: WB_TEST_PASS}\nbrowser:\n  blocked_domains: [blocked.localhost]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open := wbOK(t, environ, "open", srv.URL+"/", "--session", "cfg", "-c", cfg)
+	t.Cleanup(func() { wb(t, environ, "close", "--session", "cfg") })
+	name := refFor(t, open.out, "textbox", "Name")
+	send := refFor(t, open.out, "button", "Send")
+	fill := wbOK(t, environ, "--session", "cfg", "fill", name, "<secret>pass</secret>")
+	click := wbOK(t, environ, "--session", "cfg", "click", send)
+	// The server got the value: the page it answered is about it.
+	if !strings.Contains(click.out, "/done?name=") {
+		t.Fatalf("click: %s", click.out)
+	}
+	run := wbOK(t, environ, "--session", "cfg", "eval", "document.body.innerText + ' ' + location.href")
+	all := open.out + fill.out + click.out + run.out
+	if strings.Contains(all, value) {
+		t.Fatalf("a command printed the secret's value:\n%s", all)
+	}
+	if !strings.Contains(run.out, "Thanks <secret>pass</secret>") {
+		t.Errorf("the page's text should show the placeholder where the value is:\n%s", run.out)
+	}
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	blocked := wb(t, environ, "--session", "cfg", "navigate", "http://blocked.localhost:"+port+"/")
+	if blocked.code == 0 || !strings.Contains(blocked.err+blocked.out, "blocked") {
+		t.Errorf("a navigation the config's policy blocks: exit %d\n%s%s", blocked.code, blocked.out, blocked.err)
+	}
+}
