@@ -401,7 +401,9 @@ func (rt *Router) decide(e *proto.FetchRequestPaused) {
 	}
 	info := requestInfo(string(e.NetworkID), e.Request.URL+e.Request.URLFragment,
 		e.Request, e.ResourceType, e.ResourceType == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame())
-	if rt.on.Load() && p.b.hasSubscribers() {
+	// A redirect's next hop is not routed again (Playwright's rule: the route saw the request that was
+	// redirected, and its handler's decision covers where it leads).
+	if rt.on.Load() && p.b.hasSubscribers() && e.RedirectedRequestID == "" {
 		rt.hold(string(e.RequestID), info)
 		p.emit(&RouteEvent{Route: string(e.RequestID), RequestInfo: info})
 		return

@@ -6,10 +6,11 @@ import json
 import mimetypes
 import os
 import re
+import threading
 import time
 import urllib.parse
 
-from ._errors import Error, TargetClosed
+from ._errors import Error, InvalidParams, TargetClosed
 from ._helpers import _url_matches
 from ._fetch import _fetch
 from ._web_socket_route import _route_web_socket
@@ -285,6 +286,7 @@ class Route:
         self._handled = False
         self._fell_back = False
         self._overrides = {}
+        self._decided = threading.Event()  # set by a settle or a fallback (the async API waits for it)
 
     def __repr__(self):
         return "<Route request=%r>" % self.request
@@ -293,6 +295,7 @@ class Route:
         if self._handled:
             raise Error("Route is already handled!", type="Error")
         self._handled = True
+        self._decided.set()
         body = {"page": self._page.id, "route": self._id}
         body.update({k: v for k, v in params.items() if v is not None})
         try:
@@ -302,6 +305,20 @@ class Route:
             # answer, and Playwright's handlers do not fail for it.
             if not self._page._closed:
                 raise
+        except InvalidParams as err:
+            # The page cancelled the request meanwhile (this client never settles a route twice: _handled).
+            if "its request is gone" not in str(err):
+                raise
+
+    def _await_decision(self):
+        """Under the async API a handler may return before it decides (it scheduled a task that will): the
+        route waits for the decision, as Playwright's does, until its page closes."""
+        page = self._page
+        if page._browser._transport._hub is None:
+            return
+        while not self._decided.wait(0.1):
+            if page._closed or page._browser._transport._gone:
+                return
 
     def abort(self, error_code=None):
         self._settle("route.abort", error_code=error_code or "failed")
@@ -362,6 +379,7 @@ class Route:
         self._overrides = self._merged(url, method, headers, post_data)
         self._apply_overrides(url, method, headers, post_data)
         self._fell_back = True
+        self._decided.set()
 
     def _apply_overrides(self, url, method, headers, post_data):
         """What a fallback or continue changes shows on route.request, for the next handlers and
@@ -424,11 +442,14 @@ class _RouteEntry:
 def _route_through(route, request, entries):
     """Run the matching handlers, newest first, until one does not fall back; else continue."""
     for owner, entry in entries:
-        if not entry.matches(request.url) or entry.expired():
+        # A handler that ran before may have unrouted this one.
+        if entry not in owner._routes or not entry.matches(request.url) or entry.expired():
             continue
         route._fell_back = False
+        route._decided.clear()
         entry.run(route, request)
-        if entry.expired():
+        route._await_decision()
+        if entry.expired() and entry in owner._routes:
             owner._routes.remove(entry)
             owner._routes_changed()
         if not route._fell_back:
