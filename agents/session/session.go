@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"wright/browser"
+	"wright/browser/launcher"
 	"wright/env"
 	"wright/env/live"
 	"wright/internal/scratch"
@@ -96,6 +97,10 @@ type Session struct {
 	ownDir bool
 	lib    string
 	env    *live.Env
+	// chromium is the browser the session launched itself (inside a run's
+	// sandbox; see launchBehindRunProxy), nil when live mode launched it.
+	chromium     *launcher.Process
+	chromiumGone chan struct{}
 
 	done      chan struct{}
 	closeOnce sync.Once
@@ -182,6 +187,12 @@ func (s *Session) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	cdpURL := s.opt.CDPURL
+	if cdpURL == "" && os.Getenv(launcher.ProxyEnv) != "" {
+		if cdpURL, err = s.launchBehindRunProxy(ctx); err != nil {
+			return err
+		}
+	}
 	e, err := live.New(ctx, live.Options{
 		Workspace:      s.dir,
 		LibDir:         s.lib,
@@ -191,7 +202,7 @@ func (s *Session) start(ctx context.Context) error {
 		AllowPrivate:   s.opt.AllowPrivate,
 		Browser: browser.Options{
 			Executable: s.opt.Executable,
-			CDPURL:     s.opt.CDPURL,
+			CDPURL:     cdpURL,
 			Headed:     s.opt.Headed,
 			Viewport:   s.opt.Viewport,
 			Secrets:    browserSecrets(s.opt.Secrets),
@@ -225,6 +236,29 @@ func (s *Session) start(ctx context.Context) error {
 		s.lines = append(s.lines, "page.goto("+pyStr(s.opt.StartURL)+")")
 	}
 	return nil
+}
+
+// launchBehindRunProxy starts the session's Chromium itself when the
+// session runs inside a wright run's sandbox (the run's policy proxy in
+// $WRIGHT_PROXY, as the scripts of a sandboxed workspace see it): the
+// sandbox has no network but that proxy, so the browser must go through
+// it, where the run's URL policy already applies to every request, rather
+// than through a proxy of the session's own, which could reach nothing.
+// live mode then attaches to it (Options.CDPURL) in a context of its own.
+func (s *Session) launchBehindRunProxy(ctx context.Context) (string, error) {
+	p, err := launcher.Start(ctx, launcher.Config{
+		Executable: s.opt.Executable,
+		Headed:     s.opt.Headed,
+		Width:      s.opt.Viewport.Width,
+		Height:     s.opt.Viewport.Height,
+	})
+	if err != nil {
+		return "", fmt.Errorf("launch Chromium behind the run's proxy: %w", err)
+	}
+	s.chromium = p
+	s.chromiumGone = make(chan struct{})
+	go p.Reap(func() { close(s.chromiumGone) })
+	return p.URL, nil
 }
 
 // sandbox is the runner's sandbox spec, nil when none is used.
@@ -274,6 +308,13 @@ func (s *Session) Close() error {
 	s.closeOnce.Do(func() {
 		if s.env != nil {
 			s.closeErr = s.env.Close()
+		}
+		if s.chromium != nil {
+			s.chromium.Kill()
+			select {
+			case <-s.chromiumGone:
+			case <-time.After(10 * time.Second):
+			}
 		}
 		s.net.stop()
 		if s.lib != "" {

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"wright/env/proctab"
+	"wright/model"
+	"wright/model/modeltest"
 )
 
 // browserSite is the CLI tests' own site: a form posting to /done, and a
@@ -426,4 +428,36 @@ func TestBrowserConfig(t *testing.T) {
 	if blocked.code == 0 || !strings.Contains(blocked.err+blocked.out, "blocked") {
 		t.Errorf("a navigation the config's policy blocks: exit %d\n%s%s", blocked.code, blocked.out, blocked.err)
 	}
+}
+
+// Inside a sandboxed workspace run, the model's shell can use `wright
+// browser`: the session's Chromium goes through the run's policy proxy
+// (the sandbox has no other network), the run's URL policy holds, and the
+// session ends with the run even when the model never closes it.
+func TestBrowserInWorkspaceSandbox(t *testing.T) {
+	requireBwrap(t)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>In</title><h1>Inside the sandbox</h1><a href="/next">Next</a>`)
+	}))
+	defer site.Close()
+	port := site.URL[strings.LastIndexByte(site.URL, ':')+1:]
+	name := fmt.Sprintf("wsbox%d", os.Getpid())
+	script := fmt.Sprintf(`wright browser open %[1]s/ --session %[2]s 2>&1; echo "open=$?"
+wright browser snapshot --full --max-chars 2000 --session %[2]s 2>&1
+wright browser navigate http://blocked.localhost:%[3]s/ --session %[2]s 2>&1`, site.URL, name, port)
+	srv := modeltest.New(t, modeltest.Bash("explore with wright browser", script), modeltest.Done(model.FieldBash, "done", "x"))
+	dir := filepath.Join(t.TempDir(), "run")
+	r := wright(t, append(runArgs(t, srv, dir), "-c", "env.sandbox=bwrap", "-c", "browser.blocked_domains=[blocked.localhost]")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr.String())
+	}
+	msgs := srv.Requests()[1].Chat().Messages
+	text := msgs[len(msgs)-1].Text()
+	// The run's policy proxy answers the blocked host with its refusal.
+	for _, want := range []string{"open=0", `heading "Inside the sandbox"`, `link "Next"`, "refused by the network policy: host blocked.localhost"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("want %q in the observation:\n%s", want, text)
+		}
+	}
+	gone(t, "browser serve --session "+name)
 }
