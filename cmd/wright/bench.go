@@ -318,7 +318,7 @@ func reportBench(cmd *cobra.Command, f benchFlags, outcome bench.Outcome) error 
 // checkBenchConfigs loads each distinct config the tasks' attempts will
 // run with and builds a harness on it, as `wright run` does before its
 // run: config.Load, then harness.Build (templates, the model and its key,
-// the judge). A fault of the bench's own flags is said as `wright run`
+// the judge). A fault the bench's own flags make is said as `wright run`
 // says it; one that only a task's config brings names the task. The
 // recorded replies it needs go to a temporary folder, so that nothing is
 // written under -o before the bench is known to start.
@@ -336,10 +336,6 @@ func checkBenchConfigs(f benchFlags, tasks []bench.Task, exe string) error {
 		_, err = harness.Build(cfg, harness.Options{Executable: exe})
 		return err
 	}
-	// The bench's flags alone, with the first task's recording.
-	if err := check(bench.Task{ID: tasks[0].ID}); err != nil {
-		return usageError("%v", err)
-	}
 	seen := map[string]bool{}
 	for _, t := range tasks {
 		// Tasks with the same mode and config (and, recorded, the same
@@ -353,9 +349,16 @@ func checkBenchConfigs(f benchFlags, tasks []bench.Task, exe string) error {
 			continue
 		}
 		seen[key] = true
-		if err := check(t); err != nil {
-			return usageError("task %s: %v", t.ID, err)
+		err := check(t)
+		if err == nil {
+			continue
 		}
+		// The same fault without the task's mode and config is the
+		// bench's own (a -c typo, a missing key): no task to name.
+		if bare := check(bench.Task{ID: t.ID}); bare != nil && bare.Error() == err.Error() {
+			return usageError("%v", err)
+		}
+		return usageError("task %s: %v", t.ID, err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,8 +59,16 @@ func TestBenchConfigErrorsCreateNothing(t *testing.T) {
 			os.RemoveAll(filepath.Join(dir, "out"))
 		}
 	}
-	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), "wright-bench-check-*")); len(left) > 0 {
-		t.Errorf("the config check left %v", left)
+	// A model every task names itself needs no key the bench's flags
+	// would: such a bench runs.
+	own := filepath.Join(dir, "own.jsonl")
+	done, _ := json.Marshal(doneStep("bash_command", "42"))
+	os.WriteFile(replay, append(done, '\n'), 0o644)
+	os.WriteFile(own, []byte(`{"task_id":"own","task":"x","start_url":"http://127.0.0.1:9/","config":{"model":{"name":"replay:`+replay+`"}}}`+"\n"), 0o644)
+	if r := wrightEnv(t, dir, env, "bench", own, "-o", "own-out", "-c", "agent.require_self_reflection_success=false"); r.code != 0 {
+		t.Errorf("a bench whose tasks name their own replay model, with no key: exit %d\n%s", r.code, r.stderr.String())
+	} else if got := readResults(t, filepath.Join(dir, "own-out")); got["own"].ExitStatus != "Submitted" {
+		t.Errorf("its result: %+v", got["own"])
 	}
 }
 

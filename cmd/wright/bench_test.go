@@ -445,7 +445,11 @@ func TestBenchRefusesASecondBenchOnOneDir(t *testing.T) {
 	defer lock.Release()
 	suitePath := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(suitePath, []byte(`{"task_id":"a","task":"x","start_url":"http://127.0.0.1:9/"}`+"\n"), 0o644)
-	r := benchCLI(t, suitePath, "-o", dir, "--model", "replay:"+suitePath)
+	// A replay the config check accepts, so that the lock is what refuses.
+	replay := filepath.Join(t.TempDir(), "r.jsonl")
+	replies, _ := json.Marshal(doneStep("bash_command", "42"))
+	os.WriteFile(replay, append(replies, '\n'), 0o644)
+	r := benchCLI(t, suitePath, "-o", dir, "--model", "replay:"+replay)
 	if r.code == 0 || !strings.Contains(r.stderr.String(), "pid 1 on test") {
 		t.Errorf("second bench: exit %d %s", r.code, r.stderr.String())
 	}
