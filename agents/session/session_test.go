@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -476,5 +477,64 @@ func TestActionTime(t *testing.T) {
 	t.Logf("fill by ref: %v a call on average (%v of it in the runner); click %v; snapshot %v", whole/n, inRunner/n, click, snapTime)
 	if whole/n > 2*time.Second {
 		t.Errorf("an action takes %v", whole/n)
+	}
+}
+
+const widgetsPage = `<!doctype html><title>Widgets</title>
+<label>Search <input id="q" onkeydown="if (event.key === 'Enter') document.getElementById('out').textContent = 'searched ' + this.value"></label>
+<p id="out"></p>
+<button id="hov" onmouseover="document.getElementById('hout').textContent = 'hovered'">Hover me</button><p id="hout"></p>
+<label>File <input type="file" id="f" onchange="document.getElementById('fout').textContent = 'picked ' + this.files[0].name + ' ' + this.files[0].size"></label><p id="fout"></p>
+<div id="src" draggable="true" role="button" aria-label="Drag source" ondragstart="event.dataTransfer.setData('text', 'x')">Drag source</div>
+<div id="dst" role="button" aria-label="Drop target" ondragover="event.preventDefault()" ondrop="event.preventDefault(); document.getElementById('dout').textContent = 'dropped'">Drop target</div><p id="dout"></p>
+<button onclick="document.getElementById('cout').textContent = confirm('Sure?') ? 'confirmed' : 'cancelled'">Ask</button><p id="cout"></p>
+<button onclick="setTimeout(() => document.getElementById('late').textContent = 'late text', 300)">Later</button><p id="late"></p>`
+
+// The other element actions, each checked on what the page did.
+func TestOtherActions(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, widgetsPage) })
+	mux.HandleFunc("/b", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `<!doctype html><title>B</title><h1>Page B</h1>`) })
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	s := open(t, srv.URL+"/")
+	snap := call(t, s, "snapshot", map[string]any{"mode": "full"}).Text
+	ref := func(role, name string) string { return refOf(t, snap, role, name) }
+	expect := func(res Result, want string) {
+		t.Helper()
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("want %q in:\n%s", want, res.Text)
+		}
+	}
+	call(t, s, "type", map[string]any{"ref": ref("textbox", "Search"), "text": "shoes"})
+	expect(call(t, s, "press", map[string]any{"key": "Enter"}), "searched shoes")
+	expect(call(t, s, "hover", map[string]any{"ref": ref("button", "Hover me")}), "hovered")
+	file := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(file, []byte("twelve bytes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	up := call(t, s, "upload", map[string]any{"ref": ref("button", "File"), "files": []string{file}})
+	expect(up, "picked notes.txt 12")
+	if !strings.Contains(up.Code, pyStr(file)) {
+		t.Errorf("upload's code should name the file given: %s", up.Code)
+	}
+	expect(call(t, s, "drag", map[string]any{"ref": ref("button", "Drag source"), "target": ref("button", "Drop target")}), "dropped")
+	call(t, s, "dialog", map[string]any{"accept": false})
+	expect(call(t, s, "click", map[string]any{"ref": ref("button", "Ask")}), "cancelled")
+	call(t, s, "click", map[string]any{"ref": ref("button", "Later")})
+	expect(call(t, s, "wait", map[string]any{"text": "late text"}), "late text")
+	call(t, s, "navigate", map[string]any{"url": srv.URL + "/b"})
+	expect(call(t, s, "back", nil), "Widgets")
+	expect(call(t, s, "forward", nil), "Page B")
+	expect(call(t, s, "wait", map[string]any{"url": "**/b"}), "")
+	call(t, s, "reload", nil)
+	if _, err := callErr(s, "wait", map[string]any{"time": 0.2}); err != nil {
+		t.Errorf("wait time: %v", err)
+	}
+	script := s.Script()
+	for _, want := range []string{`.press_sequentially("shoes")`, `page.keyboard.press("Enter")`, `.hover()`, `.drag_to(`, `page.once("dialog", lambda dialog: dialog.dismiss())`, `page.go_back()`, `page.reload()`} {
+		if !strings.Contains(script, want) {
+			t.Errorf("script lacks %s:\n%s", want, script)
+		}
 	}
 }
