@@ -494,7 +494,9 @@ const widgetsPage = `<!doctype html><title>Widgets</title>
 func TestOtherActions(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, widgetsPage) })
-	mux.HandleFunc("/b", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `<!doctype html><title>B</title><h1>Page B</h1>`) })
+	mux.HandleFunc("/b", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>B</title><h1>Page B</h1>`)
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	s := open(t, srv.URL+"/")
