@@ -71,6 +71,9 @@ func (s *Session) observed(obs env.Observation, allConsole bool) Result {
 			b.WriteString(aria + "\n")
 		} else {
 			b.WriteString("Snapshot:\n" + aria + "\n")
+			if cutMarker.MatchString(aria) {
+				b.WriteString("[the snapshot is cut to its first lines: snapshot to_file=true writes all of it; snapshot ref=eN shows one element's subtree]\n")
+			}
 		}
 		s.newest = fmt.Sprintf("the one in the result of call %d", s.step)
 	}
@@ -133,6 +136,9 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// cutMarker ends a snapshot cut at its character budget.
+var cutMarker = regexp.MustCompile(`\[\.\.\. \d+ more nodes\]\s*$`)
 
 // A snapshot line: "- role "name" ... [ref=eN]".
 var refLine = regexp.MustCompile(`^\s*- ([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?.*\[ref=(e[0-9]+)\]`)

@@ -237,6 +237,10 @@ func TestSnapshotToFileAndCut(t *testing.T) {
 	if strings.TrimSpace(sub.Text) == "" || strings.Contains(sub.Text, "Item number 8") {
 		t.Errorf("a ref's subtree: %s", sub.Text)
 	}
+	nav := call(t, s, "navigate", map[string]any{"url": srv.URL + "/long"})
+	if len(nav.Text) > 9000 || !strings.Contains(nav.Text, "more nodes]") || !strings.Contains(nav.Text, "to_file=true writes all of it") {
+		t.Errorf("a navigation to a long page should show its start (%d chars) and say how to get the rest:\n...%s", len(nav.Text), nav.Text[max(0, len(nav.Text)-300):])
+	}
 }
 
 func TestRunCodeKeepsNamespace(t *testing.T) {

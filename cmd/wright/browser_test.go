@@ -272,6 +272,18 @@ func TestBrowserCLI(t *testing.T) {
 			t.Errorf("script lacks %s:\n%s", want, script)
 		}
 	}
+	// It runs: a fresh browser redoes the session's actions, with wright's
+	// own client.
+	client := t.TempDir()
+	if out, err := exec.Command(wrightBin, "client", "python", "--out", client).CombinedOutput(); err != nil {
+		t.Fatalf("client: %v\n%s", err, out)
+	}
+	py := exec.Command("python3", out)
+	py.Env = append(os.Environ(), "PYTHONPATH="+client, "WRIGHT_BIN="+wrightBin)
+	py.Dir = t.TempDir()
+	if got, err := py.CombinedOutput(); err != nil || !strings.Contains(string(got), "heading is Thanks Ada") {
+		t.Errorf("the session's script did not redo the session (%v):\n%s", err, got)
+	}
 
 	info := filepath.Join(envValue(environ, "XDG_RUNTIME_DIR"), "wright-browser", "cli.json")
 	pid := daemonPID(t, info)
