@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"wright/browser"
@@ -105,6 +106,10 @@ type Session struct {
 	done      chan struct{}
 	closeOnce sync.Once
 	closeErr  error
+
+	// url is the current tab's URL as the last call left it, readable
+	// while a call runs.
+	url atomic.Value
 
 	mu        sync.Mutex // one call at a time; guards what follows
 	step      int
@@ -231,6 +236,7 @@ func (s *Session) start(ctx context.Context) error {
 	}
 	s.lastURL, _ = obs.Details["url"].(string)
 	s.lastTitle, _ = obs.Details["title"].(string)
+	s.url.Store(s.lastURL)
 	s.newest = "the one taken when the session opened"
 	if s.opt.StartURL != "" {
 		s.lines = append(s.lines, "page.goto("+pyStr(s.opt.StartURL)+")")
@@ -299,6 +305,13 @@ func (s *Session) watch() {
 // Done is closed when the session has ended: Close, or its Chromium died.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
+// URL is the current tab's URL as the last call left it. Unlike a call,
+// it does not wait for a call in flight.
+func (s *Session) URL() string {
+	u, _ := s.url.Load().(string)
+	return u
+}
+
 // Dir is the folder the session writes its files in.
 func (s *Session) Dir() string { return s.dir }
 
@@ -359,6 +372,9 @@ func (s *Session) Call(ctx context.Context, tool string, args json.RawMessage) (
 	}
 	s.net.follow(s.env.Browser())
 	res, err := t.run(ctx, s, a)
+	if p := s.env.CurrentPage(); p != nil {
+		s.url.Store(p.URL())
+	}
 	res = s.redactResult(res)
 	if err != nil {
 		return res, errors.New(s.redact(err.Error()))

@@ -511,18 +511,9 @@ func (d *daemon) handle(ctx context.Context, req browserRequest) browserReply {
 	case "script":
 		return browserReply{Text: d.sess.Script()}
 	case "info":
-		data := map[string]any{"pid": os.Getpid(), "dir": d.sess.Dir(), "started": d.started.Format(time.RFC3339), "url": ""}
-		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		defer cancel()
-		if res, err := d.sess.Call(cctx, "tabs", nil); err == nil {
-			if tabs, ok := res.Data["tabs"].([]map[string]any); ok {
-				for _, t := range tabs {
-					if t["current"] == true {
-						data["url"] = t["url"]
-					}
-				}
-			}
-		}
+		// Read without waiting for a call in flight: list must not hang
+		// on a session busy with a long run.
+		data := map[string]any{"pid": os.Getpid(), "dir": d.sess.Dir(), "started": d.started.Format(time.RFC3339), "url": d.sess.URL()}
 		return browserReply{Text: fmt.Sprint(data), Data: data}
 	case "":
 	default:

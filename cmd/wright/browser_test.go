@@ -367,9 +367,26 @@ func TestBrowserSessionsApart(t *testing.T) {
 			t.Errorf("session %s sees:\n%s\n%s", c.name, tabs.out, snap.out)
 		}
 	}
+	// list answers while a session is busy with a long run.
+	slow := filepath.Join(t.TempDir(), "slow.py")
+	if err := os.WriteFile(slow, []byte("import time\ntime.sleep(4)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	busy := exec.Command(wrightBin, "browser", "run", slow, "--session", "one")
+	busy.Env = environ
+	if err := busy.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
 	list := wbOK(t, environ, "list")
 	if !strings.Contains(list.out, "one\tpid") || !strings.Contains(list.out, "two\tpid") || !strings.Contains(list.out, "/page/two") {
 		t.Errorf("list: %s", list.out)
+	}
+	if list.took > 2*time.Second {
+		t.Errorf("list waited %v for a busy session", list.took)
+	}
+	if err := busy.Wait(); err != nil {
+		t.Errorf("the slow run: %v", err)
 	}
 }
 
