@@ -64,6 +64,23 @@ type ShotOptions struct {
 	FullPage bool
 	Format   string // "png" (the default), "jpeg" or "webp"
 	Quality  int    // 1-100 for jpeg and webp; 0: Chromium's default
+	// Clip is the area to capture, in CSS pixels of the page (of the
+	// document when FullPage, else of the viewport); nil: all of it.
+	Clip *ShotClip
+	// OmitBackground makes the page's default white background transparent
+	// (png and webp), for the capture only.
+	OmitBackground bool
+	// CSSScale captures one image pixel per CSS pixel on a screen with more
+	// than one device pixel per CSS pixel (Playwright's scale="css").
+	CSSScale bool
+}
+
+// ShotClip is a screenshot's area in CSS pixels.
+type ShotClip struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
 }
 
 // Validate says whether Chromium can take a screenshot so.
@@ -89,6 +106,9 @@ func (o ShotOptions) check() (proto.PageCaptureScreenshotFormat, error) {
 	}
 	if o.Quality < 0 || o.Quality > 100 {
 		return "", newErr(ErrInvalidParams, "screenshot quality must be 0-100, got %d", o.Quality)
+	}
+	if c := o.Clip; c != nil && (c.Width <= 0 || c.Height <= 0) {
+		return "", newErr(ErrInvalidParams, "screenshot clip width and height must be positive, got %gx%g", c.Width, c.Height)
 	}
 	return proto.PageCaptureScreenshotFormat(f), nil
 }
@@ -137,7 +157,20 @@ func (p *Page) CaptureBase64(ctx context.Context, opts ShotOptions, timeout time
 		req.CaptureBeyondViewport = true
 		req.Clip = clip
 	}
+	if opts.Clip != nil || opts.CSSScale {
+		if err := p.clipShot(o, opts, &req); err != nil {
+			return "", err
+		}
+	}
 	r := o.rodPage()
+	if opts.OmitBackground {
+		transparent := proto.EmulationSetDefaultBackgroundColorOverride{Color: &proto.DOMRGBA{}}
+		if err := transparent.Call(r); err != nil {
+			return "", o.fail(err, "making the background transparent")
+		}
+		// Back to the page's own background whatever the capture does.
+		defer func() { _ = proto.EmulationSetDefaultBackgroundColorOverride{}.Call(r) }()
+	}
 	raw, err := r.Call(r.GetContext(), string(r.SessionID), req.ProtoReq(), req)
 	if err != nil {
 		return "", o.fail(err, "taking the screenshot")
@@ -152,6 +185,50 @@ func (p *Page) CaptureBase64(ctx context.Context, opts ShotOptions, timeout time
 		return "", newErr(ErrBrowser, "the browser sent an empty screenshot")
 	}
 	return res.Data, nil
+}
+
+// clipShot narrows req to opts.Clip (CSS pixels of the viewport, or of
+// the document for a full page), and scales it to CSS pixels when asked.
+// Chromium's clip is in document coordinates: a viewport clip is moved by
+// the page's scroll offset.
+func (p *Page) clipShot(o *op, opts ShotOptions, req *proto.PageCaptureScreenshot) error {
+	m, err := proto.PageGetLayoutMetrics{}.Call(o.rodPage())
+	if err != nil {
+		return o.fail(err, "measuring the page")
+	}
+	var sx, sy, vw, vh float64
+	if v := m.CSSVisualViewport; v != nil {
+		sx, sy, vw, vh = v.PageX, v.PageY, v.ClientWidth, v.ClientHeight
+	}
+	area := req.Clip
+	if area == nil {
+		area = &proto.PageViewport{X: sx, Y: sy, Width: vw, Height: vh, Scale: 1}
+	}
+	if c := opts.Clip; c != nil {
+		x, y := c.X, c.Y
+		if !opts.FullPage {
+			x, y = x+sx, y+sy
+		}
+		// Only what lies inside the area can be captured.
+		x0, y0 := max(x, area.X), max(y, area.Y)
+		x1, y1 := min(x+c.Width, area.X+area.Width), min(y+c.Height, area.Y+area.Height)
+		if x1 <= x0 || y1 <= y0 {
+			return newErr(ErrInvalidParams, "screenshot clip %gx%g at (%g, %g) lies outside the page", c.Width, c.Height, c.X, c.Y)
+		}
+		area = &proto.PageViewport{X: x0, Y: y0, Width: x1 - x0, Height: y1 - y0, Scale: 1}
+	}
+	if opts.CSSScale {
+		res, err := proto.RuntimeEvaluate{Expression: "window.devicePixelRatio", ReturnByValue: true}.Call(o.rodPage())
+		if err != nil {
+			return o.fail(err, "reading the device pixel ratio")
+		}
+		if dpr := res.Result.Value.Num(); dpr > 0 {
+			area.Scale = 1 / dpr
+		}
+	}
+	req.Clip = area
+	req.CaptureBeyondViewport = true
+	return nil
 }
 
 // pageClip is the whole page's area, never smaller than the viewport.

@@ -40,6 +40,10 @@ func pageScreenshot(ctx context.Context, p *browser.Page, sp *struct {
 	FullPage bool   `json:"full_page"`
 	Type     string `json:"type"`
 	Quality  int    `json:"quality"`
+	// Clip (CSS pixels), OmitBackground and Scale ("css" or "device") as in Playwright.
+	Clip           *browser.ShotClip `json:"clip"`
+	OmitBackground bool              `json:"omit_background"`
+	Scale          string            `json:"scale"`
 }) (any, error) {
 	if err := checkPath(sp.Path); err != nil {
 		return nil, err
@@ -48,7 +52,11 @@ func pageScreenshot(ctx context.Context, p *browser.Page, sp *struct {
 	if err != nil {
 		return nil, err
 	}
-	opts := browser.ShotOptions{FullPage: sp.FullPage, Format: sp.Type, Quality: sp.Quality}
+	if sp.Scale != "" && sp.Scale != "css" && sp.Scale != "device" {
+		return nil, invalid("screenshot scale must be \"css\" or \"device\", got %q", sp.Scale)
+	}
+	opts := browser.ShotOptions{FullPage: sp.FullPage, Format: sp.Type, Quality: sp.Quality, Clip: sp.Clip,
+		OmitBackground: sp.OmitBackground, CSSScale: sp.Scale == "css"}
 	if sp.Path == "" {
 		// Sent on as Chromium encoded it: no decode and encode again.
 		b64, err := p.CaptureBase64(ctx, opts, to)

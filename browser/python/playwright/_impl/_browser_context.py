@@ -18,6 +18,19 @@ from ._tracing import Tracing
 from . import _har_router
 
 
+def _check_geolocation(geolocation):
+    """Playwright's bounds on a geolocation, checked before anything reaches the browser."""
+    if geolocation is None:
+        return
+    for name, low, high in (("longitude", -180, 180), ("latitude", -90, 90), ("accuracy", 0, float("inf"))):
+        value = geolocation.get(name, 0 if name == "accuracy" else None)
+        if value is None:
+            raise Error("geolocation.%s: expected a number" % name, type="InvalidParams")
+        if not low <= value <= high:
+            raise Error("geolocation.%s: precondition %s <= %s <= %s failed." % (
+                name, low, name.upper(), "Infinity" if high == float("inf") else high), type="InvalidParams")
+
+
 class BrowserContext(_Routing, _Emitter):
     """A group of pages with shared options (browser.new_context()).
 
@@ -128,6 +141,12 @@ class BrowserContext(_Routing, _Emitter):
         for c in cookies:
             if "url" not in c and not ("domain" in c and "path" in c):
                 raise Error("Cookie should have a url or a domain/path pair", type="InvalidParams")
+            url = c.get("url") or ""
+            # Pages with no origin of their own hold no cookies (Playwright says which cookie).
+            if url == "about:blank":
+                raise Error('Blank page can not have cookie "%s"' % c.get("name"), type="InvalidParams")
+            if url.startswith("data:"):
+                raise Error('Data URL page can not have cookie "%s"' % c.get("name"), type="InvalidParams")
         self._ccall("context.add_cookies", cookies=list(cookies))
 
     def clear_cookies(self, name=None, domain=None, path=None):
@@ -151,6 +170,7 @@ class BrowserContext(_Routing, _Emitter):
         self._ccall("context.grant_permissions", permissions=[])
 
     def set_geolocation(self, geolocation):
+        _check_geolocation(geolocation)
         self._emulation["geolocation"] = geolocation
         self._sync_defaults()
         for page in self.pages:

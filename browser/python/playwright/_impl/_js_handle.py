@@ -185,26 +185,44 @@ class JSHandle:
         self._value_encoded = info.get("value")
 
     def __repr__(self):
-        return "<JSHandle preview=%s>" % self._preview()
+        return "<JSHandle preview=%s>" % self._preview
 
     def __str__(self):
-        return self._preview()
+        return self._preview
 
+    @property
     def _preview(self):
+        # An attribute, as in Playwright's handles (tools read handle._impl_obj._preview). A primitive shows
+        # its value as JavaScript writes it, a node its markup, an object of a named class (Window, Promise)
+        # that name, any other object its kind.
         if self._id is None:
             v = _decode(self._value_encoded)
             if v is None:
-                return "JSHandle@%s" % ("undefined" if self._value_encoded == {"u": 1} else "null")
+                return "undefined" if self._value_encoded == {"u": 1} else "null"
             if isinstance(v, bool):
-                return "JSHandle@%s" % ("true" if v else "false")
-            return "JSHandle@%s" % v
+                return "true" if v else "false"
+            if isinstance(v, float):
+                if v != v:
+                    return "NaN"
+                if v in (float("inf"), float("-inf")):
+                    return "Infinity" if v > 0 else "-Infinity"
+                if v == 0 and str(v).startswith("-"):
+                    return "-0"
+                if v.is_integer():
+                    return str(int(v))
+            return str(v)
         if self._subtype == "node":
             try:
                 return "JSHandle@" + self._jscall(_NODE_PREVIEW_JS, _UNSET, False)
             except Error:
                 return "JSHandle@node"
-        if self._subtype in ("array", "date", "regexp", "error", "map", "set", "promise", "proxy"):
+        if self._subtype == "promise":
+            return "Promise"
+        if self._subtype in ("array", "date", "regexp", "error", "map", "set", "proxy"):
             return "JSHandle@%s" % self._subtype
+        if self._type == "object" and not self._subtype and re.fullmatch(r"[A-Z][A-Za-z0-9_]*", self._description) \
+                and self._description != "Object":
+            return self._description
         return "JSHandle@%s" % (self._type if self._type != "function" else "function")
 
     def evaluate(self, expression, arg=_UNSET, timeout=None):

@@ -359,9 +359,26 @@ class Locator(_Locating):
         """Wait until the locator is attached / detached / visible (default) / hidden."""
         self._call("locator.wait_for", timeout, state=state)
 
-    def screenshot(self, path=None, timeout=None):
+    def screenshot(self, path=None, timeout=None, type=None, quality=None, omit_background=None, animations=None,
+                   caret=None, scale=None, mask=None, mask_color=None, style=None):
+        """The element's image. With type, quality, omit_background or scale it is the page's screenshot
+        clipped to the element once scrolled into view; mask, style, animations and caret as for the page."""
+        from ._page import _screenshot_decorations
+
+        if any(v is not None for v in (type, quality, omit_background, scale)):
+            self.scroll_into_view_if_needed(timeout=timeout)
+            box = self.bounding_box(timeout=timeout)
+            if not box or not box["width"] or not box["height"]:
+                raise Error("Locator.screenshot: the element is not visible", type="Error")
+            return self.page.screenshot(path=path, timeout=timeout, type=type, quality=quality, clip=box,
+                                        omit_background=omit_background, animations=animations, caret=caret,
+                                        scale=scale, mask=mask, mask_color=mask_color, style=style)
         target = _abs_path(path) if path else None
-        result = self._call("locator.screenshot", timeout, path=target)
+        undo = _screenshot_decorations(self.page, mask, mask_color, style, animations, caret)
+        try:
+            result = self._call("locator.screenshot", timeout, path=target)
+        finally:
+            undo()
         return _screenshot_bytes(result, target)
 
     def bounding_box(self, timeout=None):

@@ -74,6 +74,63 @@ _NAV_CALLS = frozenset(("page.goto", "page.reload", "page.go_back", "page.go_for
                         "page.wait_for_url"))
 
 
+# What a screenshot's options paint on the page for the capture, removed right after it: one <style> and one
+# box per masked element, each marked so that the removal finds them in every frame they went into.
+_STYLE_JS = """(css) => {
+  const root = document.documentElement;
+  if (!root || !css) return;
+  const s = document.createElement('style');
+  s.setAttribute('data-wright-shot', '');
+  s.textContent = css;
+  root.appendChild(s);
+}"""
+_MASK_JS = """(els, color) => {
+  for (const e of els) {
+    const r = e.getBoundingClientRect();
+    const d = document.createElement('div');
+    d.setAttribute('data-wright-shot', '');
+    d.style.cssText = 'position:absolute;z-index:2147483647;pointer-events:none;margin:0;padding:0;border:0;' +
+      'left:' + (r.left + scrollX) + 'px;top:' + (r.top + scrollY) + 'px;width:' + r.width + 'px;height:' +
+      r.height + 'px;background:' + color;
+    document.documentElement.appendChild(d);
+  }
+}"""
+_UNDECORATE_JS = "() => document.querySelectorAll('[data-wright-shot]').forEach(e => e.remove())"
+_NO_ANIMATIONS_CSS = ("*, *::before, *::after { animation-play-state: paused !important; "
+                      "animation-delay: -1ms !important; animation-duration: 0s !important; "
+                      "animation-iteration-count: 1 !important; transition: none !important; }")
+_HIDE_CARET_CSS = "*, *::before, *::after { caret-color: transparent !important; }"
+
+
+def _screenshot_decorations(page, mask, mask_color, style, animations, caret):
+    """Apply a screenshot's style, animations, caret and mask options; returns what undoes them."""
+    if animations not in (None, "allow", "disabled"):
+        raise Error('screenshot: animations must be "allow" or "disabled", not %r' % (animations,),
+                    type="InvalidParams")
+    if caret not in (None, "hide", "initial"):
+        raise Error('screenshot: caret must be "hide" or "initial", not %r' % (caret,), type="InvalidParams")
+    css = [style or ""]
+    if animations == "disabled":
+        css.append(_NO_ANIMATIONS_CSS)
+    if caret != "initial":
+        css.append(_HIDE_CARET_CSS)
+    frames = [page.main_frame]
+    page.main_frame.evaluate(_STYLE_JS, "\n".join(c for c in css if c))
+    for locator in mask or []:
+        frame = getattr(locator, "_frame", None)
+        if frame is not None and frame not in frames:
+            frames.append(frame)
+        locator.evaluate_all(_MASK_JS, mask_color or "#FF00FF")
+
+    def undo():
+        for frame in frames:
+            try:
+                frame.evaluate(_UNDECORATE_JS)
+            except Error:
+                pass  # the page moved on: nothing of ours is left on it
+    return undo
+
+
 def _call_locator_handler(handler, locator):
     """Call handler(locator) when it takes a positional argument, else handler()."""
     try:
@@ -321,14 +378,26 @@ class Page(_Routing, _Emitter, _Locating):
 
     # content
 
-    def screenshot(self, path=None, full_page=False, timeout=None, type=None, quality=None):
-        """A PNG of the viewport (full_page: the whole page; type "jpeg" with quality for a JPEG).
-        Written to path if given; returns the bytes."""
+    def screenshot(self, path=None, full_page=False, timeout=None, type=None, quality=None, clip=None,
+                   omit_background=None, animations=None, caret=None, scale=None, mask=None, mask_color=None,
+                   style=None):
+        """A PNG of the viewport (full_page: the whole page; type "jpeg" or "webp", with quality). clip: an area
+        {x, y, width, height} in CSS pixels; mask: locators painted over (mask_color, default #FF00FF); style:
+        CSS applied for the capture; animations="disabled" stops CSS animations and transitions; caret: "hide"
+        (the default) or "initial". Written to path if given; returns the bytes."""
         target = _abs_path(path) if path else None
-        if type is None and path and str(path).lower().endswith((".jpg", ".jpeg")):
-            type = "jpeg"
-        result = self._call("page.screenshot", timeout, path=target, full_page=True if full_page else None,
-                            type=type, quality=quality)
+        if type is None and path:
+            ext = str(path).lower().rsplit(".", 1)[-1]
+            type = {"jpg": "jpeg", "jpeg": "jpeg", "webp": "webp"}.get(ext)
+        if clip is not None:
+            clip = {k: float(clip[k]) for k in ("x", "y", "width", "height")}
+        undo = _screenshot_decorations(self, mask, mask_color, style, animations, caret)
+        try:
+            result = self._call("page.screenshot", timeout, path=target, full_page=True if full_page else None,
+                                type=type, quality=quality, clip=clip, omit_background=omit_background or None,
+                                scale=scale)
+        finally:
+            undo()
         return _screenshot_bytes(result, target)
 
     def request_gc(self):

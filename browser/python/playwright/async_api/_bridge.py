@@ -252,6 +252,9 @@ class AsyncBase:
     def __repr__(self):
         return repr(self._impl_obj)
 
+    def __str__(self):
+        return str(self._impl_obj)
+
     def __getattr__(self, name):
         # Attributes the implementation sets per object (request.url, response.status, ...).
         if name.startswith("__"):

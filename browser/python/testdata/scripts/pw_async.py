@@ -1,6 +1,7 @@
 """Playwright's async API: overlapping calls, async route handlers and listeners, expect_* as async with,
 a cancelled task, timeouts, expect(); and that a sync script never loads asyncio."""
 import asyncio
+import struct
 import subprocess
 import sys
 import time
@@ -93,6 +94,17 @@ async def main():
         except TimeoutError as err:
             check("300" in str(err), str(err))
         check(time.monotonic() - started < 5, "the timeout was the call's own")
+
+        # screenshot options: a clip is its size in pixels, the type follows the path, a mask paints over
+        shot = await first.screenshot(clip={"x": 10, "y": 20, "width": 120, "height": 40})
+        check(shot[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", shot[16:24]) == (120, 40),
+              "a clipped PNG of 120x40: %r" % (struct.unpack(">II", shot[16:24]),))
+        webp = await first.screenshot(path="shot.webp")
+        check(webp[:4] == b"RIFF" and webp[8:12] == b"WEBP", "the .webp path gave a WebP")
+        masked = await first.locator("h1").screenshot(mask=[first.locator("h1")], type="png")
+        check(masked[:4] == b"\x89PNG", "a masked element screenshot")
+        check(await first.evaluate("document.querySelectorAll('[data-wright-shot]').length") == 0,
+              "the mask is gone after the screenshot")
 
         await browser.close()
 
