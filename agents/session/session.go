@@ -104,6 +104,7 @@ type Session struct {
 	chromiumGone chan struct{}
 
 	done      chan struct{}
+	closing   atomic.Bool // Close has begun
 	closeOnce sync.Once
 	closeErr  error
 
@@ -319,6 +320,7 @@ func (s *Session) Dir() string { return s.dir }
 // session made for itself. It is idempotent.
 func (s *Session) Close() error {
 	s.closeOnce.Do(func() {
+		s.closing.Store(true)
 		if s.env != nil {
 			s.closeErr = s.env.Close()
 		}
@@ -387,6 +389,9 @@ func (s *Session) exec(ctx context.Context, code string) (env.Observation, error
 	s.step++
 	obs, err := s.env.Execute(ctx, s.step, code)
 	if err != nil {
+		if s.closing.Load() {
+			return obs, errClosed
+		}
 		return obs, err
 	}
 	s.keepConsole(obs)

@@ -544,3 +544,32 @@ func TestOtherActions(t *testing.T) {
 		}
 	}
 }
+
+// Close while a call runs (a client that disconnects mid-action) ends the
+// call promptly and leaves no process.
+func TestCloseDuringCall(t *testing.T) {
+	srv := site(t)
+	s := open(t, srv.URL+"/")
+	done := make(chan error, 1)
+	go func() {
+		_, err := callErr(s, "run_code", map[string]any{"code": "import time\ntime.sleep(30)"})
+		done <- err
+	}()
+	time.Sleep(700 * time.Millisecond)
+	start := time.Now()
+	if err := s.Close(); err != nil {
+		t.Logf("Close: %v", err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "the browser session has ended") {
+			t.Errorf("the interrupted call: %v", err)
+		}
+		t.Logf("the call ended %v after Close: %v", time.Since(start), err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not end after Close")
+	}
+	if left := descendants(t, os.Getpid()); len(left) > 0 {
+		t.Fatalf("processes left: %v", left)
+	}
+}
