@@ -492,7 +492,8 @@ const widgetsPage = `<!doctype html><title>Widgets</title>
 <div id="src" draggable="true" role="button" aria-label="Drag source" ondragstart="event.dataTransfer.setData('text', 'x')">Drag source</div>
 <div id="dst" role="button" aria-label="Drop target" ondragover="event.preventDefault()" ondrop="event.preventDefault(); document.getElementById('dout').textContent = 'dropped'">Drop target</div><p id="dout"></p>
 <button onclick="document.getElementById('cout').textContent = confirm('Sure?') ? 'confirmed' : 'cancelled'">Ask</button><p id="cout"></p>
-<button onclick="setTimeout(() => document.getElementById('late').textContent = 'late text', 300)">Later</button><p id="late"></p>`
+<button onclick="setTimeout(() => document.getElementById('late').textContent = 'late text', 300)">Later</button><p id="late"></p>
+<button>Twin</button><button>Twin</button>`
 
 // The other element actions, each checked on what the page did.
 func TestOtherActions(t *testing.T) {
@@ -529,6 +530,11 @@ func TestOtherActions(t *testing.T) {
 	expect(call(t, s, "click", map[string]any{"ref": ref("button", "Ask")}), "cancelled")
 	call(t, s, "click", map[string]any{"ref": ref("button", "Later")})
 	expect(call(t, s, "wait", map[string]any{"text": "late text"}), "late text")
+	// Two buttons of one name: the script keeps the ref, and says so.
+	twin := call(t, s, "click", map[string]any{"ref": ref("button", "Twin")})
+	if !strings.HasPrefix(twin.Code, `page.locator("aria-ref=`) || !strings.Contains(twin.Code, "# e") {
+		t.Errorf("a click on one of two same-named buttons: %s", twin.Code)
+	}
 	call(t, s, "navigate", map[string]any{"url": srv.URL + "/b"})
 	expect(call(t, s, "back", nil), "Widgets")
 	expect(call(t, s, "forward", nil), "Page B")

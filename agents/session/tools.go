@@ -308,7 +308,12 @@ func (s *Session) onRefWith(ctx context.Context, tool, ref string, execForm, cod
 		return Result{}, err
 	}
 	execLoc, codeLoc := s.locator(ref)
-	return s.act(ctx, tool, execForm(execLoc), codeForm(codeLoc))
+	code := codeForm(codeLoc)
+	if codeLoc == execLoc {
+		// A fresh script has no refs: say where it needs a locator.
+		code += "  # " + ref + " is a ref of this session: no role and name find it alone"
+	}
+	return s.act(ctx, tool, execForm(execLoc), code)
 }
 
 // locator is how ref is named in the code that runs (the ref itself: the
