@@ -92,12 +92,13 @@ func TestStandaloneRefusesAnotherPlaywright(t *testing.T) {
 }
 
 // TestStandaloneScenarios runs scenario scripts against the self-contained
-// file alone (scripts that import wright_browser, as such a file is used;
+// file alone (scripts that import wright_browser, as such a file is used,
+// and pw_async: playwright.async_api carried in the same file;
 // TestScenarios runs the same scripts against the package).
 func TestStandaloneScenarios(t *testing.T) {
 	needWright(t)
 	base := fixtureServer(t)
-	for _, name := range []string{"form", "aria", "dialog"} {
+	for _, name := range []string{"form", "aria", "dialog", "pw_async"} {
 		t.Run(name, func(t *testing.T) {
 			stdout, stderr, tmp, err := script{name: name + ".py", fixture: base, standalone: true}.run(t)
 			if err != nil || !strings.HasSuffix(strings.TrimSpace(stdout), "OK") {

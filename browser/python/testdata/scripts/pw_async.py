@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 
+import wright_browser  # noqa: F401 - the self-contained client file registers the package it carries
 from support import check, url
 from playwright.async_api import Page, TimeoutError, async_playwright, expect
 
@@ -112,7 +113,7 @@ async def main():
 asyncio.run(main())
 
 # A sync script's process does not import asyncio (its memory stays as it was).
-probe = subprocess.run([sys.executable, "-c", "import sys, playwright.sync_api, wright_browser; "
+probe = subprocess.run([sys.executable, "-c", "import sys, wright_browser, playwright.sync_api; "
                         "print('asyncio' in sys.modules)"], capture_output=True, text=True, check=True)
 check(probe.stdout.strip() == "False", "the sync API loads asyncio: %r %r" % (probe.stdout, probe.stderr))
 print("OK")
