@@ -198,8 +198,8 @@ func checkStep(t *testing.T, dir, line, out string) {
 	t.Helper()
 	switch {
 	case line == "bin/wright demo":
-		if !strings.Contains(out, "Submitted after 6 steps") {
-			t.Errorf("the demo did not submit:\n%s", out)
+		if !strings.Contains(out, "Submitted after 6 steps, ~") || !strings.Contains(out, "prompt tokens est.") {
+			t.Errorf("the demo did not submit, or its end line is not the page's (a recording's tokens are wright's estimate, marked est.):\n%s", out)
 		}
 	case line == "bin/wright demo scripts":
 		if n := len(tourRowLine.FindAllString(out, -1)); n != 6 {

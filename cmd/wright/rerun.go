@@ -211,7 +211,13 @@ func printRerun(stdout, stderr io.Writer, rep rerun.Report) {
 			fmt.Fprintf(stderr, "wright: the heal did not save a version (%s; run %s)\n", orText(h.Refused, h.ExitStatus), h.RunDir)
 		}
 	}
-	fmt.Fprintf(stderr, "wright: rerun folder %s (%.1fs, judge: %d calls, %d tokens, $%.4f)\n", rep.RunDir, rep.Seconds, rep.ModelCalls, rep.Tokens, rep.Cost)
+	tokens := fmt.Sprintf("%d tokens", rep.Tokens)
+	if rep.ModelCalls > 0 && rep.Tokens == 0 {
+		// A recording or an endpoint that counts nothing: 0 would read as
+		// a judge that read nothing.
+		tokens = "no token counts reported"
+	}
+	fmt.Fprintf(stderr, "wright: rerun folder %s (%.1fs, judge: %d calls, %s, $%.4f)\n", rep.RunDir, rep.Seconds, rep.ModelCalls, tokens, rep.Cost)
 	if rep.Output != nil && rep.Verified {
 		_ = printJSON(stdout, rep.Output)
 	}
