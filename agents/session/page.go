@@ -59,6 +59,15 @@ func snapshot(ctx context.Context, s *Session, a params) (Result, error) {
 			kind = "changes"
 		}
 		s.newest = fmt.Sprintf("the one of call %d (snapshot)", s.step)
+		note := s.cutNote()
+		switch {
+		case kind == "changes" && note != "":
+			// The changes are against the whole page; the client saw its
+			// start only.
+			text += "\n" + strings.TrimRight(note, "\n")
+		case kind != "changes" && a.MaxChars == 0 && a.Offset == 0:
+			s.cutAt, s.cutOf, s.cutCall = 0, 0, 0 // the whole page, seen whole
+		}
 	}
 	data["kind"] = kind
 	var b strings.Builder

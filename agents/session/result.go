@@ -70,10 +70,10 @@ func (s *Session) observed(obs env.Observation, allConsole bool) Result {
 		if kind == "changes" {
 			b.WriteString(aria + "\n")
 		} else {
-			b.WriteString("Snapshot:\n" + aria + "\n")
-			if cutMarker.MatchString(aria) {
-				b.WriteString("[the snapshot is cut to its first lines: snapshot to_file=true writes all of it; snapshot ref=eN shows one element's subtree]\n")
-			}
+			shown := s.showWhole(aria)
+			b.WriteString("Snapshot:\n" + shown + "\n")
+			b.WriteString(s.cutNote())
+			aria = shown
 		}
 		s.newest = fmt.Sprintf("the one in the result of call %d", s.step)
 	}
@@ -137,8 +137,31 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// cutMarker ends a snapshot cut at its character budget.
-var cutMarker = regexp.MustCompile(`\[\.\.\. \d+ more nodes\]\s*$`)
+// showWhole is what a result shows of a whole snapshot: all of it, or its
+// first ActionChars characters (whole lines), remembered so that later
+// results can say where the rest is.
+func (s *Session) showWhole(aria string) string {
+	s.cutAt, s.cutOf, s.cutCall = 0, 0, 0
+	if len(aria) <= s.opt.ActionChars {
+		return aria
+	}
+	end := s.opt.ActionChars
+	if i := strings.LastIndexByte(aria[:end], '\n'); i > 0 {
+		end = i
+	}
+	s.cutAt, s.cutOf, s.cutCall = end, len(aria), s.step
+	return aria[:end]
+}
+
+// cutNote says, while the last whole snapshot shown was cut, how to read
+// the rest; "" otherwise.
+func (s *Session) cutNote() string {
+	if s.cutOf == 0 {
+		return ""
+	}
+	return fmt.Sprintf("[the whole snapshot of call %d was cut: characters 0 to %d of %d shown. For the rest: snapshot mode=full offset=%d; for all of it: snapshot to_file=true]\n",
+		s.cutCall, s.cutAt, s.cutOf, s.cutAt)
+}
 
 // A snapshot line: "- role "name" ... [ref=eN]".
 var refLine = regexp.MustCompile(`^\s*- ([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?.*\[ref=(e[0-9]+)\]`)

@@ -88,6 +88,10 @@ const (
 	defaultStepTimeout     = 60 * time.Second
 	defaultActionChars     = 8000
 	defaultScreenshotBytes = 400 << 10
+
+	// wholePage is live mode's snapshot budget in a session: no page
+	// comes near it.
+	wholePage = 1 << 28
 )
 
 // Session is one open browser session. Its methods may be called from any
@@ -118,8 +122,12 @@ type Session struct {
 	lastURL   string
 	lastTitle string
 	newest    string // where the newest snapshot was shown, for stale-ref errors
-	console   []string
-	net       netLog
+	// cut says the last whole snapshot shown was cut: at cutAt of cutOf
+	// characters, in the result of call cutCall. A change list after it
+	// says where the rest is.
+	cutAt, cutOf, cutCall int
+	console               []string
+	net                   netLog
 }
 
 // Tool is one tool a session offers: Params is the JSON Schema of its
@@ -214,12 +222,17 @@ func (s *Session) start(ctx context.Context) error {
 			Secrets:    browserSecrets(s.opt.Secrets),
 		},
 		StepTimeout: s.opt.StepTimeout,
-		AriaChars:   s.opt.ActionChars,
-		AriaMode:    live.AriaChanges,
-		Redact:      s.redactor(),
-		Python:      s.opt.Python,
-		HideEnv:     s.opt.HideEnv,
-		Sandbox:     box,
+		// Live mode takes the whole page every step: change lists are
+		// then measured between whole snapshots, never between a cut one
+		// and a whole one (too far apart to be a change list, so the page
+		// would be sent again). What the client is shown of a whole
+		// snapshot is cut to ActionChars here (observed).
+		AriaChars: wholePage,
+		AriaMode:  live.AriaChanges,
+		Redact:    s.redactor(),
+		Python:    s.opt.Python,
+		HideEnv:   s.opt.HideEnv,
+		Sandbox:   box,
 	})
 	if err != nil {
 		return err
