@@ -125,6 +125,15 @@ Chromium dies. --json prints each result as one JSON object.`,
 					return err
 				}
 			}
+			if path, _ := r.Data["path"].(string); full && path != "" && r.Error == "" {
+				// The session wrote the whole page to its file and said
+				// where; --full prints it too.
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return fmt.Errorf("snapshot --full: %w", err)
+				}
+				r.Text = strings.TrimRight(r.Text, "\n") + "\n" + strings.TrimRight(string(b), "\n")
+			}
 			return printBrowser(c, r)
 		},
 	}

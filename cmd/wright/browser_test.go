@@ -192,6 +192,9 @@ func TestBrowserCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if full := wbOK(t, environ, "snapshot", "--full", "--session", "cli"); !strings.Contains(full.out, "written to") || !strings.Contains(full.out, `textbox "Name"`) {
+		t.Errorf("snapshot --full should print the whole page under its file's path:\n%s", full.out)
+	}
 	name := refFor(t, string(whole), "textbox", "Name")
 	send := refFor(t, string(whole), "button", "Send")
 
