@@ -401,9 +401,14 @@ func (rt *Router) decide(e *proto.FetchRequestPaused) {
 	}
 	info := requestInfo(string(e.NetworkID), e.Request.URL+e.Request.URLFragment,
 		e.Request, e.ResourceType, e.ResourceType == proto.NetworkResourceTypeDocument && e.FrameID == p.mainFrame())
-	// A redirect's next hop is not routed again (Playwright's rule: the route saw the request that was
-	// redirected, and its handler's decision covers where it leads).
-	if rt.on.Load() && p.b.hasSubscribers() && e.RedirectedRequestID == "" {
+	// A server's redirect is not routed again (Playwright's rule: the route saw the request that was
+	// redirected, and its handler's decision covers where it leads); a redirect a route answered is.
+	serverRedirect := false
+	if e.RedirectedRequestID != "" {
+		_, ours := rt.fulfilledRedirects.LoadAndDelete(e.RedirectedRequestID)
+		serverRedirect = !ours
+	}
+	if rt.on.Load() && p.b.hasSubscribers() && !serverRedirect {
 		rt.hold(string(e.RequestID), info)
 		p.emit(&RouteEvent{Route: string(e.RequestID), RequestInfo: info})
 		return
@@ -535,6 +540,9 @@ func (rt *Router) Fulfill(ctx context.Context, id string, status int, headers ma
 	rt.release(id)
 	if status == 0 {
 		status = 200
+	}
+	if status >= 300 && status < 400 {
+		rt.fulfilledRedirects.Store(proto.FetchRequestID(id), struct{}{})
 	}
 	req := proto.FetchFulfillRequest{RequestID: proto.FetchRequestID(id), ResponseCode: status, Body: []byte(mustB64(body))}
 	for k, v := range headers {
@@ -729,6 +737,10 @@ type Router struct {
 
 	mu   sync.Mutex
 	held map[string]RequestInfo // routed requests a replayer answers if they continue (Options.Replay)
+
+	// fulfilledRedirects: routed requests a client answered with a redirect; the hop
+	// that follows one is routed again (a route made it), unlike a server's.
+	fulfilledRedirects sync.Map // proto.FetchRequestID -> struct{}
 }
 
 // observeNetwork turns the page's network events into client events.
