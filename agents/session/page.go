@@ -66,7 +66,7 @@ func snapshot(ctx context.Context, s *Session, a params) (Result, error) {
 			// start only.
 			text += "\n" + strings.TrimRight(note, "\n")
 		case kind != "changes" && a.MaxChars == 0 && a.Offset == 0:
-			s.cutAt, s.cutOf, s.cutCall = 0, 0, 0 // the whole page, seen whole
+			s.cutAt, s.cutOf, s.cutCall, s.outlined = 0, 0, 0, false // the whole page, seen whole
 		}
 	}
 	data["kind"] = kind

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"wright/browser"
 	"wright/env"
 )
 
@@ -141,9 +142,15 @@ func lastLines(s string, n int) string {
 // first ActionChars characters (whole lines), remembered so that later
 // results can say where the rest is.
 func (s *Session) showWhole(aria string) string {
-	s.cutAt, s.cutOf, s.cutCall = 0, 0, 0
+	s.cutAt, s.cutOf, s.cutCall, s.outlined = 0, 0, 0, false
 	if len(aria) <= s.opt.ActionChars {
 		return aria
+	}
+	// A long page is shown first by what can be acted on (the same refs);
+	// its text is one snapshot call away.
+	if o := s.outline(); o != "" && len(o) <= s.opt.ActionChars {
+		s.cutAt, s.cutOf, s.cutCall, s.outlined = 0, len(aria), s.step, true
+		return o
 	}
 	end := s.opt.ActionChars
 	if i := strings.LastIndexByte(aria[:end], '\n'); i > 0 {
@@ -153,11 +160,31 @@ func (s *Session) showWhole(aria string) string {
 	return aria[:end]
 }
 
+// outline is the current page's interactive-only snapshot, "" when it
+// cannot be taken.
+func (s *Session) outline() string {
+	p := s.env.CurrentPage()
+	if p == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	o, err := p.AriaSnapshot(ctx, browser.AriaOptions{InteractiveOnly: true}, 5*time.Second)
+	if err != nil {
+		return ""
+	}
+	return o
+}
+
 // cutNote says, while the last whole snapshot shown was cut, how to read
 // the rest; "" otherwise.
 func (s *Session) cutNote() string {
 	if s.cutOf == 0 {
 		return ""
+	}
+	if s.outlined {
+		return fmt.Sprintf("[the page's snapshot at call %d is %d characters: only its interactive elements were shown. All of it: snapshot mode=full (max_chars and offset page through it) or snapshot to_file=true]\n",
+			s.cutCall, s.cutOf)
 	}
 	return fmt.Sprintf("[the whole snapshot of call %d was cut: characters 0 to %d of %d shown. For the rest: snapshot mode=full offset=%d; for all of it: snapshot to_file=true]\n",
 		s.cutCall, s.cutAt, s.cutOf, s.cutAt)

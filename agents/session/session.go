@@ -126,6 +126,7 @@ type Session struct {
 	// characters, in the result of call cutCall. A change list after it
 	// says where the rest is.
 	cutAt, cutOf, cutCall int
+	outlined              bool // what was shown was the interactive outline
 	console               []string
 	net                   netLog
 }
@@ -401,6 +402,7 @@ func (s *Session) Call(ctx context.Context, tool string, args json.RawMessage) (
 func (s *Session) exec(ctx context.Context, code string) (env.Observation, error) {
 	s.step++
 	obs, err := s.env.Execute(ctx, s.step, code)
+	s.env.ForgetChain()
 	if err != nil {
 		if s.closing.Load() {
 			return obs, errClosed

@@ -620,3 +620,31 @@ func TestLongPageStaysChanges(t *testing.T) {
 	}
 	t.Logf("result sizes on a %d-character page: %v", len(rest.Text)+8000, sizes)
 }
+
+// A long page of text with few controls is shown first by its controls.
+func TestLongTextPageShowsItsControls(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Article</title><h1>Article</h1>`)
+		for i := 0; i < 300; i++ {
+			fmt.Fprintf(w, `<p>Paragraph %d of the article, with enough words to be a real paragraph.</p>`, i)
+		}
+		fmt.Fprint(w, `<label>Comment <input></label><button>Post</button>`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	s := open(t, "")
+	nav := call(t, s, "navigate", map[string]any{"url": srv.URL + "/"})
+	if len(nav.Text) > 1500 || !strings.Contains(nav.Text, `textbox "Comment"`) || !strings.Contains(nav.Text, "only its interactive elements were shown") {
+		t.Fatalf("navigate to a long article (%d chars):\n%s", len(nav.Text), nav.Text)
+	}
+	post := call(t, s, "fill", map[string]any{"ref": refOf(t, nav.Text, "textbox", "Comment"), "text": "nice", "submit": false})
+	if len(post.Text) > 400 {
+		t.Errorf("a fill after the outline (%d chars):\n%s", len(post.Text), post.Text)
+	}
+	whole := call(t, s, "snapshot", map[string]any{"mode": "full"})
+	if !strings.Contains(whole.Text, "Paragraph 299 of the article") {
+		t.Errorf("the whole page is one snapshot away: %d chars", len(whole.Text))
+	}
+	t.Logf("navigate %d chars, fill %d chars, whole snapshot %d chars", len(nav.Text), len(post.Text), len(whole.Text))
+}

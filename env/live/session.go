@@ -49,3 +49,15 @@ func (e *Env) ShowSnapshot(step int, url, aria string, full bool) (text string, 
 	defer e.mu.Unlock()
 	return e.present(step, pageState{url: url, aria: aria}, full)
 }
+
+// ForgetChain forgets how long the change lists since the last whole
+// snapshot have grown. Live mode shows the whole page again once they
+// outgrow it, since pruning keeps that chain in the model's context; a
+// session's client keeps every result anyway, so for it a long chain is
+// no reason to send the page again (a change list longer than the page
+// still is).
+func (e *Env) ForgetChain() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.seen.chainChars = 0
+}
