@@ -57,6 +57,7 @@ func snapshot(ctx context.Context, s *Session, a params) (Result, error) {
 		text, changes = s.env.ShowSnapshot(s.step, url, whole, a.Mode == "full" || a.Offset > 0)
 		if changes {
 			kind = "changes"
+			text = shortHeader(text)
 		}
 		s.newest = fmt.Sprintf("the one of call %d (snapshot)", s.step)
 		note := s.cutNote()

@@ -69,6 +69,7 @@ func (s *Session) observed(obs env.Observation, allConsole bool) Result {
 	}
 	if aria != "" {
 		if kind == "changes" {
+			aria = shortHeader(aria)
 			b.WriteString(aria + "\n")
 		} else {
 			shown := s.showWhole(aria)
@@ -158,6 +159,21 @@ func (s *Session) showWhole(aria string) string {
 	}
 	s.cutAt, s.cutOf, s.cutCall = end, len(aria), s.step
 	return aria[:end]
+}
+
+// Live mode's change header names the step it is measured against; a
+// session's client measures against its last result, so the header says
+// only what changed (it heads every result: the shorter the better).
+var (
+	changeHeader = regexp.MustCompile(`^\[changes since the snapshot of step \d+: (.*?); other lines are as they were\]`)
+	noneHeader   = regexp.MustCompile(`^\[changes since the snapshot of step \d+: none; the page's snapshot is as it was\]`)
+)
+
+func shortHeader(text string) string {
+	if noneHeader.MatchString(text) {
+		return noneHeader.ReplaceAllString(text, "[no changes]")
+	}
+	return changeHeader.ReplaceAllString(text, "[changes: $1]")
 }
 
 // outline is the current page's interactive-only snapshot, "" when it

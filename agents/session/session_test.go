@@ -176,7 +176,7 @@ func TestChangesOnly(t *testing.T) {
 	s := open(t, srv.URL+"/")
 	full := call(t, s, "snapshot", map[string]any{"mode": "full"})
 	res := call(t, s, "click", map[string]any{"ref": refOf(t, full.Text, "button", "More")})
-	if !strings.Contains(res.Text, "Extra text shown") || !strings.Contains(res.Text, "[changes since") {
+	if !strings.Contains(res.Text, "Extra text shown") || !strings.Contains(res.Text, "[changes: ") {
 		t.Fatalf("the click's result should be the changed lines:\n%s", res.Text)
 	}
 	if strings.Contains(res.Text, `textbox "Name"`) || strings.Contains(res.Text, "Page:") {
@@ -187,7 +187,7 @@ func TestChangesOnly(t *testing.T) {
 	}
 	// Nothing moved: the snapshot tool says so in a line.
 	again := call(t, s, "snapshot", nil)
-	if !strings.Contains(again.Text, "none") || len(again.Text) > 200 {
+	if !strings.Contains(again.Text, "[no changes]") || len(again.Text) > 200 {
 		t.Errorf("an unchanged page's snapshot: %s", again.Text)
 	}
 	res = call(t, s, "click", map[string]any{"ref": refOf(t, full.Text, "button", "Fail")})
@@ -603,7 +603,7 @@ func TestLongPageStaysChanges(t *testing.T) {
 	sizes := map[string]int{"navigate": len(nav.Text)}
 	snap := call(t, s, "snapshot", nil)
 	sizes["snapshot"] = len(snap.Text)
-	if len(snap.Text) > 500 || !strings.Contains(snap.Text, "none") || !strings.Contains(snap.Text, "offset=") {
+	if len(snap.Text) > 500 || !strings.Contains(snap.Text, "[no changes]") || !strings.Contains(snap.Text, "offset=") {
 		t.Errorf("snapshot after a cut navigation:\n%s", snap.Text)
 	}
 	fill := call(t, s, "fill", map[string]any{"ref": refOf(t, nav.Text, "textbox", "Email"), "text": "a@b.c"})
