@@ -220,7 +220,7 @@ func (s *Session) start(ctx context.Context) error {
 			CDPURL:     cdpURL,
 			Headed:     s.opt.Headed,
 			Viewport:   s.opt.Viewport,
-			Secrets:    browserSecrets(s.opt.Secrets),
+			Secrets:    env.BrowserSecrets(s.opt.Secrets),
 		},
 		StepTimeout: s.opt.StepTimeout,
 		// Live mode takes the whole page every step: change lists are

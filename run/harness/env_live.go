@@ -45,7 +45,7 @@ func newLive(ctx context.Context, s setup) (env.Environment, error) {
 			Viewport:   browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
 			Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
 			Env:        hiddenEnviron(cfg.KeyNames()),
-			Secrets:    browserSecrets(s.secrets),
+			Secrets:    env.BrowserSecrets(s.secrets),
 		},
 		AllowedDomains: cfg.Browser.AllowedDomains,
 		BlockedDomains: cfg.Browser.BlockedDomains,

@@ -8,6 +8,7 @@ import (
 
 	"wright/browser"
 	"wright/browser/driver"
+	"wright/env"
 	"wright/env/live"
 	"wright/internal/scratch"
 	"wright/run/config"
@@ -120,7 +121,7 @@ func (r *runner) scriptBrowsers(vars map[string]string, proxyURL string) error {
 		Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
 		Args:       []string{"--proxy-server=" + proxyURL, "--proxy-bypass-list=<-loopback>"},
 		URLPolicy:  pol.Check,
-		Secrets:    browserSecrets(r.h.secrets),
+		Secrets:    env.BrowserSecrets(r.h.secrets),
 		Env:        hiddenEnviron(cfg.KeyNames()),
 	}, har)
 	if err != nil {

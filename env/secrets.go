@@ -1,13 +1,15 @@
-package harness
+package env
 
 import (
 	"wright/browser"
 	"wright/trust/secrets"
 )
 
-// browserSecrets hands a run's secrets to the browser it drives, or nil
-// when there are none (the browser then types placeholders as written).
-func browserSecrets(set *secrets.Set) browser.SecretSource {
+// BrowserSecrets hands a set of secrets to the browser it will drive, which
+// types a placeholder's value only where the secret may go; nil when there
+// are none (the browser then types placeholders as written). Runs and
+// browser sessions share it.
+func BrowserSecrets(set *secrets.Set) browser.SecretSource {
 	if set == nil || len(set.Names()) == 0 {
 		return nil
 	}
@@ -15,7 +17,7 @@ func browserSecrets(set *secrets.Set) browser.SecretSource {
 }
 
 // secretSource adapts a secrets.Set to what the browser asks of it, so that
-// neither package imports the other.
+// neither of those packages imports the other.
 type secretSource struct{ set *secrets.Set }
 
 func (s secretSource) Split(text string) ([]browser.SecretPiece, error) {
