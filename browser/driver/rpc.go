@@ -56,6 +56,11 @@ type conn struct {
 	subMu       sync.Mutex
 	unsubscribe func() // the connection's event subscription, if any
 
+	// flight: the requests being handled, by id, each with what cancels its
+	// context (rpc.cancel: a client that stopped waiting ends the work too).
+	flightMu sync.Mutex
+	flight   map[string]context.CancelFunc
+
 	api    apiContexts // its API request contexts of no browser (apirequest_methods.go)
 	cdp    cdpSessions // raw CDP sessions (cdp_methods.go)
 	castMu sync.Mutex
@@ -148,12 +153,48 @@ func (s *Server) serve(ctx context.Context, r io.Reader, w io.Writer, closeEnds 
 				continue
 			}
 			wg.Add(1)
+			rctx, done := c.begin(ctx, req.ID)
 			go func() {
 				defer wg.Done()
-				c.handle(ctx, req)
+				defer done()
+				c.handle(rctx, req)
 			}()
 		}
 	}
+}
+
+// begin gives a request a context of its own, cancelled by rpc.cancel for
+// its id or when done is called (when it has been answered).
+func (c *conn) begin(ctx context.Context, id json.RawMessage) (context.Context, func()) {
+	rctx, cancel := context.WithCancel(ctx)
+	if len(id) == 0 {
+		return rctx, cancel
+	}
+	key := string(id)
+	c.flightMu.Lock()
+	if c.flight == nil {
+		c.flight = map[string]context.CancelFunc{}
+	}
+	c.flight[key] = cancel
+	c.flightMu.Unlock()
+	return rctx, func() {
+		c.flightMu.Lock()
+		delete(c.flight, key)
+		c.flightMu.Unlock()
+		cancel()
+	}
+}
+
+// cancelRequest ends the work of the request with that id, if it is still
+// being handled; its answer (an error) still goes out, as every answer does.
+func (c *conn) cancelRequest(id json.RawMessage) bool {
+	c.flightMu.Lock()
+	cancel := c.flight[string(id)]
+	c.flightMu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return cancel != nil
 }
 
 func (c *conn) handle(ctx context.Context, req rpcRequest) {
@@ -166,6 +207,17 @@ func (c *conn) handle(ctx context.Context, req rpcRequest) {
 	}
 	if req.JSONRPC != "2.0" || req.Method == "" {
 		reply(rpcResponse{Error: &rpcError{Code: codeBadParams, Message: `invalid request: need "jsonrpc":"2.0", an "id" and a "method"`, Data: map[string]any{"type": string(browser.ErrInvalidParams)}}})
+		return
+	}
+	if req.Method == "rpc.cancel" {
+		var p struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal(req.Params, &p); err != nil || len(p.ID) == 0 {
+			reply(rpcResponse{Error: &rpcError{Code: codeBadParams, Message: `rpc.cancel: need {"id": <the request's id>}`, Data: map[string]any{"type": string(browser.ErrInvalidParams)}}})
+			return
+		}
+		reply(rpcResponse{Result: map[string]any{"cancelled": c.cancelRequest(p.ID)}})
 		return
 	}
 	m, ok := methods[req.Method]

@@ -406,6 +406,9 @@ class BrowserContext(_Routing, _Emitter):
                 d.dispose()
         return Disposable(dispose)
 
+    def is_closed(self):
+        return self._closed
+
     def close(self, reason=None):
         if self._closed:
             return

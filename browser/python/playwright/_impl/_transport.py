@@ -39,6 +39,29 @@ _sigterm_installed = False
 _tls = threading.local()
 
 
+class _Cancel:
+    """The token of one async API call (set as _tls.cancel on its worker thread): cancel() asks the driver to end
+    the call's requests in flight (rpc.cancel) and stops their waits, so a cancelled task leaves no work behind."""
+
+    __slots__ = ("cancelled", "flight", "lock")
+
+    def __init__(self):
+        self.cancelled = False
+        self.flight = {}  # rid -> (transport, slot) of the requests this call waits for
+        self.lock = threading.Lock()
+
+    def cancel(self):
+        with self.lock:
+            self.cancelled = True
+            flight = list(self.flight.items())
+        for rid, (transport, slot) in flight:
+            try:
+                transport.send("rpc.cancel", {"id": rid})
+            except Error:
+                pass  # the connection is gone: nothing runs any more
+            slot.event.set()
+
+
 class _Slot:
     """Where a shared transport's dispatcher leaves the answer to one call made from another thread."""
 
@@ -165,6 +188,12 @@ class _Transport:
         self._raise_listener_error()
         slot = _Slot()
         self._slots[rid] = slot
+        token = getattr(_tls, "cancel", None)
+        if token is not None:
+            with token.lock:
+                if token.cancelled:
+                    raise Error("%s: the call was cancelled" % method, type="Cancelled", method=method)
+                token.flight[rid] = (self, slot)
         try:
             try:
                 self._send_locked(data)
@@ -178,18 +207,25 @@ class _Transport:
                     raise TimeoutError(
                         "%s: the driver did not answer within %.0f s; it may be stuck. Close the browser "
                         "and launch a new one." % (method, guard_s), method=method)
+            if token is not None and token.cancelled:
+                raise Error("%s: the call was cancelled" % method, type="Cancelled", method=method)
             if slot.msg is None:
                 raise self._died(method)
             return _result(slot.msg, method)
         finally:
             self._slots.pop(rid, None)
+            if token is not None:
+                token.flight.pop(rid, None)
 
     def _pump_shared(self, seconds, until):
         deadline = time.monotonic() + max(0.0, seconds)
+        token = getattr(_tls, "cancel", None)
         with self._news:
             while True:
                 if until is not None and until():
                     return True
+                if token is not None and token.cancelled:
+                    raise Error("the wait was cancelled", type="Cancelled")
                 left = deadline - time.monotonic()
                 if left <= 0 or self._gone or self._ended:
                     return bool(until and until())
@@ -448,7 +484,7 @@ class _PipeTransport(_Transport):
                 return
             self._shut = True
             if not self._gone:
-                self._gone = "the browser was closed"
+                self._gone = "Target page, context or browser has been closed (the browser was closed)"
         with _live_lock:
             _live.discard(self)
         proc = self._proc
@@ -596,7 +632,7 @@ class _SocketTransport(_Transport):
                 return
             self._shut = True
             if not self._gone:
-                self._gone = "this connection was closed"
+                self._gone = "Target page, context or browser has been closed (this connection was closed)"
         import socket
 
         try:

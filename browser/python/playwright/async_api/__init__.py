@@ -46,7 +46,13 @@ from playwright._impl._fetch import FormData  # noqa: F401
 from . import _bridge
 from ._bridge import wrapper_class as _async
 
-Playwright = _async(_impl_playwright.Playwright)
+async def _stop(self):
+    # A second stop() is nothing, as in Playwright (the pool is gone by then).
+    if not self._hub.closed:
+        await self._hub.run(self._impl_obj.stop)
+
+
+Playwright = _async(_impl_playwright.Playwright, extra={"stop": _stop})
 BrowserType = _async(_impl_browser_type.BrowserType)
 Selectors = _async(_impl_selectors.Selectors)
 Browser = _async(_impl_browser.Browser)

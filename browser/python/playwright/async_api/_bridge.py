@@ -45,9 +45,21 @@ class Hub:
 
     async def run(self, fn, *args, **kwargs):
         ctx = contextvars.copy_context()
-        call = functools.partial(ctx.run, fn, *args, **kwargs)
+        token = _transport._Cancel()
+
+        def call():
+            _transport._tls.cancel = token
+            try:
+                return ctx.run(fn, *args, **kwargs)
+            finally:
+                _transport._tls.cancel = None
         try:
             return await self.loop.run_in_executor(self.pool, call)
+        except asyncio.CancelledError:
+            # The task was cancelled: the driver ends the call's work (a click does not happen later) and
+            # the worker stops waiting; the connection is left as it was.
+            token.cancel()
+            raise
         except Error as exc:
             # The error's stack is where the script awaited the call, not the worker thread's.
             exc.stack = "".join(traceback.format_stack()[:-1])
@@ -64,7 +76,10 @@ class Hub:
             print("Error in an event listener of playwright.async_api:", file=sys.stderr)
             traceback.print_exception(type(exc), exc, exc.__traceback__)
 
+    closed = False
+
     def close(self):
+        self.closed = True
         self.pool.shutdown(wait=False)
 
 
@@ -396,6 +411,10 @@ def wrapper_class(impl_cls, name=None, extra=None):
                 ns[attr] = _expect_method(attr)
             else:
                 ns[attr] = _async_method(attr)
+    if hasattr(impl_cls, "__getitem__"):
+        def __getitem__(self, key):
+            return wrap(self._impl_obj[key], self._hub)
+        ns["__getitem__"] = __getitem__
     if hasattr(impl_cls, "__enter__"):
         async def __aenter__(self):
             return self
