@@ -146,6 +146,21 @@ func (b *Browser) defaultUserAgent(ctx context.Context) (string, error) {
 	return v.UserAgent, nil
 }
 
+// Version is the browser's version number, as Chromium reports it in its
+// product string ("120.0.6099.71" of "HeadlessChrome/120.0.6099.71").
+func (b *Browser) Version(ctx context.Context) (string, error) {
+	ctx, cancel := b.opContext(ctx, 0)
+	defer cancel()
+	v, err := proto.BrowserGetVersion{}.Call(b.rod.Context(ctx))
+	if err != nil {
+		return "", wrapErr(ErrBrowser, err, "read the browser's version: %s", cdpMessage(err))
+	}
+	if _, num, ok := strings.Cut(v.Product, "/"); ok {
+		return num, nil
+	}
+	return v.Product, nil
+}
+
 // contextJar is a browser context's cookie store as an API request's jar:
 // cookies a page set go with API requests, and cookies an API response
 // sets are the pages' too.

@@ -20,7 +20,12 @@ func browserLaunch(ctx context.Context, c *conn, raw json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"browser": id, "pages": pageIDs(b.Pages())}, nil
+	res := map[string]any{"browser": id, "pages": pageIDs(b.Pages())}
+	// Playwright's browser.version; a browser that cannot say is still launched.
+	if v, err := b.Version(ctx); err == nil {
+		res["version"] = v
+	}
+	return res, nil
 }
 
 func browserNewPage(ctx context.Context, b *browser.Browser) (any, error) {
