@@ -138,6 +138,7 @@ class Browser(_Emitter):
         context = self.new_context(**options)
         page = context.new_page()
         page._owned_context = context
+        context._page_owned = True
         return page
 
     def new_context(self, **options):

@@ -62,6 +62,7 @@ class BrowserContext(_Routing, _Emitter):
         self._quiet = set()  # popups adopted before the driver announced them: their "page" event waits
         self._pages = []
         self._closed = False
+        self._page_owned = False  # made by browser.new_page() for one page
         self._default_timeout = None
         self._default_navigation_timeout = None
         self._init_scripts = []
@@ -288,6 +289,10 @@ class BrowserContext(_Routing, _Emitter):
     def new_page(self):
         if self._closed:
             raise TargetClosed("new_page: the context is closed", method="new_page")
+        if self._page_owned:
+            # browser.new_page()'s context belongs to its one page (closing the page closes it), as in Playwright.
+            raise Error("new_page: Please use browser.new_context() to make a context for more than one page",
+                        type="InvalidParams")
         result = self._ccall("context.new_page")
         page = self._browser._page(result["page"])
         self._adopt(page)
