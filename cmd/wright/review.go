@@ -78,9 +78,9 @@ failures grouped by exit status and by their first error line.`,
 func reviewArgs(cmd *cobra.Command, args []string) error {
 	switch {
 	case len(args) == 0:
-		return usageError("give a run folder or a bench folder: wright review RUN_DIR (a bench: wright review BENCH_DIR)")
+		return usageError("give a run folder or a bench folder\nusage: %s (see %s --help)", cmd.UseLine(), cmd.CommandPath())
 	case len(args) > 2:
-		return usageError("too many arguments (%s): review one folder at a time: wright review RUN_DIR", strings.Join(args[1:], " "))
+		return usageError("too many arguments (%s): review one folder at a time\nusage: %s (see %s --help)", strings.Join(args[1:], " "), cmd.UseLine(), cmd.CommandPath())
 	}
 	return nil
 }

@@ -99,9 +99,9 @@ func TestReviewUsageErrors(t *testing.T) {
 		"choose one of":          {"review", dir, "--json", "--html"},
 		"--public only applies":  {"review", dir, "--public"},
 		"the run has no step 7":  {"review", dir, "--step", "7"},
-		"give a run folder or a bench folder: wright review RUN_DIR": {"review"},
-		"review one folder at a time":                                {"review", "a", "b"},
-		"neither a run directory":                                    {"review", t.TempDir(), "--serve"},
+		"give a run folder or a bench folder\nusage: wright review RUN_DIR|BENCH_DIR": {"review"},
+		"review one folder at a time": {"review", "a", "b"},
+		"neither a run directory":     {"review", t.TempDir(), "--serve"},
 	} {
 		r := wright(t, args...)
 		if r.code != 2 || !strings.Contains(r.stderr.String(), want) {

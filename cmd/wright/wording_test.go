@@ -24,8 +24,8 @@ func TestWordingAndExitCodes(t *testing.T) {
 	}{
 		{"an unknown export format is a usage error", []string{"bench", "export", bench, "--format", "webarena"}, 2, `--format "webarena": use online-mind2web`},
 		{"--parallel 0 names its flag", []string{"bench", "builtin:demo", "-o", filepath.Join(t.TempDir(), "b"), "--model", "builtin:recorded", "--parallel", "0"}, 2, "--parallel 0: it must be at least 1"},
-		{"review with no folder says what to give", []string{"review"}, 2, "give a run folder or a bench folder: wright review RUN_DIR"},
-		{"review with three words says one folder", []string{"review", "a", "b", "c"}, 2, "review one folder at a time: wright review RUN_DIR"},
+		{"review with no folder says what to give", []string{"review"}, 2, "give a run folder or a bench folder\nusage: wright review RUN_DIR"},
+		{"review with three words says one folder", []string{"review", "a", "b", "c"}, 2, "review one folder at a time\nusage: wright review RUN_DIR"},
 		{"--retries -1 names its flag", []string{"bench", "builtin:demo", "-o", filepath.Join(t.TempDir(), "b"), "--model", "builtin:recorded", "--retries", "-1"}, 2, "--retries -1: it must be at least 0"},
 	}
 	for _, c := range cases {
