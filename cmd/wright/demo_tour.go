@@ -21,7 +21,7 @@ import (
 // demoScriptsCommand is `wright demo scripts`: the life of a script on the
 // demo shop, each step a wright command run as a user would type it.
 func demoScriptsCommand() *cobra.Command {
-	var dir, modelName string
+	var dir, modelName, addr string
 	cmd := &cobra.Command{
 		Use:   "scripts",
 		Short: "The life of a script with no key: make and save it, rerun it, see it break, heal it",
@@ -39,16 +39,29 @@ the runs). The recorded judge answers only for the screenshots it was recorded
 on: a rerun whose screenshots show something else is not verified. With
 --model every step uses that model instead (it needs its key, as wright run does).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runTour(cmd, dir, modelName) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runTour(cmd, dir, modelName, addr) },
 	}
-	cmd.Flags().StringVarP(&dir, "output-dir", "o", "demo-runs/scripts", "where the tour's runs, its library and the recording go (emptied first)")
+	cmd.Flags().StringVarP(&dir, "output-dir", "o", "demo-runs/scripts", "where the tour's runs, its library and the recording go (a new folder, or one an earlier tour made, which is emptied)")
 	cmd.Flags().StringVar(&modelName, "model", "", "a real model for the run, the judge and the heal, instead of the recordings")
+	cmd.Flags().StringVar(&addr, "addr", demoAddr, "the loopback address to serve the shop on (any free port when it is taken)")
 	return cmd
 }
 
 // demoAddr is where `wright demo serve` serves the shop by default, and
 // where the tour serves it when the port is free.
 const demoAddr = "127.0.0.1:8377"
+
+// tourMarker marks a folder the tour made, which the next tour may empty.
+const tourMarker = ".wright-tour"
+
+// checkLoopback refuses an --addr that is not a loopback address: the shop
+// is for this machine's runs.
+func checkLoopback(addr string) error {
+	if host, _, err := net.SplitHostPort(addr); err != nil || !(host == "localhost" || net.ParseIP(host).IsLoopback()) {
+		return usageError("--addr %q: give a loopback address, as %s", addr, demoAddr)
+	}
+	return nil
+}
 
 // tourRow is one step's line in the tour's closing table.
 type tourRow struct {
@@ -60,8 +73,11 @@ type tourRow struct {
 	interrupted bool
 }
 
-func runTour(cmd *cobra.Command, dir, modelName string) error {
+func runTour(cmd *cobra.Command, dir, modelName, addr string) error {
 	stderr := cmd.ErrOrStderr()
+	if err := checkLoopback(addr); err != nil {
+		return err
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("demo scripts: finding wright's own binary: %w", err)
@@ -71,16 +87,26 @@ func runTour(cmd *cobra.Command, dir, modelName string) error {
 		return usageError("--output-dir: %v", err)
 	}
 	// A tour starts from nothing: a library left by an earlier tour would
-	// hold a healed version 2 already.
+	// hold a healed version 2 already. Only a folder an earlier tour made
+	// (its marker file says so) is emptied; any other folder that holds
+	// something is refused, never deleted.
+	if entries, err := os.ReadDir(abs); err == nil && len(entries) > 0 {
+		if _, err := os.Stat(filepath.Join(abs, tourMarker)); err != nil {
+			return usageError("--output-dir %s is not empty and no earlier tour made it: give a new folder", dir)
+		}
+	}
 	if err := os.RemoveAll(abs); err != nil {
 		return fmt.Errorf("demo scripts: emptying %s: %w", dir, err)
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return fmt.Errorf("demo scripts: %w", err)
 	}
+	if err := os.WriteFile(filepath.Join(abs, tourMarker), []byte("made by wright demo scripts; emptied by the next tour\n"), 0o644); err != nil {
+		return fmt.Errorf("demo scripts: %w", err)
+	}
 	// The port `wright demo serve` uses, so the printed commands can be
 	// run again by hand against it; any free port when it is taken.
-	shop, err := demo.ServeShop(demoAddr)
+	shop, err := demo.ServeShop(addr)
 	if err != nil {
 		if shop, err = demo.ServeShop("127.0.0.1:0"); err != nil {
 			return err
@@ -184,8 +210,8 @@ func demoServeCommand() *cobra.Command {
 		Short: "Serve the demo shop until Ctrl-C (version 1, or the redesigned 2), to run the tour's commands by hand",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if host, _, err := net.SplitHostPort(addr); err != nil || !(host == "localhost" || net.ParseIP(host).IsLoopback()) {
-				return usageError("--addr %q: give a loopback address, as 127.0.0.1:8377", addr)
+			if err := checkLoopback(addr); err != nil {
+				return err
 			}
 			shop, err := demo.ServeShop(addr)
 			if err != nil {

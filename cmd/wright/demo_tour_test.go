@@ -21,10 +21,11 @@ func TestTourCtrlC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the demo's agent and a rerun in Chromium")
 	}
+	t.Parallel()
 	work := t.TempDir()
 	out := filepath.Join(work, "tour")
 	tag := fmt.Sprintf("WRIGHT_TOURTEST_TAG=%d-%d", os.Getpid(), time.Now().UnixNano())
-	cmd := exec.Command(wrightBin, "demo", "scripts", "-o", out)
+	cmd := exec.Command(wrightBin, "demo", "scripts", "-o", out, "--addr", "127.0.0.1:0")
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), tag, "XDG_DATA_HOME="+filepath.Join(work, "data"))
 	var stderr bytes.Buffer
@@ -80,5 +81,28 @@ func TestTourCtrlC(t *testing.T) {
 	}
 	if len(left) > 0 {
 		t.Errorf("%d processes outlived the tour:\n%s", len(left), strings.Join(left, "\n"))
+	}
+}
+
+// The tour empties its folder before it starts, so it refuses a folder
+// that holds anything no earlier tour made, and deletes nothing of it;
+// a non-loopback --addr is refused before anything is touched.
+func TestTourRefusesAForeignFolder(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	keep := filepath.Join(work, "mine", "notes.txt")
+	os.MkdirAll(filepath.Dir(keep), 0o755)
+	os.WriteFile(keep, []byte("mine"), 0o644)
+	for _, args := range [][]string{
+		{"demo", "scripts", "-o", filepath.Join(work, "mine")},
+		{"demo", "scripts", "-o", filepath.Join(work, "mine"), "--addr", "0.0.0.0:8377"},
+	} {
+		r := wright(t, args...)
+		if r.code != 2 {
+			t.Errorf("%v: exit %d, want 2 (a usage error)\n%s", args, r.code, r.stderr.String())
+		}
+		if b, err := os.ReadFile(keep); err != nil || string(b) != "mine" {
+			t.Fatalf("%v touched a file the tour did not make: %v", args, err)
+		}
 	}
 }

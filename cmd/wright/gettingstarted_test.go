@@ -111,6 +111,9 @@ func TestGettingStartedAsWritten(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the demo, the tour and a bench: about two minutes")
 	}
+	// Alone in holding the shop's default address: the other tour test
+	// serves on a port of its own.
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
 		t.Fatal(err)
