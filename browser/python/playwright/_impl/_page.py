@@ -131,6 +131,11 @@ def _screenshot_decorations(page, mask, mask_color, style, animations, caret):
     return undo
 
 
+def _no_workers(what):
+    # Said at once: a wait for a worker would otherwise run to its timeout.
+    return Error("%s: web workers are not supported by wright's Playwright client" % what, type="Error")
+
+
 def _call_locator_handler(handler, locator):
     """Call handler(locator) when it takes a positional argument, else handler()."""
     try:
@@ -565,6 +570,8 @@ class Page(_Routing, _Emitter, _Locating):
         return self._browser._transport
 
     def _listener_added(self, event):
+        if event == "worker":
+            raise _no_workers('page.on("worker")')
         if event == "dialog":
             self._browser._answer_dialogs()
         self._files_listener_added(event)
@@ -827,7 +834,11 @@ class Page(_Routing, _Emitter, _Locating):
         return self._waiter("websocket", predicate, timeout)
 
     def expect_worker(self, predicate=None, timeout=None):
-        return self._waiter("worker", predicate, timeout)
+        raise _no_workers("Page.expect_worker")
+
+    @property
+    def workers(self):
+        raise _no_workers("Page.workers")
 
     def expect_request(self, url_or_predicate, timeout=None):
         return self._waiter("request", _url_predicate(url_or_predicate, self), timeout,
