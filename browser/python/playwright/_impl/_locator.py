@@ -144,6 +144,17 @@ class Locator(_Locating):
     def _sub(self, part):
         return Locator(self.page, _join(self.selector, part))
 
+    def describe(self, description):
+        """The same locator with a description for people (shown by .description); locators made from it
+        have none of their own."""
+        described = Locator(self.page, self.selector, self._api)
+        described._description = description
+        return described
+
+    @property
+    def description(self):
+        return self.__dict__.get("_description")
+
     def _call(self, method, timeout=None, wait=True, **params):
         try:
             return self.page._call(method, timeout, wait, selector=self.selector, **params)
