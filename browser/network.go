@@ -559,7 +559,10 @@ func (rt *Router) Fulfill(ctx context.Context, id string, status int, headers ma
 	if status >= 300 && status < 400 {
 		rt.fulfilledRedirects.Store(proto.FetchRequestID(id), struct{}{})
 	}
-	req := proto.FetchFulfillRequest{RequestID: proto.FetchRequestID(id), ResponseCode: status, Body: []byte(mustB64(body))}
+	// The reason phrase of the status, as a server would send it (Chromium's own table says "Unprocessable
+	// Content" where servers and Playwright say "Unprocessable Entity").
+	req := proto.FetchFulfillRequest{RequestID: proto.FetchRequestID(id), ResponseCode: status, Body: []byte(mustB64(body)),
+		ResponsePhrase: http.StatusText(status)}
 	for k, v := range headers {
 		for _, line := range strings.Split(v, "\n") {
 			req.ResponseHeaders = append(req.ResponseHeaders, &proto.FetchHeaderEntry{Name: k, Value: line})

@@ -361,9 +361,6 @@ class Route:
         return ov
 
     def continue_(self, url=None, method=None, headers=None, post_data=None):
-        if post_data is not None and len(post_data) == 0:
-            raise Error("route.continue_: an empty post_data override is not supported by wright's driver "
-                        "(Chromium would keep the original body); fulfill the request instead", type="InvalidParams")
         ov = self._merged(url, method, headers, post_data)
         self._apply_overrides(url, method, headers, post_data)
         pd = ov.get("post_data")
