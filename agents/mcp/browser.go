@@ -7,35 +7,20 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"wright/agents/session"
 )
 
 // Browsers is where the server's browser sessions come from: the tools
 // they offer and a way to open one.
 type Browsers interface {
-	Tools() []Tool
+	Tools() []session.Tool
 	Open(ctx context.Context) (Browser, error)
-}
-
-// Tool is a browser tool: its name, its description and the JSON Schema of
-// its arguments (agents/session's tools, as Sessions lists them).
-type Tool struct {
-	Name, Description string
-	Params            json.RawMessage
-}
-
-// Result is what a browser tool answered: text, an image, the line of
-// Playwright Python the action performed, structured data.
-type Result struct {
-	Text      string
-	Image     []byte
-	ImageType string
-	Code      string
-	Data      map[string]any
 }
 
 // Browser is one open browser session.
 type Browser interface {
-	Call(ctx context.Context, tool string, args json.RawMessage) (Result, error)
+	Call(ctx context.Context, tool string, args json.RawMessage) (session.Result, error)
 	Done() <-chan struct{}
 	Close() error
 }
@@ -143,7 +128,7 @@ func (s *Server) browserCall(ctx context.Context, req *mcp.CallToolRequest, tool
 
 // browserResult is a session's result as MCP content: the text (with the
 // Playwright line the action performed), then the image.
-func (s *Server) browserResult(r Result) *mcp.CallToolResult {
+func (s *Server) browserResult(r session.Result) *mcp.CallToolResult {
 	text := r.Text
 	if r.Code != "" {
 		text += "\n# " + r.Code

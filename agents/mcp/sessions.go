@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/netip"
 
@@ -17,13 +16,7 @@ import (
 type Sessions struct{ Options session.Options }
 
 // Tools are session's tools.
-func (Sessions) Tools() []Tool {
-	var out []Tool
-	for _, t := range session.Tools() {
-		out = append(out, Tool{Name: t.Name, Description: t.Description, Params: t.Params})
-	}
-	return out
-}
+func (Sessions) Tools() []session.Tool { return session.Tools() }
 
 // Open starts a session.
 func (b Sessions) Open(ctx context.Context) (Browser, error) {
@@ -31,15 +24,7 @@ func (b Sessions) Open(ctx context.Context) (Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sessionBrowser{s}, nil
-}
-
-// sessionBrowser is a *session.Session as a Browser.
-type sessionBrowser struct{ *session.Session }
-
-func (b sessionBrowser) Call(ctx context.Context, tool string, args json.RawMessage) (Result, error) {
-	r, err := b.Session.Call(ctx, tool, args)
-	return Result{Text: r.Text, Image: r.Image, ImageType: r.ImageType, Code: r.Code, Data: r.Data}, err
+	return s, nil
 }
 
 // SessionOptions are the browser session options a run's config gives: the
