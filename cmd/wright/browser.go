@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // `wright browser` is a browser session for agents that have a shell: a
@@ -25,7 +26,11 @@ var browserFlags struct {
 }
 
 // browserOpenFlags are the session's settings, given when it is opened.
-var browserOpenFlags struct {
+var browserOpenFlags browserSettings
+
+// browserSettings are a session's settings: `wright browser open` takes
+// them as flags and hands them on to the background process it starts.
+type browserSettings struct {
 	configs        []string
 	dir            string
 	idle           time.Duration
@@ -85,17 +90,7 @@ Chromium dies. --json prints each result as one JSON object.`,
 			return browserTool(c, "navigate", map[string]any{"url": args[0]})
 		},
 	}
-	of := open.Flags()
-	of.StringArrayVarP(&browserOpenFlags.configs, "config", "c", nil, "config layers, as for a run: the browser, its URL policy (browser.allowed_domains, ...), secrets, env.sandbox")
-	of.StringVar(&browserOpenFlags.dir, "dir", "", "folder for the session's snapshots, screenshots and logs (default: the session's folder in the runtime directory)")
-	of.DurationVar(&browserOpenFlags.idle, "idle", idleDefault(), "end the session after this long without a command ($WRIGHT_BROWSER_IDLE)")
-	of.BoolVar(&browserOpenFlags.headed, "headed", false, "show the browser window")
-	of.StringVar(&browserOpenFlags.executable, "browser", "", "Chrome/Chromium executable (default: as for a run)")
-	of.StringSliceVar(&browserOpenFlags.allowed, "allow-domain", nil, "hosts the browser may reach (default: any)")
-	of.StringSliceVar(&browserOpenFlags.blocked, "block-domain", nil, "hosts the browser must not reach")
-	of.StringVar(&browserOpenFlags.sandbox, "sandbox", "auto", "the Python runner's sandbox: auto, bwrap or none")
-	of.DurationVar(&browserOpenFlags.actionTimeout, "action-timeout", 10*time.Second, "how long an action waits for its element")
-	of.IntVar(&browserOpenFlags.screenshotSize, "screenshot-kb", 400, "the largest screenshot sent, in KB (larger ones become JPEG)")
+	browserOpenFlags.register(open.Flags())
 
 	var full bool
 	var out, ref string
@@ -413,3 +408,18 @@ func pyLiteral(s string) string {
 }
 
 func readAllStdin(c *cobra.Command) ([]byte, error) { return io.ReadAll(c.InOrStdin()) }
+
+// register adds the settings' flags to fl: open's, and the same on the
+// background process, which open passes them on to.
+func (o *browserSettings) register(fl *pflag.FlagSet) {
+	fl.StringArrayVarP(&o.configs, "config", "c", nil, "config layers, as for a run: the browser, its URL policy (browser.allowed_domains, ...), secrets, env.sandbox")
+	fl.StringVar(&o.dir, "dir", "", "folder for the session's snapshots, screenshots and logs (default: the session's folder in the runtime directory)")
+	fl.DurationVar(&o.idle, "idle", idleDefault(), "end the session after this long without a command ($WRIGHT_BROWSER_IDLE)")
+	fl.BoolVar(&o.headed, "headed", false, "show the browser window")
+	fl.StringVar(&o.executable, "browser", "", "Chrome/Chromium executable (default: as for a run)")
+	fl.StringSliceVar(&o.allowed, "allow-domain", nil, "hosts the browser may reach (default: any)")
+	fl.StringSliceVar(&o.blocked, "block-domain", nil, "hosts the browser must not reach")
+	fl.StringVar(&o.sandbox, "sandbox", "auto", "the Python runner's sandbox: auto, bwrap or none")
+	fl.DurationVar(&o.actionTimeout, "action-timeout", 10*time.Second, "how long an action waits for its element")
+	fl.IntVar(&o.screenshotSize, "screenshot-kb", 400, "the largest screenshot sent, in KB (larger ones become JPEG)")
+}

@@ -340,16 +340,7 @@ func serveCmd() *cobra.Command {
 	f := cmd.Flags()
 	o := &browserOpenFlags
 	f.IntVar(&readyFD, "ready-fd", 0, "file descriptor to write \"ready\" on, then close")
-	f.StringArrayVarP(&o.configs, "config", "c", nil, "")
-	f.StringVar(&o.dir, "dir", "", "")
-	f.DurationVar(&o.idle, "idle", idleDefault(), "")
-	f.BoolVar(&o.headed, "headed", false, "")
-	f.StringVar(&o.executable, "browser", "", "")
-	f.StringSliceVar(&o.allowed, "allow-domain", nil, "")
-	f.StringSliceVar(&o.blocked, "block-domain", nil, "")
-	f.StringVar(&o.sandbox, "sandbox", "auto", "")
-	f.DurationVar(&o.actionTimeout, "action-timeout", 10*time.Second, "")
-	f.IntVar(&o.screenshotSize, "screenshot-kb", 400, "")
+	o.register(f)
 	return cmd
 }
 
