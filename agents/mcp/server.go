@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -130,6 +131,14 @@ func (s *Server) Handler(o HTTPOptions) http.Handler {
 			http.Error(w, "wrong Host header: use the address wright mcp printed", http.StatusForbidden)
 			return
 		}
+		// A web page the user has open may post here (it cannot read the
+		// answer, but a tool call acts): a browser names the page's origin,
+		// and only a loopback one is served. Clients that are programs send
+		// no Origin.
+		if origin := r.Header.Get("Origin"); origin != "" && !o.AllowRemote && !loopbackOrigin(origin) {
+			http.Error(w, "a request from a web page of another origin is refused", http.StatusForbidden)
+			return
+		}
 		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="wright"`)
 			http.Error(w, "a bearer token is required: the one wright mcp printed at start", http.StatusUnauthorized)
@@ -150,6 +159,13 @@ func CheckAddr(addr string, allowRemote bool) error {
 
 // NewToken is a random bearer token.
 func NewToken() (string, error) { return review.NewToken() }
+
+// loopbackOrigin says an Origin header names a page served from this
+// machine's loopback.
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && loopbackHost(u.Host)
+}
 
 func loopbackHost(hostport string) bool {
 	host := hostport

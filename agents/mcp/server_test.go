@@ -103,6 +103,7 @@ func TestHTTPHandlerGuards(t *testing.T) {
 	srv := newServer(t)
 	h := httptest.NewServer(srv.Handler(mcp.HTTPOptions{Token: "tok-0123456789"}))
 	t.Cleanup(h.Close)
+	origin := ""
 	post := func(auth, host string) int {
 		req, _ := http.NewRequest("POST", h.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
 		req.Header.Set("Content-Type", "application/json")
@@ -112,6 +113,9 @@ func TestHTTPHandlerGuards(t *testing.T) {
 		}
 		if host != "" {
 			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -131,6 +135,16 @@ func TestHTTPHandlerGuards(t *testing.T) {
 	}
 	if c := post("Bearer tok-0123456789", ""); c != 200 {
 		t.Errorf("the right token: %d", c)
+	}
+	// A web page of another origin, even one that somehow has the token,
+	// is refused; a page on loopback is not.
+	origin = "https://attacker.example"
+	if c := post("Bearer tok-0123456789", ""); c != 403 {
+		t.Errorf("a foreign Origin: %d", c)
+	}
+	origin = "http://127.0.0.1:5173"
+	if c := post("Bearer tok-0123456789", ""); c != 200 {
+		t.Errorf("a loopback Origin: %d", c)
 	}
 	if mcp.CheckAddr("0.0.0.0:8931", false) == nil || mcp.CheckAddr("0.0.0.0:8931", true) != nil || mcp.CheckAddr("127.0.0.1:0", false) != nil {
 		t.Error("CheckAddr")
