@@ -1,0 +1,169 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// What a sandboxed script may ask of its driver: the checks on each request
+// (scriptDrivers.serve passes every line through them) and the screenshots
+// wright writes on its behalf.
+
+type rpcRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method"`
+	Params  map[string]any  `json:"params,omitempty"`
+}
+
+// launchOnly are browser.launch params a script may not choose here: the
+// executable and flags would run outside the sandbox.
+var launchOnly = []string{"executable", "cdp_url", "user_data_dir", "args"}
+
+// lineWriter writes the driver's answers to the client a line at a time,
+// writing the screenshots it was asked to save.
+type lineWriter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	buf     []byte
+	pending map[string]string // request id -> screenshot path
+	ws      string
+}
+
+// check returns the request to forward, or the error answer to send back.
+func (o *lineWriter) check(line []byte) ([]byte, []byte) {
+	var req rpcRequest
+	if err := json.Unmarshal(line, &req); err != nil {
+		return line, nil // the driver answers a malformed request itself
+	}
+	refuse := func(msg string) []byte {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID,
+			"error": map[string]any{"code": -32602, "message": msg, "data": map[string]any{"type": "InvalidParams"}}})
+		return b
+	}
+	if req.Method == "browser.launch" {
+		for _, k := range launchOnly {
+			if v, ok := req.Params[k]; ok && v != nil && v != "" {
+				return nil, refuse(fmt.Sprintf("browser.launch: %s cannot be chosen in a sandboxed run (wright starts the browser)", k))
+			}
+		}
+	}
+	for k := range req.Params {
+		if k != "path" && (strings.HasSuffix(k, "_path") || strings.HasSuffix(k, "_dir") || strings.HasSuffix(k, "_file")) {
+			return nil, refuse(fmt.Sprintf("%s: %s is not supported in a sandboxed run", req.Method, k))
+		}
+	}
+	p, ok := req.Params["path"].(string)
+	if !ok || p == "" {
+		return line, nil
+	}
+	if !filepath.IsAbs(p) || !within(filepath.Clean(p), o.ws) {
+		return nil, refuse(fmt.Sprintf("%s: %s is outside the workspace; in a sandboxed run files are written only there", req.Method, p))
+	}
+	delete(req.Params, "path")
+	o.mu.Lock()
+	o.pending[string(req.ID)] = filepath.Clean(p)
+	o.mu.Unlock()
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, refuse(err.Error())
+	}
+	return append(b, '\n'), nil
+}
+
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// Write collects the driver's output and handles it a line at a time.
+func (o *lineWriter) Write(b []byte) (int, error) {
+	o.buf = append(o.buf, b...)
+	for {
+		i := bytes.IndexByte(o.buf, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		line := append([]byte(nil), o.buf[:i]...)
+		o.buf = o.buf[i+1:]
+		if err := o.writeLine(o.answer(line)); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// answer writes a screenshot the client asked to have saved and answers
+// with its path, as the driver would have.
+func (o *lineWriter) answer(line []byte) []byte {
+	var resp struct {
+		ID     json.RawMessage `json:"id"`
+		Result map[string]any  `json:"result"`
+	}
+	if json.Unmarshal(line, &resp) != nil || len(resp.ID) == 0 {
+		return line
+	}
+	o.mu.Lock()
+	path, ok := o.pending[string(resp.ID)]
+	delete(o.pending, string(resp.ID))
+	o.mu.Unlock()
+	data, isStr := resp.Result["data"].(string)
+	if !ok || !isStr {
+		return line
+	}
+	img, err := base64.StdEncoding.DecodeString(data)
+	if err == nil {
+		err = writeBeneath(o.ws, path, img)
+	}
+	var out map[string]any
+	if err != nil {
+		out = map[string]any{"jsonrpc": "2.0", "id": resp.ID,
+			"error": map[string]any{"code": -32000, "message": "save screenshot: " + err.Error(), "data": map[string]any{"type": "Error"}}}
+	} else {
+		out = map[string]any{"jsonrpc": "2.0", "id": resp.ID, "result": map[string]any{"path": path}}
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+func (o *lineWriter) writeLine(b []byte) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_, err := o.w.Write(append(b, '\n'))
+	return err
+}
+
+// writeBeneath writes data to path, which must resolve inside root
+// without leaving it through a link (openat2 RESOLVE_BENEATH): the
+// workspace is the script's to rearrange while wright writes.
+func writeBeneath(root, path string, data []byte) error {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return fmt.Errorf("%s is outside the workspace", path)
+	}
+	dfd, err := unix.Open(root, unix.O_DIRECTORY|unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	fd, err := unix.Openat2(dfd, rel, &unix.OpenHow{
+		Flags:   unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC | unix.O_CLOEXEC,
+		Mode:    0o644,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	_, err = f.Write(data)
+	return err
+}
