@@ -29,6 +29,13 @@ type ServerOptions struct {
 	Probe *probe.Request
 	// HAR records or replays the browser's whole traffic (har_methods.go).
 	HAR HAROptions
+	// FileRoot, if set, is the only folder the driver reads or writes a
+	// file in on a client's behalf (HAR, trace, screenshot, video,
+	// download, upload), opening names beneath it without following a
+	// link (pathpolicy.go): the workspace of a sandboxed run, the run
+	// folder in live mode. Empty, as for a `wright driver` a user runs,
+	// confines nothing.
+	FileRoot string
 }
 
 // Server answers the JSON-RPC protocol of PROTOCOL.md. One Server holds at
