@@ -106,6 +106,12 @@ type Options struct {
 	// browser on this machine sends each run's traffic through that run's
 	// policy proxy, as --proxy-server does for a browser a run launches.
 	ContextProxy string
+	// FreshContext, with CDPURL, makes the default context (ID "") a new
+	// isolated browser context created at attach rather than the browser's
+	// own: a client of a warm browser that other clients share starts as a
+	// fresh browser would (no cookies, storage, cache or permissions of
+	// anyone else's), and NewPage opens there. Implies OwnContextsOnly.
+	FreshContext bool
 }
 
 func (o Options) timeout() time.Duration {
@@ -220,9 +226,20 @@ func attach(ctx context.Context, opts Options) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.FreshContext {
+		opts.OwnContextsOnly = true
+	}
 	b := &Browser{opts: opts, attached: true}
 	if err := b.connect(ctx, wsURL); err != nil {
 		return nil, err
+	}
+	if opts.FreshContext {
+		// Before the tabs are listed, so that none is adopted into it but
+		// those it opens itself.
+		if err := b.freshDefault(ctx); err != nil {
+			_ = b.Close(context.Background())
+			return nil, err
+		}
 	}
 	// Adopt the tabs that are already open, in the browser's order.
 	res, err := proto.TargetGetTargets{}.Call(b.rod.Context(ctx))
@@ -457,6 +474,10 @@ func (b *Browser) Close(ctx context.Context) error {
 			_, _ = proto.TargetCloseTarget{TargetID: p.rod.TargetID}.Call(b.rod.Context(cctx))
 			cancel()
 		}
+		// The contexts it made go with it now, not whenever Chromium
+		// notices the connection dropped (DisposeOnDetach): a client of a
+		// shared browser leaves nothing of its own behind when it returns.
+		b.disposeOwnContexts(ctx)
 		b.markGone("it was closed")
 		b.wait(ctx)
 		return nil

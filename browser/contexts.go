@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"time"
 
 	"github.com/go-rod/rod/lib/proto"
 
@@ -16,6 +17,10 @@ import (
 type Context struct {
 	b  *Browser
 	id string // Chromium's browser context id; "" for the default context
+	// cdp is the id CDP calls name: id, except for the default context of
+	// a browser attached with Options.FreshContext, which is a context
+	// created for it (Browser.freshDefault).
+	cdp proto.BrowserBrowserContextID
 
 	// Under b.mu, as the browser's pages are: a popup's context is decided
 	// while the browser adopts it.
@@ -58,7 +63,7 @@ func (b *Browser) contextLocked(id string) *Context {
 		if b.contexts == nil {
 			b.contexts = map[string]*Context{}
 		}
-		c = &Context{b: b, id: id}
+		c = &Context{b: b, id: id, cdp: proto.BrowserBrowserContextID(id)}
 		b.contexts[id] = c
 	}
 	return c
@@ -70,8 +75,53 @@ func (b *Browser) DefaultContext() *Context { return b.Context("") }
 // NewContext creates an isolated browser context (its own cookies, storage
 // and cache).
 func (b *Browser) NewContext(ctx context.Context) (*Context, error) {
-	if err := b.alive(); err != nil {
+	id, err := b.createContext(ctx)
+	if err != nil {
 		return nil, err
+	}
+	b.mu.Lock()
+	c := b.contextLocked(string(id))
+	c.own = true
+	b.mu.Unlock()
+	return c, nil
+}
+
+// freshDefault makes a new context the default one (Options.FreshContext).
+func (b *Browser) freshDefault(ctx context.Context) error {
+	id, err := b.createContext(ctx)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	c := b.contextLocked("")
+	c.cdp, c.own = id, true
+	b.mu.Unlock()
+	return nil
+}
+
+// disposeOwnContexts disposes of every context this client created, the
+// fresh default one included (Close of an attached browser).
+func (b *Browser) disposeOwnContexts(ctx context.Context) {
+	b.mu.Lock()
+	var ids []proto.BrowserBrowserContextID
+	for _, c := range b.contexts {
+		if c.own && c.cdp != "" {
+			ids = append(ids, c.cdp)
+		}
+	}
+	b.mu.Unlock()
+	for _, id := range ids {
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		_ = proto.TargetDisposeBrowserContext{BrowserContextID: id}.Call(b.rod.Context(cctx))
+		cancel()
+	}
+}
+
+// createContext asks Chromium for an isolated context, through the
+// client's proxy when it has one.
+func (b *Browser) createContext(ctx context.Context) (proto.BrowserBrowserContextID, error) {
+	if err := b.alive(); err != nil {
+		return "", err
 	}
 	ctx, cancel := b.opContext(ctx, 0)
 	defer cancel()
@@ -81,13 +131,9 @@ func (b *Browser) NewContext(ctx context.Context) (*Context, error) {
 	}
 	res, err := req.Call(b.rod.Context(ctx))
 	if err != nil {
-		return nil, b.targetErr(wrapErr(ErrBrowser, err, "create a browser context: %s", cdpMessage(err)))
+		return "", b.targetErr(wrapErr(ErrBrowser, err, "create a browser context: %s", cdpMessage(err)))
 	}
-	b.mu.Lock()
-	c := b.contextLocked(string(res.BrowserContextID))
-	c.own = true
-	b.mu.Unlock()
-	return c, nil
+	return res.BrowserContextID, nil
 }
 
 // visible says whether a target is this client's to adopt: with
@@ -98,6 +144,9 @@ func (b *Browser) visible(t *proto.TargetTargetInfo) bool {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if d := b.contexts[""]; d != nil && d.own && d.cdp == t.BrowserContextID {
+		return true // the fresh default context (Options.FreshContext)
+	}
 	c := b.contexts[string(t.BrowserContextID)]
 	return c != nil && c.own
 }
@@ -204,7 +253,7 @@ func (c *Context) Close(ctx context.Context) error {
 	outer := ctx
 	ctx, cancel := b.opContext(ctx, 0)
 	defer cancel()
-	if err := (proto.TargetDisposeBrowserContext{BrowserContextID: proto.BrowserBrowserContextID(c.id)}).Call(b.rod.Context(ctx)); err != nil {
+	if err := (proto.TargetDisposeBrowserContext{BrowserContextID: c.cdp}).Call(b.rod.Context(ctx)); err != nil {
 		return wrapErr(ErrBrowser, err, "close the browser context: %s", cdpMessage(err))
 	}
 	b.mu.Lock()
@@ -238,7 +287,7 @@ func (c *Context) NewPage(ctx context.Context) (*Page, error) {
 	b.adoptMu.Lock()
 	defer b.adoptMu.Unlock()
 	// A window of its own keeps each page visible while another is used.
-	t, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true, BrowserContextID: proto.BrowserBrowserContextID(c.id)}.Call(b.rod.Context(ctx))
+	t, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true, BrowserContextID: c.cdp}.Call(b.rod.Context(ctx))
 	if err != nil {
 		return nil, b.targetErr(wrapErr(ErrBrowser, err, "open a new tab: %s", cdpMessage(err)))
 	}
@@ -298,7 +347,7 @@ func (c *Context) applyScripts(ctx context.Context, p *Page) error {
 func (c *Context) Cookies(ctx context.Context) ([]*proto.NetworkCookie, error) {
 	ctx, cancel := c.b.opContext(ctx, 0)
 	defer cancel()
-	res, err := proto.StorageGetCookies{BrowserContextID: proto.BrowserBrowserContextID(c.id)}.Call(c.b.rod.Context(ctx))
+	res, err := proto.StorageGetCookies{BrowserContextID: c.cdp}.Call(c.b.rod.Context(ctx))
 	if err != nil {
 		return nil, wrapErr(ErrBrowser, err, "read cookies: %s", cdpMessage(err))
 	}
@@ -309,7 +358,7 @@ func (c *Context) Cookies(ctx context.Context) ([]*proto.NetworkCookie, error) {
 func (c *Context) SetCookies(ctx context.Context, cookies []*proto.NetworkCookieParam) error {
 	ctx, cancel := c.b.opContext(ctx, 0)
 	defer cancel()
-	if err := (proto.StorageSetCookies{Cookies: cookies, BrowserContextID: proto.BrowserBrowserContextID(c.id)}).Call(c.b.rod.Context(ctx)); err != nil {
+	if err := (proto.StorageSetCookies{Cookies: cookies, BrowserContextID: c.cdp}).Call(c.b.rod.Context(ctx)); err != nil {
 		return wrapErr(ErrInvalidParams, err, "set cookies: %s", cdpMessage(err))
 	}
 	return nil
@@ -319,7 +368,7 @@ func (c *Context) SetCookies(ctx context.Context, cookies []*proto.NetworkCookie
 func (c *Context) ClearCookies(ctx context.Context) error {
 	ctx, cancel := c.b.opContext(ctx, 0)
 	defer cancel()
-	if err := (proto.StorageClearCookies{BrowserContextID: proto.BrowserBrowserContextID(c.id)}).Call(c.b.rod.Context(ctx)); err != nil {
+	if err := (proto.StorageClearCookies{BrowserContextID: c.cdp}).Call(c.b.rod.Context(ctx)); err != nil {
 		return wrapErr(ErrBrowser, err, "clear cookies: %s", cdpMessage(err))
 	}
 	return nil
@@ -330,7 +379,7 @@ func (c *Context) ClearCookies(ctx context.Context) error {
 func (c *Context) GrantPermissions(ctx context.Context, perms []string, origin string) error {
 	ctx, cancel := c.b.opContext(ctx, 0)
 	defer cancel()
-	id := proto.BrowserBrowserContextID(c.id)
+	id := c.cdp
 	if len(perms) == 0 {
 		if err := (proto.BrowserResetPermissions{BrowserContextID: id}).Call(c.b.rod.Context(ctx)); err != nil {
 			return wrapErr(ErrBrowser, err, "reset permissions: %s", cdpMessage(err))

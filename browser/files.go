@@ -76,7 +76,7 @@ func (c *Context) AcceptDownloads(ctx context.Context, accept bool) error {
 		return err
 	}
 	req := proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorDeny,
-		BrowserContextID: proto.BrowserBrowserContextID(c.id), EventsEnabled: true}
+		BrowserContextID: c.cdp, EventsEnabled: true}
 	if accept {
 		dir, err := b.downloadDir()
 		if err != nil {
@@ -230,7 +230,7 @@ func (d *Download) Cancel(ctx context.Context) error {
 	}
 	ctx, cancel := d.b.opContext(ctx, 0)
 	defer cancel()
-	err := proto.BrowserCancelDownload{GUID: d.guid, BrowserContextID: proto.BrowserBrowserContextID(id)}.Call(d.b.rod.Context(ctx))
+	err := proto.BrowserCancelDownload{GUID: d.guid, BrowserContextID: d.b.Context(id).cdp}.Call(d.b.rod.Context(ctx))
 	if err != nil {
 		return d.b.targetErr(wrapErr(ErrBrowser, err, "cancel the download: %s", cdpMessage(err)))
 	}

@@ -24,7 +24,7 @@ type cdpSessions struct {
 // past (a run's URL policy or secrets); its sessions are then limited to
 // what stays inside the page (cdpsession.Allowed).
 func (s *Server) guardedCDP() bool {
-	return s.opts.Browser.URLPolicy != nil || s.opts.Browser.Secrets != nil
+	return s.opts.Browser.URLPolicy != nil || s.opts.Browser.Secrets != nil || s.sharedBrowser()
 }
 
 // cdpNewSession answers cdp.new_session: on a page, or with no page on
@@ -41,6 +41,11 @@ func cdpNewSession(ctx context.Context, c *conn, raw json.RawMessage) (any, erro
 		return nil, err
 	}
 	target := ""
+	if np.Page == "" && c.s.sharedBrowser() {
+		// A session on the browser target of the warm browser would list,
+		// and could attach to, the targets of every other client's context.
+		return nil, browser.Errorf(browser.ErrBlockedURL, "new_browser_cdp_session: refused on the warm browser that this run's scripts share, whose targets are other scripts' too; use a page's CDP session (context.new_cdp_session(page))")
+	}
 	if np.Page != "" {
 		p, err := c.s.page(np.Page)
 		if err != nil {

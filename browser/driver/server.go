@@ -36,6 +36,16 @@ type ServerOptions struct {
 	// folder in live mode. Empty, as for a `wright driver` a user runs,
 	// confines nothing.
 	FileRoot string
+	// Warm, if set, gives the DevTools URL of a Chromium that is kept
+	// started for many clients (starting it again if it died). A
+	// browser.launch that asks for nothing a browser of its own would need
+	// (a window, flags, an executable, a profile, a CDP endpoint) then
+	// attaches to it with a fresh context as its default one
+	// (browser.Options.FreshContext) instead of starting a Chromium: a
+	// launch in milliseconds that behaves as a new browser. Such a client
+	// gets no browser-level CDP session (cdp_methods.go), since that
+	// would see every client's targets.
+	Warm func(ctx context.Context) (string, error)
 }
 
 // Server answers the JSON-RPC protocol of PROTOCOL.md. One Server holds at
@@ -51,6 +61,7 @@ type Server struct {
 	browser   *browser.Browser
 	browserID string
 	browsers  int
+	shared    bool // browser is a context of the Warm one
 
 	tracing tracers     // Playwright traces in progress (tracing_methods.go)
 	hars    harRegistry // HAR recordings and archives (har_methods.go)

@@ -99,6 +99,15 @@ func (s *Server) launch(ctx context.Context, lp launchParams) (*browser.Browser,
 	}
 	lctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
+	shared := s.opts.Warm != nil && lp.plain()
+	if shared {
+		u, err := s.opts.Warm(lctx)
+		if err != nil {
+			return nil, "", browser.WrapError(browser.ErrBrowser, err, "start the warm browser: %v", err)
+		}
+		opts.CDPURL, opts.FreshContext, opts.OwnContextsOnly = u, true, true
+		opts.Args = nil // the warm browser's flags are its own
+	}
 	b, err := browser.Launch(lctx, opts)
 	if err != nil {
 		return nil, "", err
@@ -106,10 +115,24 @@ func (s *Server) launch(ctx context.Context, lp launchParams) (*browser.Browser,
 	s.mu.Lock()
 	s.browsers++
 	id := fmt.Sprintf("b%d", s.browsers)
-	s.browser, s.browserID = b, id
+	s.browser, s.browserID, s.shared = b, id, shared
 	s.mu.Unlock()
 	s.harLaunched(b, id)
 	return b, id, nil
+}
+
+// plain says the launch asks for nothing a browser of its own would need,
+// so a context of the warm browser serves it (ServerOptions.Warm).
+func (lp launchParams) plain() bool {
+	return (lp.Headless == nil || *lp.Headless) && lp.Executable == "" && lp.CDPURL == "" &&
+		lp.UserDataDir == "" && len(lp.Args) == 0
+}
+
+// sharedBrowser says the current browser is a context of the warm one.
+func (s *Server) sharedBrowser() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shared
 }
 
 // launchOptions are the server's defaults with the request's params over
