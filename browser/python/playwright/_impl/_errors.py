@@ -1,6 +1,7 @@
 """The errors the client raises: Error and its kinds, and the mapping from the driver's error answers."""
 
 import builtins
+import sys
 import traceback
 
 
@@ -12,11 +13,58 @@ class Error(Exception):
         self.message = message
         self.type = type or self.__class__.__name__
         self.method = method
-        self.stack = "".join(traceback.format_stack()[:-1])
+        self.stack = format_frames(traceback.extract_stack()[:-1])
 
     @property
     def name(self):
         return self.type
+
+
+def format_frames(frames):
+    """A stack as traceback.format_stack() prints it, without the ^^^ markers under each line.
+
+    Python 3.11's traceback module finds those markers with ast.parse on every frame; on Python before
+    3.12 (before CPython's gh-106905 fix) an ast.parse that runs while another is converting its tree, as
+    one run by a finalizer the collector calls in the middle of it, makes the outer one raise
+    "SystemError: AST constructor recursion depth mismatch". An Error is made on any thread and at any
+    time (a callback, a finalizer, a failing call under the async API's worker threads), so its stack
+    must not parse anything; this is cheaper too.
+    """
+    out = []
+    for fs in frames:
+        out.append('  File "%s", line %s, in %s\n' % (fs.filename, fs.lineno, fs.name))
+        if fs.line:
+            out.append("    %s\n" % fs.line.strip())
+    return "".join(out)
+
+
+def format_exception(exc):
+    """An exception and its traceback (with its causes), formatted as format_frames() does: no ast.parse."""
+    out, seen = [], set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        part = ["Traceback (most recent call last):\n"] if exc.__traceback__ is not None else []
+        part.append(format_frames(traceback.extract_tb(exc.__traceback__)))
+        part.extend(traceback.format_exception_only(type(exc), exc))
+        out.insert(0, "".join(part))
+        if exc.__cause__ is not None:
+            out.insert(0, "\nThe above exception was the direct cause of the following exception:\n\n")
+            exc = exc.__cause__
+        elif exc.__context__ is not None and not exc.__suppress_context__:
+            out.insert(0, "\nDuring handling of the above exception, another exception occurred:\n\n")
+            exc = exc.__context__
+        else:
+            exc = None
+    return "".join(out)
+
+
+def print_exception(exc, file=None):
+    """Print an exception as format_exception() formats it, to stderr unless file is given."""
+    (file or sys.stderr).write(format_exception(exc))
+
+
+class CallbackCancelled(Error):
+    """The task that ran a callback of the script (a route handler, a predicate) was cancelled."""
 
 
 class TimeoutError(Error, builtins.TimeoutError):

@@ -4,9 +4,9 @@ import builtins
 import datetime
 import math
 import re
-import traceback
 import urllib.parse
 
+from . import _errors
 from ._errors import Error, InvalidParams
 from ._str_utils import _regex_body
 from ._helpers import _UNSET
@@ -64,8 +64,7 @@ def _encode(value, handles, seen=None):
         name = getattr(value, "_name", None) or type(value).__name__
         stack = getattr(value, "_stack", None)
         if stack is None:
-            import traceback
-            stack = "".join(traceback.format_exception(type(value), value, value.__traceback__))
+            stack = _errors.format_exception(value)
         return {"e": {"n": name, "m": message, "s": stack}}
     key = id(value)
     if key in seen:

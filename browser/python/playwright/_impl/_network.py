@@ -10,7 +10,7 @@ import threading
 import time
 import urllib.parse
 
-from ._errors import Error, InvalidParams, TargetClosed
+from ._errors import CallbackCancelled, Error, InvalidParams, TargetClosed
 from ._helpers import _url_matches
 from ._fetch import _fetch
 from ._web_socket_route import _route_web_socket
@@ -420,6 +420,11 @@ class _RouteEntry:
         self.times = times
         self.base = base
         self.count = 0
+        # The threads running this handler now, for unroute_all(behavior="wait"); an entry unrouted with
+        # behavior="ignoreErrors" drops what its running handlers raise afterwards.
+        self._running = []
+        self._idle = threading.Condition()
+        self.ignore_errors = False
 
     def matches(self, url):
         return _url_matches(self.url, url, self.base)
@@ -438,6 +443,22 @@ class _RouteEntry:
     def expired(self):
         return self.times is not None and self.count >= self.times
 
+    def enter(self):
+        with self._idle:
+            self._running.append(threading.get_ident())
+
+    def leave(self):
+        with self._idle:
+            self._running.remove(threading.get_ident())
+            self._idle.notify_all()
+
+    def wait_idle(self):
+        """Until the handler runs nowhere but, perhaps, on this thread (a handler that unroutes itself)."""
+        me = threading.get_ident()
+        with self._idle:
+            while any(t != me for t in self._running):
+                self._idle.wait(0.1)
+
 
 def _route_through(route, request, entries):
     """Run the matching handlers, newest first, until one does not fall back; else continue."""
@@ -447,8 +468,19 @@ def _route_through(route, request, entries):
             continue
         route._fell_back = False
         route._decided.clear()
-        entry.run(route, request)
-        route._await_decision()
+        entry.enter()
+        try:
+            entry.run(route, request)
+            route._await_decision()
+        except CallbackCancelled:
+            return  # the handler's task was cancelled: the script stopped it, nothing to report
+        except Exception:
+            # Unrouted with behavior="ignoreErrors", or its page closed meanwhile: nobody waits for it.
+            if entry.ignore_errors or route._page._closed:
+                return
+            raise
+        finally:
+            entry.leave()
         if entry.expired() and entry in owner._routes:
             owner._routes.remove(entry)
             owner._routes_changed()
@@ -504,8 +536,17 @@ class _Routing:
         self._routes_changed()
 
     def unroute_all(self, behavior=None):
-        self._routes = []
+        """Remove every route. behavior "wait" waits for the handlers running now; "ignoreErrors" drops what
+        they raise later; the default neither waits nor drops."""
+        if behavior not in (None, "default", "wait", "ignoreErrors"):
+            raise Error('unroute_all: behavior must be "wait", "ignoreErrors" or "default", not %r' % (behavior,))
+        removed, self._routes = self._routes, []
         self._routes_changed()
+        for entry in removed:
+            if behavior == "ignoreErrors":
+                entry.ignore_errors = True
+            elif behavior == "wait":
+                entry.wait_idle()
 
     def route_from_har(self, har, url=None, not_found=None, update=None, update_content=None, update_mode=None):
         _har_router.route_from_har(self, har, url=url, not_found=not_found, update=update,

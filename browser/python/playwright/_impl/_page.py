@@ -10,6 +10,7 @@ import time
 import traceback
 import urllib.parse
 
+from . import _errors
 from ._errors import Error, StrictModeViolation, TargetClosed, TimeoutError
 from ._str_utils import _api_description, _regex_body
 from ._helpers import _LOAD_STATES, _UNSET, _abs_path, _screenshot_bytes, _url_matches, _viewport
@@ -772,7 +773,8 @@ class Page(_Routing, _Emitter, _Locating):
             value = _encode(callback(source, *args), [])
         except Exception as exc:  # noqa: BLE001 - the page's promise rejects with the error
             # The page's Error gets the callback's Python traceback as its stack.
-            ok, value = False, {"message": str(exc), "stack": "".join(traceback.format_tb(exc.__traceback__))}
+            stack = _errors.format_frames(traceback.extract_tb(exc.__traceback__))
+            ok, value = False, {"message": str(exc), "stack": stack}
         body = {"page": self.id, "name": name, "context": params.get("context"), "id": payload.get("id"),
                 "ok": ok, "value": value}
         self._browser._transport.send("page.binding_result", {k: v for k, v in body.items() if v is not None})

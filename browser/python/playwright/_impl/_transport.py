@@ -17,8 +17,8 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 
+from . import _errors
 from ._errors import Error, InvalidParams, TargetClosed, TimeoutError, _error_from
 
 
@@ -141,8 +141,8 @@ class _Transport:
                 try:
                     self._route(msg)
                     self._raise_listener_error()
-                except Exception:  # noqa: BLE001 - one event's failure must not stop the others
-                    traceback.print_exc()
+                except Exception as exc:  # noqa: BLE001 - one event's failure must not stop the others
+                    _errors.print_exception(exc)
                 with self._news:
                     self._news.notify_all()
         finally:
@@ -304,10 +304,8 @@ class _Transport:
         params = msg.get("params")
         try:
             handler(msg["method"], params if isinstance(params, dict) else {})
-        except Exception:  # noqa: BLE001 - a listener's error must not break the call that ran it
-            import traceback
-
-            traceback.print_exc()
+        except Exception as exc:  # noqa: BLE001 - a listener's error must not break the call that ran it
+            _errors.print_exception(exc)
 
     def _await(self, rid, method, guard_s):
         deadline = None if guard_s is None else time.monotonic() + guard_s

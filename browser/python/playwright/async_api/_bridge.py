@@ -22,7 +22,7 @@ import sys
 import threading
 import traceback
 
-from playwright._impl import _transport
+from playwright._impl import _errors, _transport
 from playwright._impl._errors import Error
 from playwright._impl._events import _fit_args
 
@@ -62,7 +62,7 @@ class Hub:
             raise
         except Error as exc:
             # The error's stack is where the script awaited the call, not the worker thread's.
-            exc.stack = "".join(traceback.format_stack()[:-1])
+            exc.stack = _errors.format_frames(traceback.extract_stack()[:-1])
             raise
 
     def keep(self, task):
@@ -74,7 +74,7 @@ class Hub:
         if not task.cancelled() and task.exception() is not None:
             exc = task.exception()
             print("Error in an event listener of playwright.async_api:", file=sys.stderr)
-            traceback.print_exception(type(exc), exc, exc.__traceback__)
+            _errors.print_exception(exc)
 
     closed = False
 
@@ -222,7 +222,13 @@ class Callback:
         dispatcher = getattr(_transport._tls, "dispatcher", None)
         if dispatcher is not None:
             dispatcher._wait_dispatching(future.done)
-        return unwrap(future.result(), hub)
+        try:
+            result = future.result()
+        except concurrent.futures.CancelledError:
+            # Its task was cancelled on the loop: said as an Error of the client's, which a route handler's
+            # caller knows to drop (concurrent's CancelledError would otherwise pass for a handler's failure).
+            raise _errors.CallbackCancelled("the task running %r was cancelled" % (self.f,)) from None
+        return unwrap(result, hub)
 
     async def _invoke(self, views):
         result = self.f(*views)
@@ -233,8 +239,8 @@ class Callback:
     def _run_listener(self, views):
         try:
             result = self.f(*views)
-        except Exception:  # noqa: BLE001 - one listener's error must not stop the others
-            traceback.print_exc()
+        except Exception as exc:  # noqa: BLE001 - one listener's error must not stop the others
+            _errors.print_exception(exc)
             return
         if inspect.isawaitable(result):
             self.hub.keep(asyncio.ensure_future(result))
