@@ -6,7 +6,7 @@ GO      ?= go
 BIN     ?= bin/wright
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test test-deps test-short bench bench-scale demo docs deps chromium bwrap npm slurm ffmpeg jaeger fmt vet cross release clean
+.PHONY: all build test test-deps test-short bench bench-scale demo docs deps chromium bwrap npm slurm ffmpeg jaeger xvfb fmt vet cross release clean
 
 all: build
 
@@ -110,6 +110,23 @@ ffmpeg:
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends ffmpeg >/dev/null; }
 endif
 
+# Xvfb is the private display of a headed browser on a machine without one
+# (browser/launcher/xvfb.go): the headed tests launch under it. macOS has a
+# display of its own.
+ifeq ($(UNAME),Darwin)
+xvfb:
+	@:
+else
+xvfb:
+	@command -v Xvfb >/dev/null 2>&1 || { \
+	    command -v apt-get >/dev/null 2>&1 || { \
+	      echo "no Xvfb: headed browsers need a display; install xvfb with your package manager"; \
+	      exit 0; }; \
+	    echo "installing xvfb (apt)"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends xvfb >/dev/null; }
+endif
+
 # What wright itself needs to build and run (and so `make build` and
 # `make demo`): Chromium, bubblewrap for the sandbox, python3 and the Go
 # modules. The tests need more (test-deps): npm for the pages no one here
@@ -119,7 +136,7 @@ deps: chromium bwrap
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 is required"; exit 1; }
 	$(GO) mod download
 
-test-deps: deps npm slurm ffmpeg jaeger
+test-deps: deps npm slurm ffmpeg jaeger xvfb
 
 # Jaeger's all-in-one binary, the real OTLP backend of the trace test
 # (cmd/wright/otel_test.go), pinned in deploy/jaeger (a module of its own, so

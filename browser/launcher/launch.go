@@ -61,7 +61,8 @@ func TempDir() string {
 
 // Start finds and starts Chromium headless (unless Headed) in its own
 // process group, listening for DevTools on a free port. It never downloads
-// a browser.
+// a browser. A headed browser with no display in its environment runs on
+// a private Xvfb (xvfb.go).
 func Start(ctx context.Context, cfg Config) (*Process, error) {
 	exe, err := FindExecutable(cfg.Executable)
 	if err != nil {
@@ -108,8 +109,18 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 		}
 	}
 	l = withRunProxy(l)
+	bin, args, env := exe, l.FormatArgs(), append(slices.Clip(cfg.Env), "TMPDIR="+TempDir())
+	if cfg.Headed && needsXvfb(env) {
+		bin, args, env, err = underXvfb(exe, args, env, profile, cfg.Width, cfg.Height)
+		if err != nil {
+			if temp {
+				_ = os.RemoveAll(profile)
+			}
+			return nil, err
+		}
+	}
 	// rod's launcher only formats the flags; the guard starts the process.
-	g, wsURL, err := startGuarded(ctx, exe, l.FormatArgs(), append(slices.Clip(cfg.Env), "TMPDIR="+TempDir()), cfg.Log)
+	g, wsURL, err := startGuarded(ctx, bin, args, env, cfg.Log)
 	if err != nil {
 		if temp {
 			_ = os.RemoveAll(profile)
