@@ -103,6 +103,9 @@ func apiRequestHARStart(_ context.Context, c *conn, raw json.RawMessage) (any, e
 	if a.hars == nil {
 		a.hars = map[string]*apiHAR{}
 	}
+	if _, err := c.s.files().check("apirequest.har_start", p.Path); err != nil {
+		return nil, err
+	}
 	a.hars[p.Request] = &apiHAR{rec: har.NewRecorder(opts), path: p.Path}
 	return nil, nil
 }
@@ -122,5 +125,5 @@ func apiRequestHARExport(_ context.Context, c *conn, raw json.RawMessage) (any, 
 	if h == nil {
 		return nil, invalid("the API request context %q records no HAR", p.Request)
 	}
-	return writeHAR(h.rec, h.path)
+	return c.s.writeHAR(h.rec, h.path)
 }

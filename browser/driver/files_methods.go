@@ -2,7 +2,11 @@ package driver
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"mime"
+	"os"
+	"path/filepath"
 	"time"
 
 	"wright/browser"
@@ -39,7 +43,26 @@ func locatorSetInputFiles(ctx context.Context, l *browser.Locator, fp *struct {
 	Paths    []string              `json:"paths"`
 	Payloads []browser.FilePayload `json:"payloads"`
 }, to time.Duration) (any, error) {
-	return nil, l.SetInputFiles(ctx, browser.InputFiles{Paths: fp.Paths, Payloads: fp.Payloads}, to)
+	root := rootOf(ctx)
+	if !root.confined() || len(fp.Paths) == 0 {
+		return nil, l.SetInputFiles(ctx, browser.InputFiles{Paths: fp.Paths, Payloads: fp.Payloads}, to)
+	}
+	if len(fp.Payloads) > 0 {
+		return nil, invalid("set_input_files takes paths or payloads, not both")
+	}
+	// Confined, the driver reads each file itself, beneath the root and
+	// through no link, and gives the page its content: Chromium, which
+	// would open a path by name later, never sees one.
+	payloads := make([]browser.FilePayload, 0, len(fp.Paths))
+	for _, p := range fp.Paths {
+		data, err := root.readFile("set_input_files", p)
+		if err != nil {
+			return nil, err
+		}
+		payloads = append(payloads, browser.FilePayload{Name: filepath.Base(p),
+			MimeType: mime.TypeByExtension(filepath.Ext(p)), Buffer: base64.StdEncoding.EncodeToString(data)})
+	}
+	return nil, l.SetInputFiles(ctx, browser.InputFiles{Payloads: payloads}, to)
 }
 
 func pageInterceptFileChooser(ctx context.Context, p *browser.Page, ip *struct {
@@ -121,7 +144,30 @@ func downloadSaveAs(ctx context.Context, c *conn, raw json.RawMessage) (any, err
 	if sp.Path == "" {
 		return nil, invalid("download.save_as needs \"path\"")
 	}
-	return nil, d.SaveAs(ctx, sp.Path)
+	root := c.s.files()
+	if !root.confined() {
+		return nil, d.SaveAs(ctx, sp.Path)
+	}
+	if _, err := root.check("download.save_as", sp.Path); err != nil {
+		return nil, err
+	}
+	// The finished file is in the driver's own download folder; it is
+	// copied out through the policy, never to the client's name directly.
+	st, err := d.Wait(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case st.Failure != "":
+		return nil, browser.Errorf(browser.ErrBrowser, "the download failed (%s): nothing to save", st.Failure)
+	case st.Path == "":
+		return nil, browser.Errorf(browser.ErrBrowser, "the download was deleted: nothing to save")
+	}
+	data, err := os.ReadFile(st.Path)
+	if err != nil {
+		return nil, browser.WrapError(browser.ErrBrowser, err, "save the download: %v", err)
+	}
+	return nil, root.writeFile("download.save_as", sp.Path, data)
 }
 
 // downloadDo adapts download.cancel and download.delete.

@@ -18,6 +18,7 @@ import (
 
 	"wright/browser"
 	"wright/browser/har"
+	"wright/trust/secrets"
 )
 
 // HAR recording and replay (Playwright's record_har_* context options and
@@ -82,6 +83,9 @@ func harRecordStart(ctx context.Context, c *conn, raw json.RawMessage) (any, err
 	}
 	opts, err := p.options(b)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := c.s.files().check("har.record_start", p.Path); err != nil {
 		return nil, err
 	}
 	rc := newRecording(b, opts, p.Context, p.Page, false)
@@ -266,17 +270,62 @@ func harRecordExport(ctx context.Context, c *conn, raw json.RawMessage) (any, er
 	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	rc.end(wctx)
-	return writeHAR(rc.rec, rc.path)
+	return c.s.writeHAR(rc.rec, rc.path)
 }
 
-// writeHAR writes what rec recorded to path, answering with the path and
-// how many entries it holds.
-func writeHAR(rec *har.Recorder, path string) (any, error) {
+// writeHAR writes what rec recorded to path through the server's path
+// policy, with every secret value redacted as it is written (the run's
+// end sweep is the net, not the rule), answering with the path and how
+// many entries it holds.
+func (s *Server) writeHAR(rec *har.Recorder, path string) (any, error) {
 	h, files := rec.Log()
-	if err := har.WriteFile(path, h, files); err != nil {
+	out, err := har.Files(path, h, files)
+	if err != nil {
 		return nil, browser.Errorf(browser.ErrBrowser, "write the HAR: %v", err)
 	}
+	root := s.files()
+	// The log last, so that a reader never finds one whose bodies are missing.
+	for name, data := range out {
+		if name != path {
+			if err := root.writeFile("write the HAR", name, s.redactRecording(data)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := root.writeFile("write the HAR", path, s.redactZipped(path, out[path])); err != nil {
+		return nil, err
+	}
 	return map[string]any{"path": path, "entries": len(h.Log.Entries)}, nil
+}
+
+// redactRecording replaces every secret value in a recording's text, in
+// each form the run's redaction knows (as typed, URL-encoded, JSON-escaped,
+// base64 as in an Authorization: Basic header).
+func (s *Server) redactRecording(data []byte) []byte {
+	src := s.opts.Browser.Secrets
+	if src == nil {
+		return data
+	}
+	if r, ok := src.(browser.SecretRedactor); ok {
+		return []byte(r.Redact(string(data)))
+	}
+	return []byte(src.RedactReads(string(data)))
+}
+
+// redactZipped is redactRecording for a file that may be a zip: each
+// member is redacted, and the zip written again.
+func (s *Server) redactZipped(path string, data []byte) []byte {
+	if s.opts.Browser.Secrets == nil {
+		return data
+	}
+	if !har.IsZip(path) {
+		return s.redactRecording(data)
+	}
+	out, err := secrets.RedactZip(data, s.redactRecording)
+	if err != nil {
+		return s.redactRecording(data) // not a zip after all: redact it as it is
+	}
+	return out
 }
 
 // harOpen answers har.open: an archive to look requests up in.
@@ -287,7 +336,8 @@ func harOpen(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	a, err := har.Open(p.Path)
+	root := c.s.files()
+	a, err := har.OpenWith(p.Path, func(path string) (*os.File, error) { return root.open("har.open", path) })
 	if err != nil {
 		return nil, invalid("%v", err)
 	}

@@ -114,7 +114,9 @@ func (lp locatorParams) locParams() locatorParams { return lp }
 type handler func(ctx context.Context, c *conn, params json.RawMessage) (any, error)
 
 // The adapters below hold the steps every method starts with, so each
-// handler is only its own params and the one call it makes.
+// handler is only its own params and the one call it makes. They also put
+// the server's path policy in the context (withRoot), for the handlers
+// that touch files and get no connection.
 
 // onBrowser adapts a method of the browser named by an optional "browser".
 func onBrowser(run func(ctx context.Context, b *browser.Browser) (any, error)) handler {
@@ -129,7 +131,7 @@ func onBrowser(run func(ctx context.Context, b *browser.Browser) (any, error)) h
 		if err != nil {
 			return nil, err
 		}
-		return run(ctx, b)
+		return run(withRoot(ctx, c.s.files()), b)
 	}
 }
 
@@ -145,7 +147,7 @@ func onPage[P interface{ pageID() string }](run func(ctx context.Context, p *bro
 		if err != nil {
 			return nil, err
 		}
-		return run(ctx, p, &params)
+		return run(withRoot(ctx, c.s.files()), p, &params)
 	}
 }
 
@@ -176,7 +178,7 @@ func onLocator[P interface{ locParams() locatorParams }](run func(ctx context.Co
 		if err != nil {
 			return nil, err
 		}
-		return run(ctx, l, &params, to)
+		return run(withRoot(ctx, c.s.files()), l, &params, to)
 	}
 }
 

@@ -13,6 +13,6 @@ import (
 var errNoBeneath = errors.New("confined file access needs Linux (openat2)")
 
 func (r fileRoot) openBeneath(string) (*os.File, error) { return nil, errNoBeneath }
-func (r fileRoot) noLinks(string) error                  { return errNoBeneath }
-func (r fileRoot) mkdirBeneath(string) error             { return errNoBeneath }
-func (r fileRoot) writeBeneath(string, []byte) error     { return errNoBeneath }
+func (r fileRoot) noLinks(string) error                 { return errNoBeneath }
+func (r fileRoot) mkdirBeneath(string) error            { return errNoBeneath }
+func (r fileRoot) writeBeneath(string, []byte) error    { return errNoBeneath }

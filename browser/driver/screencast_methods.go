@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -30,7 +31,7 @@ func onRecordedPage[P interface{ pageID() string }](run func(ctx context.Context
 			_, err := c.s.page(params.pageID()) // its error names the page that is missing
 			return nil, err
 		}
-		return run(ctx, p, &params)
+		return run(withRoot(ctx, c.s.files()), p, &params)
 	}
 }
 
@@ -50,7 +51,13 @@ func pageVideoStart(ctx context.Context, p *browser.Page, vp *struct {
 	if vp.Width < 0 || vp.Height < 0 {
 		return nil, invalid("page.video_start: width and height must be positive, got %dx%d", vp.Width, vp.Height)
 	}
-	path, err := p.RecordVideo(ctx, vp.Dir, video.Size{Width: vp.Width, Height: vp.Height})
+	// ffmpeg writes into the folder by name: it is made here, beneath the
+	// root and through no link, before ffmpeg is given it.
+	dir, err := rootOf(ctx).mkdir("page.video_start", vp.Dir)
+	if err != nil {
+		return nil, err
+	}
+	path, err := p.RecordVideo(ctx, dir, video.Size{Width: vp.Width, Height: vp.Height})
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +72,28 @@ func pageVideoSaveAs(ctx context.Context, p *browser.Page, sp *struct {
 	if sp.Path == "" || !filepath.IsAbs(sp.Path) {
 		return nil, invalid("page.video_save_as needs \"path\", an absolute path, got %q", sp.Path)
 	}
-	return nil, p.SaveVideo(ctx, sp.Path)
+	root := rootOf(ctx)
+	if !root.confined() {
+		return nil, p.SaveVideo(ctx, sp.Path)
+	}
+	if _, err := root.check("page.video_save_as", sp.Path); err != nil {
+		return nil, err
+	}
+	// The finished video is saved to a folder of the driver's own, then
+	// written through the policy: never to the client's name directly.
+	tmp, err := os.MkdirTemp("", "wright-video-")
+	if err != nil {
+		return nil, browser.WrapError(browser.ErrBrowser, err, "save the video: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := p.SaveVideo(ctx, filepath.Join(tmp, "video.webm")); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(tmp, "video.webm"))
+	if err != nil {
+		return nil, browser.WrapError(browser.ErrBrowser, err, "save the video: %v", err)
+	}
+	return nil, root.writeFile("page.video_save_as", sp.Path, data)
 }
 
 // pageVideoDelete answers page.video_delete.

@@ -3,8 +3,6 @@ package driver
 import (
 	"context"
 	"encoding/base64"
-	"os"
-	"path/filepath"
 	"time"
 
 	"wright/browser"
@@ -21,7 +19,7 @@ func locatorScreenshot(ctx context.Context, l *browser.Locator, sp *struct {
 	if err != nil {
 		return nil, err
 	}
-	return saveImage(sp.Path, png)
+	return saveImage(ctx, sp.Path, png)
 }
 
 func locatorAriaSnapshot(ctx context.Context, l *browser.Locator, ap *struct {
@@ -69,7 +67,7 @@ func pageScreenshot(ctx context.Context, p *browser.Page, sp *struct {
 	if err != nil {
 		return nil, err
 	}
-	return saveImage(sp.Path, img)
+	return saveImage(ctx, sp.Path, img)
 }
 
 func pageAriaSnapshot(ctx context.Context, p *browser.Page, ap *struct {
@@ -85,17 +83,14 @@ func pageAriaSnapshot(ctx context.Context, p *browser.Page, ap *struct {
 	return map[string]any{"snapshot": snap}, err
 }
 
-// saveImage writes a screenshot to path, or answers it as base64 when no
-// path is given.
-func saveImage(path string, png []byte) (any, error) {
+// saveImage writes a screenshot to path through the server's path policy,
+// or answers it as base64 when no path is given.
+func saveImage(ctx context.Context, path string, png []byte) (any, error) {
 	if path == "" {
 		return map[string]any{"data": base64.StdEncoding.EncodeToString(png)}, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, browser.WrapError(browser.ErrBrowser, err, "save screenshot: %v", err)
-	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		return nil, browser.WrapError(browser.ErrBrowser, err, "save screenshot: %v", err)
+	if err := rootOf(ctx).writeFile("save screenshot", path, png); err != nil {
+		return nil, err
 	}
 	return map[string]any{"path": path}, nil
 }

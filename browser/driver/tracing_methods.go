@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -157,14 +158,34 @@ func tracingStopChunk(ctx context.Context, c *conn, raw json.RawMessage) (any, e
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
+	// Every file goes through the server's path policy, redacted of
+	// secret values as it is written.
+	root := c.s.files()
 	if p.TracesDir != "" {
-		if err := a.WriteFiles(p.TracesDir); err != nil {
-			return nil, browser.Errorf(browser.ErrBrowser, "%v", err)
+		if !filepath.IsAbs(p.TracesDir) {
+			return nil, invalid("tracing: traces_dir must be an absolute path, got %q", p.TracesDir)
+		}
+		for name, data := range a.Files() {
+			if err := root.writeFile("tracing: traces_dir", filepath.Join(p.TracesDir, name), c.s.redactRecording(data)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if p.Path != "" {
-		if err := a.WriteZip(p.Path, p.Sources); err != nil {
+		// A source outside the root, or reached through a link, is left
+		// out as an unreadable one is: the trace is still written.
+		sources := map[string][]byte{}
+		for _, src := range p.Sources {
+			if data, err := root.readFile("tracing: source", src); err == nil {
+				sources[src] = data
+			}
+		}
+		data, err := a.Zip(sources)
+		if err != nil {
 			return nil, browser.Errorf(browser.ErrBrowser, "%v", err)
+		}
+		if err := root.writeFile("tracing: write the trace", p.Path, c.s.redactZipped(p.Path, data)); err != nil {
+			return nil, err
 		}
 	}
 	return map[string]any{"name": a.Name}, nil

@@ -26,37 +26,59 @@ func IsZip(path string) bool { return strings.HasSuffix(strings.ToLower(path), "
 // files written beside it in its folder. Each file is written whole or not
 // at all.
 func WriteFile(path string, h *HAR, files map[string][]byte) error {
-	data, err := json.MarshalIndent(h, "", "  ")
+	out, err := Files(path, h, files)
 	if err != nil {
-		return fmt.Errorf("har: encode the log: %w", err)
+		return err
 	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("har: %w", err)
 		}
 	}
+	// The log last, so that a reader never finds one whose bodies are missing.
+	for _, name := range sortedKeys(out) {
+		if name != path {
+			if err := atomicfile.Write(name, out[name], 0o644); err != nil {
+				return fmt.Errorf("har: %w", err)
+			}
+		}
+	}
+	return atomicfile.Write(path, out[path], 0o644)
+}
+
+// Files are the files WriteFile writes for path, by their paths: path
+// itself (the log, or the zip holding it and the bodies) and, beside a
+// .har, each attached body. A caller that writes files its own way (the
+// driver's path policy) writes these.
+func Files(path string, h *HAR, files map[string][]byte) (map[string][]byte, error) {
+	data, err := json.MarshalIndent(h, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("har: encode the log: %w", err)
+	}
 	if IsZip(path) {
 		var buf bytes.Buffer
 		zw := zip.NewWriter(&buf)
 		if err := addZip(zw, LogName, data); err != nil {
-			return err
+			return nil, err
 		}
 		for _, name := range sortedKeys(files) {
 			if err := addZip(zw, name, files[name]); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if err := zw.Close(); err != nil {
-			return fmt.Errorf("har: zip: %w", err)
+			return nil, fmt.Errorf("har: zip: %w", err)
 		}
-		return atomicfile.Write(path, buf.Bytes(), 0o644)
+		return map[string][]byte{path: buf.Bytes()}, nil
 	}
-	for _, name := range sortedKeys(files) {
-		if err := atomicfile.Write(filepath.Join(filepath.Dir(path), name), files[name], 0o644); err != nil {
-			return fmt.Errorf("har: %w", err)
+	out := map[string][]byte{path: data}
+	for name, body := range files {
+		if name != filepath.Base(name) || name == ".." {
+			return nil, fmt.Errorf("har: refusing attached file name %q", name)
 		}
+		out[filepath.Join(filepath.Dir(path), name)] = body
 	}
-	return atomicfile.Write(path, data, 0o644)
+	return out, nil
 }
 
 func addZip(zw *zip.Writer, name string, data []byte) error {
@@ -85,22 +107,41 @@ const maxFile = 512 << 20
 
 // Archive is an opened HAR, ready for Lookup.
 type Archive struct {
-	Log  Log
-	dir  string          // where a .har's attached files are
-	zip  *zip.ReadCloser // a .zip's files
-	path string
+	Log    Log
+	dir    string      // where a .har's attached files are
+	zip    *zip.Reader // a .zip's files
+	zipped *os.File    // the file under zip
+	open   func(path string) (*os.File, error)
+	path   string
 }
 
 // Open reads the archive at path (a .har, or a .zip holding one).
 func Open(path string) (*Archive, error) {
-	a := &Archive{path: path, dir: filepath.Dir(path)}
+	return OpenWith(path, os.Open)
+}
+
+// OpenWith is Open with every file (the archive, and the bodies a .har
+// names beside it) opened by open: the driver's path policy, which opens
+// no name through a link or outside its folder.
+func OpenWith(path string, open func(path string) (*os.File, error)) (*Archive, error) {
+	a := &Archive{path: path, dir: filepath.Dir(path), open: open}
 	var data []byte
 	if IsZip(path) {
-		zr, err := zip.OpenReader(path)
+		f, err := open(path)
 		if err != nil {
 			return nil, fmt.Errorf("har: open %s: %w", path, err)
 		}
-		a.zip = zr
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("har: open %s: %w", path, err)
+		}
+		zr, err := zip.NewReader(f, st.Size())
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("har: open %s: %w", path, err)
+		}
+		a.zip, a.zipped = zr, f
 		name := LogName
 		for _, f := range zr.File {
 			if strings.HasSuffix(f.Name, ".har") {
@@ -110,11 +151,11 @@ func Open(path string) (*Archive, error) {
 		}
 		data, err = a.file(name)
 		if err != nil {
-			zr.Close()
+			f.Close()
 			return nil, fmt.Errorf("har: %s holds no log: %w", path, err)
 		}
 	} else {
-		f, err := os.Open(path)
+		f, err := open(path)
 		if err != nil {
 			return nil, fmt.Errorf("har: %w", err)
 		}
@@ -135,8 +176,8 @@ func Open(path string) (*Archive, error) {
 
 // Close releases a zipped archive.
 func (a *Archive) Close() error {
-	if a.zip != nil {
-		return a.zip.Close()
+	if a.zipped != nil {
+		return a.zipped.Close()
 	}
 	return nil
 }
@@ -155,7 +196,7 @@ func (a *Archive) file(name string) ([]byte, error) {
 		defer f.Close()
 		return readCapped(f)
 	}
-	f, err := os.Open(filepath.Join(a.dir, name))
+	f, err := a.open(filepath.Join(a.dir, name))
 	if err != nil {
 		return nil, fmt.Errorf("har: %w", err)
 	}
