@@ -1,6 +1,8 @@
 package browser
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -28,6 +30,13 @@ type SecretSource interface {
 	RedactReads(text string) string
 }
 
+// SecretRedactor is what a SecretSource may also offer: redaction of every
+// secret's value, write-only or not, for the recordings the driver writes
+// (HAR, trace); a source without it has them redacted by RedactReads.
+type SecretRedactor interface {
+	Redact(text string) string
+}
+
 // SecretPiece is one run of text to type: plain (Name empty) or a secret's
 // value.
 type SecretPiece struct {
@@ -40,12 +49,41 @@ type SecretPiece struct {
 // URL says nothing about an iframe that holds the focus, and a page may
 // navigate, move the focus or open a frame while a value is being typed.
 // The focus is followed from the main frame through each focused
-// <iframe> in wright's isolated world (the page's own scripts cannot
-// redefine document.activeElement there), and the origin is the browser's
-// own record of the frame (Page.getFrameTree), not anything the page says.
+// <iframe>, read in an isolated world of the guard's own (guardWorld):
+// not the page's main world, whose scripts can redefine
+// document.activeElement, nor wright's engine world, which a CDP session
+// could name. The driver's CDP sessions refuse every way of running code
+// in a world other than the page's own (cdp_methods.go), and the origin is
+// the browser's own record of the frame (Page.getFrameTree), not anything
+// the page says.
+
+// guardWorld names the guard's isolated world. Nothing else runs there:
+// wright's engine lives in another world, and the name is drawn at random
+// for each process so that no script can have been written knowing it.
+var guardWorld = func() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "wright-focus-" + hex.EncodeToString(b[:])
+}()
+
+// GuardWorld is the guard's world name, for the tests that try to reach it.
+func GuardWorld() string { return guardWorld }
 
 // focusedFrameJS returns the focused element when it is a frame element.
 const focusedFrameJS = `(() => { const a = document.activeElement; return a && (a.localName === 'iframe' || a.localName === 'frame') ? a : null; })()`
+
+// guardCtx is the guard's world in frame (made on first use; Chromium
+// answers the same world for the same name after that).
+func (p *Page) guardCtx(o *op, frame proto.PageFrameID) (proto.RuntimeExecutionContextID, error) {
+	world, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: guardWorld}.Call(o.rodPage())
+	if err != nil {
+		if strings.Contains(err.Error(), "No frame for given id") {
+			return 0, errRetry
+		}
+		return 0, p.jsErr(err)
+	}
+	return world.ExecutionContextID, nil
+}
 
 // secretPieces splits text when secrets are configured and text names one;
 // has says whether any piece is a secret.
@@ -75,13 +113,13 @@ func joinPieces(pieces []SecretPiece) string {
 
 // focusedFrame is the frame whose document holds the focused element.
 func (p *Page) focusedFrame(o *op) (proto.PageFrameID, error) {
-	ec, err := p.main(o)
-	if err != nil {
-		return "", err
-	}
 	frame := p.mainFrame()
 	for depth := 0; depth < 32; depth++ {
-		res, err := proto.RuntimeEvaluate{Expression: focusedFrameJS, ContextID: ec.id, ObjectGroup: o.objectGroup()}.Call(o.rodPage())
+		ctx, err := p.guardCtx(o, frame)
+		if err != nil {
+			return "", err
+		}
+		res, err := proto.RuntimeEvaluate{Expression: focusedFrameJS, ContextID: ctx, ObjectGroup: o.objectGroup()}.Call(o.rodPage())
 		if err != nil {
 			return "", p.jsErr(err)
 		}
@@ -99,9 +137,6 @@ func (p *Page) focusedFrame(o *op) (proto.PageFrameID, error) {
 			return "", errors.New("the focused frame has no document yet")
 		}
 		frame = node.Node.FrameID
-		if ec, err = p.docCtx(o, node.Node.ContentDocument.BackendNodeID, frame); err != nil {
-			return "", err
-		}
 	}
 	return "", errors.New("frames nested too deep")
 }

@@ -35,3 +35,7 @@ func (s secretSource) Split(text string) ([]browser.SecretPiece, error) {
 func (s secretSource) MayType(name, origin string) error { return s.set.MayType(name, origin) }
 
 func (s secretSource) RedactReads(text string) string { return s.set.RedactReads(text) }
+
+// Redact is for the recordings the driver writes (HAR, trace): every
+// secret's value, write-only or not (browser.SecretRedactor).
+func (s secretSource) Redact(text string) string { return s.set.Redact(text) }

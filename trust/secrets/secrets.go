@@ -7,11 +7,13 @@
 package secrets
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -287,6 +289,9 @@ func replaceForms(text, value, with string) string {
 			}
 		}
 	}
+	for _, b64 := range base64Forms(value) {
+		text = strings.ReplaceAll(text, b64, with)
+	}
 	enc, _ := json.Marshal(value)
 	if esc := string(enc[1 : len(enc)-1]); esc != value {
 		text = strings.ReplaceAll(text, esc, with)
@@ -317,4 +322,36 @@ func lowerHex(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// minBase64 is the shortest run of a value's bytes whose base64 form is
+// redacted: shorter runs encode to so few characters that they would be
+// found by chance in other base64 text (an image, a hash).
+const minBase64 = 6
+
+// base64Forms are the parts of value's base64 encoding (standard and URL
+// alphabets) that stand wherever the value sits in the encoded text. A
+// value inside base64 (an Authorization: Basic header's user:password, a
+// data: URL) starts at one of three offsets within a 3-byte group, so for
+// each offset the whole groups that hold value bytes only are encoded; the
+// characters a neighbouring byte shares are left out.
+func base64Forms(value string) []string {
+	var out []string
+	for skip := 0; skip < 3; skip++ {
+		if skip >= len(value) {
+			break
+		}
+		core := value[skip:]
+		core = core[:len(core)/3*3]
+		if len(core) < minBase64 {
+			continue
+		}
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+			f := enc.EncodeToString([]byte(core))
+			if f != core && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
