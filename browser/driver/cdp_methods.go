@@ -21,10 +21,11 @@ type cdpSessions struct {
 }
 
 // guardedCDP says whether the driver keeps guards that raw CDP would get
-// past (a run's URL policy or secrets); its sessions are then limited to
-// what stays inside the page (cdpsession.Allowed).
+// past (a run's URL policy or secrets, a confined FileRoot); its sessions
+// are then limited to what stays inside the page (cdpsession.Allowed, and
+// checkGuardedParams for the params of what it allows).
 func (s *Server) guardedCDP() bool {
-	return s.opts.Browser.URLPolicy != nil || s.opts.Browser.Secrets != nil || s.sharedBrowser()
+	return s.opts.Browser.URLPolicy != nil || s.opts.Browser.Secrets != nil || s.opts.FileRoot != "" || s.sharedBrowser()
 }
 
 // cdpNewSession answers cdp.new_session: on a page, or with no page on
@@ -102,6 +103,11 @@ func cdpSend(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
 	s, err := c.cdpSession(sp.Session)
 	if err != nil {
 		return nil, err
+	}
+	if c.s.guardedCDP() {
+		if err := checkGuardedParams(sp.Method, sp.Params); err != nil {
+			return nil, browser.Errorf(browser.ErrBlockedURL, "%s", err)
+		}
 	}
 	res, err := s.Send(ctx, sp.Method, sp.Params)
 	switch {
