@@ -8,6 +8,7 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -114,38 +115,143 @@ type HTTPOptions struct {
 	// IdleTimeout ends a session that sent no request for this long (its
 	// browser with it); 0 is 30 minutes.
 	IdleTimeout time.Duration
+	// MaxBodyBytes bounds a request's body; a larger one is refused with
+	// 413 before it is parsed. 0 is 1 MiB: no tool's arguments come near.
+	MaxBodyBytes int64
+	// MaxSessions bounds the sessions open at once (each may hold a
+	// Chromium); a new one past it is refused with 503. 0 is 8.
+	MaxSessions int
+	// MaxCalls bounds the requests served at once, over every session; one
+	// past it is refused with 429. 0 is 16.
+	MaxCalls int
 }
 
-// Handler is the streamable HTTP transport behind the token check.
+const (
+	defaultMaxBody     = 1 << 20
+	defaultMaxSessions = 8
+	defaultMaxCalls    = 16
+)
+
+// Handler is the streamable HTTP transport behind wright's checks. Every
+// check is made on the request's headers, before a byte of its body (the
+// JSON-RPC) is read, in this order: the Host must be the server's own
+// (a loopback name and the port it listens on), an Origin must be the
+// server's own, the bearer token must match (in constant time), and the
+// limits on body size, sessions and requests in flight must hold.
 func (s *Server) Handler(o HTTPOptions) http.Handler {
 	if o.IdleTimeout == 0 {
 		o.IdleTimeout = 30 * time.Minute
 	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = defaultMaxBody
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = defaultMaxSessions
+	}
+	if o.MaxCalls <= 0 {
+		o.MaxCalls = defaultMaxCalls
+	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, &mcp.StreamableHTTPOptions{
 		SessionTimeout:             o.IdleTimeout,
 		DisableLocalhostProtection: o.AllowRemote,
+		MaxRequestBodyBytes:        o.MaxBodyBytes,
 	})
-	want := []byte("Bearer " + o.Token)
+	// The token's digest is what is compared: equal lengths, so the time
+	// a comparison takes says nothing of the token's length either.
+	want := sha256.Sum256([]byte("Bearer " + o.Token))
+	calls := make(chan struct{}, o.MaxCalls)
+	var opening sync.Mutex // one initialize at a time, so the count holds
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !o.AllowRemote && !loopbackHost(r.Host) {
-			http.Error(w, "wrong Host header: use the address wright mcp printed", http.StatusForbidden)
+		port := listenPort(r)
+		if !o.AllowRemote && !ownHost(r.Host, port) {
+			http.Error(w, "wrong Host header: use the address wright mcp printed (a page reached through DNS rebinding is refused)", http.StatusForbidden)
 			return
 		}
-		// A web page the user has open may post here (it cannot read the
-		// answer, but a tool call acts): a browser names the page's origin,
-		// and only a loopback one is served. Clients that are programs send
-		// no Origin.
-		if origin := r.Header.Get("Origin"); origin != "" && !o.AllowRemote && !loopbackOrigin(origin) {
+		// A web page the user has open may post here (a tool call acts
+		// even when the page cannot read the answer): a browser names the
+		// page's origin, and only the server's own is served. Clients that
+		// are programs send no Origin.
+		if origin := r.Header.Get("Origin"); origin != "" && !o.AllowRemote && !ownOrigin(origin, port) {
 			http.Error(w, "a request from a web page of another origin is refused", http.StatusForbidden)
 			return
 		}
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		got := sha256.Sum256([]byte(r.Header.Get("Authorization")))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="wright"`)
 			http.Error(w, "a bearer token is required: the one wright mcp printed at start", http.StatusUnauthorized)
 			return
 		}
+		if r.ContentLength > o.MaxBodyBytes {
+			http.Error(w, fmt.Sprintf("the request body is over %d bytes", o.MaxBodyBytes), http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, o.MaxBodyBytes)
+		// A GET is a session's stream of server messages, open for as long
+		// as the session: it is no call, and is not counted as one.
+		if r.Method == http.MethodPost {
+			select {
+			case calls <- struct{}{}:
+				defer func() { <-calls }()
+			default:
+				http.Error(w, fmt.Sprintf("%d requests are being served: retry when one ends", o.MaxCalls), http.StatusTooManyRequests)
+				return
+			}
+		}
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+			// A request without a session opens one: counted under the
+			// lock, so that parallel openings cannot pass the bound together.
+			opening.Lock()
+			defer opening.Unlock()
+			if n := s.sessionCount(); n >= o.MaxSessions {
+				http.Error(w, fmt.Sprintf("%d sessions are open, the most this server serves: close one (DELETE) or wait for one to idle out", n), http.StatusServiceUnavailable)
+				return
+			}
+		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// sessionCount is how many MCP sessions are open.
+func (s *Server) sessionCount() int {
+	n := 0
+	for range s.sdk.Sessions() {
+		n++
+	}
+	return n
+}
+
+// listenPort is the port the request came in on ("" when unknown).
+func listenPort(r *http.Request) string {
+	a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return ""
+	}
+	_, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return ""
+	}
+	return port
+}
+
+// ownHost says a Host header names this server: a loopback name with the
+// port it listens on (80 when the header names none).
+func ownHost(hostport, port string) bool {
+	host, p, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host, p = hostport, "80"
+	}
+	return loopbackHost(host) && (port == "" || p == port)
+}
+
+// ownOrigin says an Origin header names a page of this server: http on a
+// loopback name and its port. A page of another loopback port (a dev
+// server, a site under test) is another origin and is refused too.
+func ownOrigin(origin, port string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" || u.Host == "" {
+		return false
+	}
+	return ownHost(u.Host, port)
 }
 
 // CheckAddr refuses a listening address that is not loopback unless
@@ -159,13 +265,6 @@ func CheckAddr(addr string, allowRemote bool) error {
 
 // NewToken is a random bearer token.
 func NewToken() (string, error) { return review.NewToken() }
-
-// loopbackOrigin says an Origin header names a page served from this
-// machine's loopback.
-func loopbackOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && loopbackHost(u.Host)
-}
 
 func loopbackHost(hostport string) bool {
 	host := hostport

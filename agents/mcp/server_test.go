@@ -137,14 +137,19 @@ func TestHTTPHandlerGuards(t *testing.T) {
 		t.Errorf("the right token: %d", c)
 	}
 	// A web page of another origin, even one that somehow has the token,
-	// is refused; a page on loopback is not.
+	// is refused, a page of another loopback port too; the server's own
+	// origin is not.
 	origin = "https://attacker.example"
 	if c := post("Bearer tok-0123456789", ""); c != 403 {
 		t.Errorf("a foreign Origin: %d", c)
 	}
 	origin = "http://127.0.0.1:5173"
+	if c := post("Bearer tok-0123456789", ""); c != 403 {
+		t.Errorf("a loopback Origin of another port: %d", c)
+	}
+	origin = h.URL
 	if c := post("Bearer tok-0123456789", ""); c != 200 {
-		t.Errorf("a loopback Origin: %d", c)
+		t.Errorf("the server's own Origin: %d", c)
 	}
 	if mcp.CheckAddr("0.0.0.0:8931", false) == nil || mcp.CheckAddr("0.0.0.0:8931", true) != nil || mcp.CheckAddr("127.0.0.1:0", false) != nil {
 		t.Error("CheckAddr")
