@@ -188,3 +188,21 @@ func (s *Server) files() fileRoot {
 	}
 	return fileRoot{dir: filepath.Clean(s.opts.FileRoot)}
 }
+
+// PathParams names, for each method, the params that are files or folders
+// of the driver's machine (a string, or a list of them): what the handler
+// does with them, whatever they are called. A filter in front of a driver
+// (a sandboxed run's) checks them as a second line; the driver's own
+// policy is the first.
+var PathParams = map[string][]string{
+	"page.screenshot":         {"path"},
+	"locator.screenshot":      {"path"},
+	"locator.set_input_files": {"paths"},
+	"download.save_as":        {"path"},
+	"har.record_start":        {"path"},
+	"har.open":                {"path"},
+	"apirequest.har_start":    {"path"},
+	"tracing.stop_chunk":      {"path", "traces_dir", "sources"},
+	"page.video_start":        {"dir"},
+	"page.video_save_as":      {"path"},
+}

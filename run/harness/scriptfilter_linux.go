@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"wright/browser/driver"
 )
 
 // What a sandboxed script may ask of its driver: the checks on each request
@@ -57,17 +59,33 @@ func (o *lineWriter) check(line []byte) ([]byte, []byte) {
 			}
 		}
 	}
-	for k := range req.Params {
-		if k != "path" && (strings.HasSuffix(k, "_path") || strings.HasSuffix(k, "_dir") || strings.HasSuffix(k, "_file")) {
-			return nil, refuse(fmt.Sprintf("%s: %s is not supported in a sandboxed run", req.Method, k))
+	// The driver confines every file it touches to the workspace itself
+	// (driver.ServerOptions.FileRoot, links not followed); this is the
+	// second line: the params each method uses as paths, by what they are
+	// (driver.PathParams), must name places inside the workspace, and a
+	// param named like a path on a method that takes none is refused.
+	names, takesPaths := driver.PathParams[req.Method]
+	for _, k := range names {
+		for _, p := range pathValues(req.Params[k]) {
+			if !filepath.IsAbs(p) || !within(filepath.Clean(p), o.ws) {
+				return nil, refuse(fmt.Sprintf("%s: %s %q is outside the workspace; in a sandboxed run files are read and written only there", req.Method, k, p))
+			}
 		}
 	}
+	if !takesPaths {
+		for k := range req.Params {
+			if pathLike(k) {
+				return nil, refuse(fmt.Sprintf("%s: %s is not supported in a sandboxed run", req.Method, k))
+			}
+		}
+	}
+	if req.Method != "page.screenshot" && req.Method != "locator.screenshot" {
+		return line, nil
+	}
+	// A screenshot is written by wright here, beneath the workspace.
 	p, ok := req.Params["path"].(string)
 	if !ok || p == "" {
 		return line, nil
-	}
-	if !filepath.IsAbs(p) || !within(filepath.Clean(p), o.ws) {
-		return nil, refuse(fmt.Sprintf("%s: %s is outside the workspace; in a sandboxed run files are written only there", req.Method, p))
 	}
 	delete(req.Params, "path")
 	o.mu.Lock()
@@ -78,6 +96,35 @@ func (o *lineWriter) check(line []byte) ([]byte, []byte) {
 		return nil, refuse(err.Error())
 	}
 	return append(b, '\n'), nil
+}
+
+// pathValues are a param's paths: a string, or the strings of a list
+// (anything else is left to the driver, which refuses a wrong type).
+func pathValues(v any) []string {
+	switch v := v.(type) {
+	case string:
+		if v != "" {
+			return []string{v}
+		}
+	case []any:
+		var out []string
+		for _, e := range v {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// pathLike says whether a param's name says it is a file or a folder.
+func pathLike(k string) bool {
+	switch k {
+	case "path", "paths", "dir", "file", "files", "sources", "traces_dir":
+		return true
+	}
+	return strings.HasSuffix(k, "_path") || strings.HasSuffix(k, "_paths") || strings.HasSuffix(k, "_dir") || strings.HasSuffix(k, "_file")
 }
 
 func within(path, dir string) bool {
