@@ -287,7 +287,10 @@ func (e *Env) start(ctx context.Context) error {
 	// URL: neither needs the other until the runner binds the page.
 	py := e.spawnPython(ctx)
 	defer py.discard()
-	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts, HAR: e.opts.HAR})
+	// The driver reads and writes files for the code only inside the run
+	// folder (the workspace's parent), following no link: live code may
+	// be sandboxed, the driver never is.
+	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts, HAR: e.opts.HAR, FileRoot: filepath.Dir(e.ws)})
 	b, err := e.srv.Launch(ctx)
 	if err != nil {
 		return err
