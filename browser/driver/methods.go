@@ -38,6 +38,8 @@ var methods = map[string]method{
 	"context.set_script":        {handle: onContext(contextSetScript), quiet: true},
 	"selectors.register":        {handle: selectorsRegister, quiet: true},
 	"clock.source":              {handle: clockSource, quiet: true},
+	"browser.start_tracing":     {handle: browserStartTracing, quiet: true},
+	"browser.stop_tracing":      {handle: browserStopTracing, quiet: true},
 
 	// Playwright traces (tracing_methods.go).
 	"tracing.start":       {handle: tracingStart, quiet: true},

@@ -120,6 +120,35 @@ class Browser(_Emitter):
         """A raw CDP session on the browser (inside a run: only reading, such as Target.getTargets)."""
         return _new_cdp_session(self)
 
+    def start_tracing(self, page=None, path=None, screenshots=None, categories=None):
+        """Record Chromium's own performance trace (the DevTools timeline) until stop_tracing().
+
+        One at a time a browser; page is accepted as Playwright's is, the trace is the browser's whole.
+        """
+        params = {"browser": self.id, "screenshots": bool(screenshots)}
+        if page is not None:
+            params["page"] = page.id
+        if categories is not None:
+            params["categories"] = [str(c) for c in categories]
+        self._call("browser.start_tracing", params)
+        self._trace_path = path
+
+    def stop_tracing(self):
+        """End the trace start_tracing() began; its JSON as bytes, also written to its path if one was given."""
+        import base64
+        import os
+
+        data = base64.b64decode(self._call("browser.stop_tracing", {"browser": self.id}).get("data") or "")
+        path, self._trace_path = getattr(self, "_trace_path", None), None
+        if path is not None:
+            path = os.fspath(path)
+            folder = os.path.dirname(path)
+            if folder:
+                os.makedirs(folder, exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(data)
+        return data
+
     def _new_page_raw(self):
         result = self._call("browser.new_page", {"browser": self.id})
         return self._page(result["page"])
