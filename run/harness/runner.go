@@ -39,6 +39,7 @@ type runner struct {
 	proxySocket string
 	box         *sandbox.Spec // the sandbox of the model's processes, nil without one
 	spawned     bool          // the scripts' browsers come from wright (scriptBrowsers)
+	warm        *warmBrowser  // the scripts' warm Chromium (scriptBrowsers); nil without one
 	begun       time.Time     // when Run began
 }
 

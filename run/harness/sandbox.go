@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 
 	"wright/browser"
 	"wright/browser/driver"
+	"wright/browser/launcher"
 	"wright/env"
 	"wright/env/live"
 	"wright/internal/scratch"
@@ -33,7 +35,7 @@ func sandboxSpec(workspace, executable, proxySocket string, vars map[string]stri
 	// directory itself (trajectory, config) when wright runs from a
 	// checkout.
 	ro := []string{executable}
-	for _, k := range []string{verdict.SocketEnv, keyproxy.SocketEnv, DriverSpawnEnv} {
+	for _, k := range []string{verdict.SocketEnv, keyproxy.SocketEnv, DriverWarmEnv} {
 		if p := vars[k]; p != "" {
 			ro = append(ro, filepath.Dir(p))
 		}
@@ -97,15 +99,18 @@ func (r *runner) sandboxSocket() (string, error) {
 	return r.proxySocket, nil
 }
 
-// scriptBrowsers, in a sandboxed workspace run with secrets, serves the
-// scripts' browsers from wright's process (scriptDrivers), where the
-// secrets are typed on their domains only; Chromium goes through the
-// run's policy proxy at proxyURL. Its socket joins vars.
+// scriptBrowsers serves a workspace run's scripts their browsers from
+// wright's process (scriptDrivers): a plain launch() is a fresh context of
+// the run's warm Chromium (or of the bench worker's, SharedBrowser), which
+// goes through the run's policy proxy at proxyURL. In a sandboxed run with
+// secrets every launch() goes there, so the secrets are typed on their
+// domains only and outside the sandbox. The socket joins vars.
 func (r *runner) scriptBrowsers(vars map[string]string, proxyURL string) error {
 	cfg := r.h.cfg
-	if !r.sandboxed || cfg.Agent.Mode != "workspace" || r.h.secrets == nil || len(r.h.secrets.Names()) == 0 {
+	if cfg.Agent.Mode != "workspace" {
 		return nil
 	}
+	secretive := r.sandboxed && r.h.secrets != nil && len(r.h.secrets.Names()) > 0
 	pol, err := live.NewPolicy(cfg.Browser.AllowedDomains, cfg.Browser.BlockedDomains)
 	if err != nil {
 		return err
@@ -114,21 +119,42 @@ func (r *runner) scriptBrowsers(vars map[string]string, proxyURL string) error {
 	if err != nil {
 		return err
 	}
-	d, err := startScriptDrivers(r.run.Workspace, browser.Options{
-		Executable: config.Abs(cfg.Browser.Executable),
-		CDPURL:     cfg.Browser.CDPURL,
-		Viewport:   browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
-		Timeout:    time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
-		Args:       []string{"--proxy-server=" + proxyURL, "--proxy-bypass-list=<-loopback>"},
-		URLPolicy:  pol.Check,
-		Secrets:    env.BrowserSecrets(r.h.secrets),
-		Env:        hiddenEnviron(cfg.KeyNames()),
-	}, har)
+	proxyArgs := []string{"--proxy-server=" + proxyURL, "--proxy-bypass-list=<-loopback>"}
+	opts := browser.Options{
+		Executable:   config.Abs(cfg.Browser.Executable),
+		CDPURL:       cfg.Browser.CDPURL,
+		Viewport:     browser.Viewport{Width: cfg.Browser.Viewport.Width, Height: cfg.Browser.Viewport.Height},
+		Timeout:      time.Duration(cfg.Browser.TimeoutMS) * time.Millisecond,
+		Args:         proxyArgs,
+		URLPolicy:    pol.Check,
+		Env:          hiddenEnviron(cfg.KeyNames()),
+		ContextProxy: proxyURL,
+	}
+	if secretive {
+		opts.Secrets = env.BrowserSecrets(r.h.secrets)
+	}
+	var warm *warmBrowser
+	if cfg.Browser.CDPURL == "" {
+		// The warm Chromium carries the run's proxy too, and each context
+		// names it again (ContextProxy), as a shared bench browser needs.
+		// The window's size bounds what a page may ask for; each page's
+		// viewport is its client's.
+		warm = newWarmBrowser(launcher.Config{Executable: opts.Executable, Width: 1280, Height: 1800,
+			Args: proxyArgs, Env: opts.Env}, r.h.opts.SharedBrowser)
+	}
+	d, err := startScriptDrivers(r.run.Workspace, opts, har, warm, r.sandboxed)
 	if err != nil {
+		if !secretive && errors.Is(err, errNoScriptDrivers) {
+			return nil // scripts start their own browsers, as they always could
+		}
 		return err
 	}
 	r.onClose(d.close)
-	r.spawned = true
-	vars[DriverSpawnEnv] = d.socket()
+	r.warm = warm
+	vars[DriverWarmEnv] = d.socket()
+	if secretive {
+		r.spawned = true
+		vars[DriverSpawnEnv] = d.socket()
+	}
 	return nil
 }

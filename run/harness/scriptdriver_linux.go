@@ -22,18 +22,31 @@ import (
 // connects there instead of starting `wright driver` itself).
 const DriverSpawnEnv = "WRIGHT_DRIVER_SPAWN"
 
-// scriptDrivers serves the browsers of a sandboxed workspace run's scripts
-// from wright's own process, outside the sandbox: each connection gets a
-// driver and a Chromium of its own, ended when it ends. That is where the
-// run's secrets are typed (browser.Options.Secrets), so their values never
-// enter the sandbox. What a script may ask of such a driver is narrowed to
-// what cannot reach beyond the run: wright picks the browser, its flags and
-// its profile; a screenshot is written only inside the workspace, by wright,
-// without following links out of it.
+// DriverWarmEnv names the same socket in every workspace run: a launch()
+// that asks for no browser of its own (headless, no flags, executable,
+// profile or CDP endpoint) connects there and gets a fresh context of the
+// run's warm browser; any other launch starts a driver and a Chromium of
+// its own as before.
+const DriverWarmEnv = "WRIGHT_DRIVER_WARM"
+
+// scriptDrivers serve the browsers of a workspace run's scripts from
+// wright's own process: each connection gets a driver of its own, ended
+// when it ends, whose plain launch() is a new isolated context of the
+// run's one warm Chromium (warmBrowser), so an exploration of forty
+// scripts starts Chromium once. In a sandboxed run with secrets that is
+// also where the secrets are typed (browser.Options.Secrets), so their
+// values never enter the sandbox; in a sandboxed run what a script may ask
+// of such a driver is narrowed to what cannot reach beyond the run
+// (scriptfilter_linux.go): wright picks the browser, its flags and its
+// profile; a screenshot is written only inside the workspace, by wright,
+// without following links out of it. Only the socket enters the sandbox,
+// never the warm browser's DevTools port.
 type scriptDrivers struct {
 	ws     string
 	opts   browser.Options
 	har    driver.HAROptions
+	filter bool // sandboxed: every request passes the checks of scriptfilter_linux.go
+	warm   *warmBrowser
 	dir    string
 	l      net.Listener
 	ctx    context.Context
@@ -43,7 +56,7 @@ type scriptDrivers struct {
 	conns  map[net.Conn]bool
 }
 
-func startScriptDrivers(ws string, opts browser.Options, har driver.HAROptions) (*scriptDrivers, error) {
+func startScriptDrivers(ws string, opts browser.Options, har driver.HAROptions, warm *warmBrowser, filter bool) (*scriptDrivers, error) {
 	// The path as the sandbox binds it, which is how scripts name it.
 	abs, err := filepath.Abs(ws)
 	if err != nil {
@@ -63,7 +76,7 @@ func startScriptDrivers(ws string, opts browser.Options, har driver.HAROptions) 
 		return nil, fmt.Errorf("script drivers: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &scriptDrivers{ws: abs, opts: opts, har: har, dir: dir, l: l, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
+	d := &scriptDrivers{ws: abs, opts: opts, har: har, filter: filter, warm: warm, dir: dir, l: l, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
 	d.wg.Add(1)
 	go d.accept()
 	return d, nil
@@ -71,7 +84,8 @@ func startScriptDrivers(ws string, opts browser.Options, har driver.HAROptions) 
 
 func (d *scriptDrivers) socket() string { return filepath.Join(d.dir, "spawn.sock") }
 
-// close ends every connection, its driver and its browser.
+// close ends every connection, its driver and its browser, then the warm
+// browser.
 func (d *scriptDrivers) close() {
 	d.cancel()
 	d.l.Close()
@@ -81,6 +95,9 @@ func (d *scriptDrivers) close() {
 	}
 	d.mu.Unlock()
 	d.wg.Wait()
+	if d.warm != nil {
+		d.warm.close()
+	}
 	os.RemoveAll(d.dir)
 }
 
@@ -109,14 +126,22 @@ func (d *scriptDrivers) accept() {
 // passing through the checks above.
 func (d *scriptDrivers) serve(c net.Conn) {
 	defer c.Close()
-	srv := driver.NewServer(driver.ServerOptions{Browser: d.opts, HAR: d.har})
-	out := &lineWriter{w: c, pending: map[string]string{}, ws: d.ws}
-	pr, pw := io.Pipe()
-	go func() {
-		pw.CloseWithError(d.filterRequests(c, pw, out))
-	}()
-	_ = srv.ServeConn(d.ctx, pr, out)
-	pr.Close()
+	so := driver.ServerOptions{Browser: d.opts, HAR: d.har}
+	if d.warm != nil {
+		so.Warm = d.warm.devTools
+	}
+	srv := driver.NewServer(so)
+	if !d.filter {
+		_ = srv.ServeConn(d.ctx, c, c)
+	} else {
+		out := &lineWriter{w: c, pending: map[string]string{}, ws: d.ws}
+		pr, pw := io.Pipe()
+		go func() {
+			pw.CloseWithError(d.filterRequests(c, pw, out))
+		}()
+		_ = srv.ServeConn(d.ctx, pr, out)
+		pr.Close()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	_ = srv.Close(ctx)

@@ -3,19 +3,22 @@
 package harness
 
 import (
-	"errors"
-
 	"wright/browser"
 	"wright/browser/driver"
 )
 
-// DriverSpawnEnv: see the Linux file; there is no sandbox elsewhere.
-const DriverSpawnEnv = "WRIGHT_DRIVER_SPAWN"
+// DriverSpawnEnv and DriverWarmEnv: see the Linux file. Elsewhere scripts
+// start their own drivers and browsers: serving them from wright's process
+// is Linux-only for now, as the sandbox it began with is.
+const (
+	DriverSpawnEnv = "WRIGHT_DRIVER_SPAWN"
+	DriverWarmEnv  = "WRIGHT_DRIVER_WARM"
+)
 
 type scriptDrivers struct{}
 
-func startScriptDrivers(string, browser.Options, driver.HAROptions) (*scriptDrivers, error) {
-	return nil, errors.New("script drivers: only sandboxed runs have them, and the sandbox is Linux-only")
+func startScriptDrivers(string, browser.Options, driver.HAROptions, *warmBrowser, bool) (*scriptDrivers, error) {
+	return nil, errNoScriptDrivers
 }
 
 func (d *scriptDrivers) socket() string { return "" }

@@ -49,6 +49,14 @@ def launch_browser(headless, viewport, slow_mo, timeout, default_timeout, execut
         # cannot see them; the browser, its executable and its flags are wright's choice.
         transport = _SocketTransport(spawn)
         return _start(transport, params, timeout, default_timeout, answer_dialogs, True, options)
+    warm = os.environ.get("WRIGHT_DRIVER_WARM")
+    if warm and headless and not (executable or cdp_url or args or user_data_dir) and not (
+            os.environ.get("WRIGHT_VIDEO") or os.environ.get("WRIGHT_PROBE")):
+        # Inside a run wright keeps one Chromium started; a launch that asks for nothing a browser of its
+        # own needs is a fresh context of it, in milliseconds. A film or a probe of the run is a driver's
+        # own setting (its environment), so such a launch starts one as before.
+        transport = _SocketTransport(warm)
+        return _start(transport, params, timeout, default_timeout, answer_dialogs, True, options)
     if executable:
         executable = os.fspath(executable)
         if os.sep not in executable:
