@@ -275,36 +275,45 @@ func (s *Set) RedactBytes(b []byte) []byte {
 
 // replaceForms replaces value and its JSON-escaped forms, with and without
 // HTML escaping (a value with a quote, backslash, < > or & is written
-// differently inside trajectory.json).
+// differently inside trajectory.json), its percent-encoded forms, and the
+// base64 of each of those (an Authorization: Basic header, a request body
+// CDP reports as base64).
 func replaceForms(text, value, with string) string {
-	text = strings.ReplaceAll(text, value, with)
-	// A value in a URL (a GET form's query, a path) is percent-encoded;
-	// query encoding writes a space as +, path encoding as %20, and either
-	// may use lower-case hex digits.
-	for _, esc := range []string{url.QueryEscape(value), url.PathEscape(value)} {
-		if esc != value {
-			text = strings.ReplaceAll(text, esc, with)
-			if low := lowerHex(esc); low != esc {
-				text = strings.ReplaceAll(text, low, with)
-			}
+	forms := []string{value}
+	add := func(f string) {
+		if f != "" && !slices.Contains(forms, f) {
+			forms = append(forms, f)
 		}
 	}
-	for _, b64 := range base64Forms(value) {
-		text = strings.ReplaceAll(text, b64, with)
+	// A value in a URL (a GET form's query, a path, a script's
+	// encodeURIComponent) is percent-encoded; query encoding writes a space
+	// as +, path encoding and encodeURIComponent as %20, and any may use
+	// lower-case hex digits.
+	q := url.QueryEscape(value)
+	for _, esc := range []string{q, strings.ReplaceAll(q, "+", "%20"), url.PathEscape(value)} {
+		add(esc)
+		add(lowerHex(esc))
 	}
 	enc, _ := json.Marshal(value)
-	if esc := string(enc[1 : len(enc)-1]); esc != value {
-		text = strings.ReplaceAll(text, esc, with)
-	}
+	add(string(enc[1 : len(enc)-1]))
 	var plain strings.Builder
 	e := json.NewEncoder(&plain)
 	e.SetEscapeHTML(false) // the form encoders that keep < > & write
 	if err := e.Encode(value); err == nil {
 		if esc := strings.TrimSuffix(plain.String(), "\n"); len(esc) > 2 {
-			if esc = esc[1 : len(esc)-1]; esc != value {
-				text = strings.ReplaceAll(text, esc, with)
-			}
+			add(esc[1 : len(esc)-1])
 		}
+	}
+	for _, f := range slices.Clone(forms) {
+		for _, b64 := range base64Forms(f) {
+			add(b64)
+		}
+	}
+	// Longest first: a shorter form inside a longer one would otherwise
+	// leave the rest of the longer one behind.
+	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	for _, f := range forms {
+		text = strings.ReplaceAll(text, f, with)
 	}
 	return text
 }
