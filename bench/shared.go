@@ -10,8 +10,9 @@ import (
 	"wright/run/config"
 )
 
-// SharedBrowser is the Chromium the bench's live attempts share, each in a
-// browser context of its own (harness.Options.SharedBrowser): a browser per
+// SharedBrowser is the Chromium the bench's attempts share, each live one
+// and each workspace script in a browser context of its own
+// (harness.Options.SharedBrowser): a browser per
 // attempt costs its browser, network, storage and zygote processes again,
 // a context costs only its renderers. Every PerBrowser workers share one
 // Chromium (worker w takes browser (w-1)/PerBrowser), so that no single
@@ -72,11 +73,13 @@ func (l Lease) Lost() bool {
 }
 
 // Fits reports whether an attempt of cfg may run in a context of the shared
-// browser: a live attempt with no browser of its own (cdp_url) that asks
-// for the same Chromium, headless. A task that names another executable
-// or a headed window gets the browser it asked for.
+// browser: a live attempt, or a workspace attempt whose scripts' plain
+// launch() then each get a context of it (the run's warm browser,
+// harness.Options.SharedBrowser), with no browser of its own (cdp_url)
+// that asks for the same Chromium, headless. A task that names another
+// executable or a headed window gets the browser it asked for.
 func (s *SharedBrowser) Fits(cfg *config.Config) bool {
-	if s == nil || cfg.Agent.Mode != "browser" || cfg.Browser.CDPURL != "" || !cfg.Browser.Headless {
+	if s == nil || (cfg.Agent.Mode != "browser" && cfg.Agent.Mode != "workspace") || cfg.Browser.CDPURL != "" || !cfg.Browser.Headless {
 		return false
 	}
 	return config.Abs(cfg.Browser.Executable) == s.Executable

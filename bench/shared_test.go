@@ -30,7 +30,7 @@ func TestSharedBrowserFits(t *testing.T) {
 		{"own executable", live(func(b *config.Browser) { b.Executable = "/opt/slow-chromium" }), false},
 		{"headed", live(func(b *config.Browser) { b.Headless = false }), false},
 		{"remote browser", live(func(b *config.Browser) { b.CDPURL = "ws://127.0.0.1:9222" }), false},
-		{"workspace", func() *config.Config { c := live(nil); c.Agent.Mode = "workspace"; return c }(), false},
+		{"workspace", func() *config.Config { c := live(nil); c.Agent.Mode = "workspace"; return c }(), true},
 	}
 	for _, c := range cases {
 		if got := shared.Fits(c.cfg); got != c.want {

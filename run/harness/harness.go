@@ -60,10 +60,12 @@ type Options struct {
 	// the agent's model is not checked (a rerun needs the judge's only).
 	ScriptsOnly bool
 	// SharedBrowser, when set, is the DevTools URL of a Chromium on this
-	// machine that live runs share (wright bench starts one): each run
+	// machine that runs share (wright bench starts one): each live run
 	// opens its own browser context in it (cookies, storage, cache and
 	// downloads its own, its traffic through its own policy proxy) instead
-	// of launching a browser. browser.cdp_url, when set, wins.
+	// of launching a browser, and a workspace run's scripts use it as
+	// their warm browser, each launch() a context of it. browser.cdp_url,
+	// when set, wins.
 	SharedBrowser string
 }
 
