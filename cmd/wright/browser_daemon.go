@@ -377,6 +377,13 @@ func serveBrowser(ctx context.Context, name string, flags *pflag.FlagSet, ready 
 	}
 	if opt.Dir == "" {
 		opt.Dir = filepath.Join(filepath.Dir(sock), name)
+		// This daemon holds the name's socket, so no live session uses
+		// the folder: what an earlier one left (a killed one's half-written
+		// files) is swept, and two sessions of one name share nothing.
+		// RemoveAll unlinks a planted link rather than following it.
+		if err := os.RemoveAll(opt.Dir); err != nil {
+			return fmt.Errorf("sweep what an earlier session %q left: %w", name, err)
+		}
 		if err := os.MkdirAll(opt.Dir, 0o700); err != nil {
 			return err
 		}
@@ -467,6 +474,19 @@ func (d *daemon) accept(ctx context.Context, ln net.Listener) {
 		if err != nil {
 			return
 		}
+		if err := allowedPeer(conn); err != nil {
+			// Said to the daemon's log and to the peer, which is told no
+			// more than that it is refused.
+			fmt.Fprintf(os.Stderr, "wright browser: session %q: %v\n", d.name, err)
+			// Its request is read (and dropped) first, so that the reply
+			// is not lost to a reset of a connection closed unread.
+			_ = conn.SetDeadline(time.Now().Add(time.Second))
+			_, _ = bufio.NewReaderSize(conn, 1<<10).ReadSlice('\n')
+			b, _ := json.Marshal(browserReply{Error: err.Error()})
+			_, _ = conn.Write(append(b, '\n'))
+			conn.Close()
+			continue
+		}
 		d.wg.Add(1)
 		d.inflight.Add(1)
 		go func() {
@@ -477,6 +497,25 @@ func (d *daemon) accept(ctx context.Context, ln net.Listener) {
 			d.serve(ctx, conn)
 		}()
 	}
+}
+
+// allowedPeer refuses a connection from any user but the session's own,
+// and root (who can read the session's files anyway): the socket's folder
+// and mode already keep others out, and this holds when they are changed.
+// Where the kernel cannot say who connected (off Linux) the folder alone
+// guards.
+func allowedPeer(conn net.Conn) error {
+	uid, err := peerUID(conn)
+	if err != nil {
+		if errors.Is(err, errPeerUnknown) {
+			return nil
+		}
+		return fmt.Errorf("refused a connection whose user cannot be read: %w", err)
+	}
+	if uid == os.Getuid() || uid == 0 {
+		return nil
+	}
+	return fmt.Errorf("refused a connection from uid %d: this session serves uid %d only", uid, os.Getuid())
 }
 
 func (d *daemon) serve(ctx context.Context, conn net.Conn) {
