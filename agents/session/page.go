@@ -153,10 +153,19 @@ func screenshot(ctx context.Context, s *Session, a params) (Result, error) {
 		return Result{}, fmt.Errorf("screenshot: %w", err)
 	}
 	if a.Path != "" {
-		if err := os.WriteFile(a.Path, img, 0o644); err != nil {
+		dst, err := s.clientPath(a.Path)
+		if err != nil {
 			return Result{}, fmt.Errorf("screenshot: %w", err)
 		}
-		path = a.Path
+		f, err := openNoFollow(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644, s.opt.FileRoot != "")
+		if err != nil {
+			return Result{}, fmt.Errorf("screenshot: %w", err)
+		}
+		_, werr := f.Write(img)
+		if err := errors.Join(werr, f.Close()); err != nil {
+			return Result{}, fmt.Errorf("screenshot: %w", err)
+		}
+		path = dst
 	}
 	code := "page.screenshot(path=" + pyStr(filepath.Base(path))
 	if a.FullPage {
@@ -203,8 +212,12 @@ func upload(ctx context.Context, s *Session, a params) (Result, error) {
 	}
 	var copies, originals []string
 	for i, f := range a.Files {
+		src, err := s.clientPath(f)
+		if err != nil {
+			return Result{}, fmt.Errorf("upload: %w", err)
+		}
 		dst := filepath.Join(s.dir, "uploads", fmt.Sprintf("%d-%d", s.step+1, i), filepath.Base(f))
-		if err := copyFile(f, dst); err != nil {
+		if err := copyFile(src, dst, s.opt.FileRoot != ""); err != nil {
 			return Result{}, fmt.Errorf("upload: %w", err)
 		}
 		copies = append(copies, pyStr(dst))
@@ -221,8 +234,8 @@ func upload(ctx context.Context, s *Session, a params) (Result, error) {
 		func(loc string) string { return loc + ".set_input_files(" + list(originals) + ")" })
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+func copyFile(src, dst string, rooted bool) error {
+	in, err := openNoFollow(src, os.O_RDONLY, 0, rooted)
 	if err != nil {
 		return err
 	}

@@ -81,6 +81,10 @@ type Options struct {
 	// variables the runner must not inherit (API keys).
 	Python  string
 	HideEnv []string
+	// FileRoot, when set, is the only folder whose files a tool reads or
+	// writes for its client (upload's files, screenshot's path), links not
+	// followed; relative paths start there (clientPath). Empty: any path.
+	FileRoot string
 }
 
 const (

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,12 +25,15 @@ type mcpFlags struct {
 	allowRemote bool
 	idle        time.Duration
 	keepalive   time.Duration
+	maxSessions int
+	maxCalls    int
 	configs     []string
 	model       string
 	baseURL     string
 	library     string
 	outputDir   string
 	noBrowser   bool
+	workspace   string
 }
 
 func init() {
@@ -48,7 +52,9 @@ script_list, script_show and script_check use the script library.
 Runs use the model and config that wright run would (-c, --model, --base-url,
 the environment). Over HTTP every request must carry the bearer token printed
 at start ($` + mcp.TokenEnv + ` fixes it), and only loopback is served unless
---allow-remote. wright mcp config --agent NAME prints a client's config.`,
+--allow-remote: a request whose Host or Origin is not the server's own (a web
+page, a rebound name) is refused before its body is read, as are bodies over
+1 MiB and sessions or requests past --max-sessions and --max-calls. wright mcp config --agent NAME prints a client's config.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd, f) },
 	}
@@ -57,12 +63,15 @@ at start ($` + mcp.TokenEnv + ` fixes it), and only loopback is served unless
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "with --http, listen on and answer a non-loopback address (the token is still required)")
 	fl.DurationVar(&f.idle, "idle-timeout", 30*time.Minute, "with --http, end a session (and its browser) after this long without a request")
 	fl.DurationVar(&f.keepalive, "keepalive", 30*time.Second, "with --http, ping each session this often and end it (and its browser) after three unanswered pings: a client that died; 0 never pings")
+	fl.IntVar(&f.maxSessions, "max-sessions", 8, "with --http, the most sessions open at once (each may hold a Chromium); one more is refused with 503")
+	fl.IntVar(&f.maxCalls, "max-calls", 16, "with --http, the most requests served at once; one more is refused with 429")
 	fl.StringArrayVarP(&f.configs, "config", "c", nil, "config layer, as for wright run (the model, the judge, the browser, the URL policy, secrets)")
 	fl.StringVar(&f.model, "model", "", "the model of script_make and script_heal runs (model.name)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (model.base_url)")
 	fl.StringVar(&f.library, "library", "", "the script library (default $"+library.EnvDir+", else the user's data directory)")
 	fl.StringVarP(&f.outputDir, "output-dir", "o", "runs", "the folder script_make makes run folders in")
 	fl.BoolVar(&f.noBrowser, "no-browser", false, "serve the script tools only")
+	fl.StringVar(&f.workspace, "workspace", ".", "the only folder whose files the browser tools read or write (upload, screenshot path); links are not followed")
 	cmd.AddCommand(mcpConfigCommand())
 	rootCmd.AddCommand(cmd)
 }
@@ -99,11 +108,17 @@ func runMCP(cmd *cobra.Command, f mcpFlags) error {
 		// unanswered ping tells.
 		opts.KeepAlive = f.keepalive
 	}
+	// The browser's options hold the config's secrets, which every answer
+	// is redacted of, browser tools or not.
+	so, err := mcp.SessionOptions(cfg)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	opts.Secrets = so.Secrets
+	if so.FileRoot, err = filepath.Abs(f.workspace); err != nil {
+		return usageError("--workspace: %v", err)
+	}
 	if !f.noBrowser {
-		so, err := mcp.SessionOptions(cfg)
-		if err != nil {
-			return usageError("%v", err)
-		}
 		opts.Browser = mcp.Sessions{Options: so}
 	}
 	srv := mcp.New(opts)
@@ -131,7 +146,8 @@ func serveMCPHTTP(cmd *cobra.Command, srv *mcp.Server, f mcpFlags) error {
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
-	hs := &http.Server{Handler: srv.Handler(mcp.HTTPOptions{Token: token, AllowRemote: f.allowRemote, IdleTimeout: f.idle}),
+	hs := &http.Server{Handler: srv.Handler(mcp.HTTPOptions{Token: token, AllowRemote: f.allowRemote,
+		IdleTimeout: f.idle, MaxSessions: f.maxSessions, MaxCalls: f.maxCalls}),
 		ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
