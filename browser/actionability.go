@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -220,10 +221,12 @@ type action struct {
 	editable bool
 	pointer  bool // hit-test at the click point
 	position *Point
-	steps    int    // mouse moves to the point (click's steps)
-	origin   *Point // if set, receives the element's top-left in page coordinates (pointer actions)
-	noScroll bool   // leave the page's scroll position alone (scroll: "none")
-	touch    bool   // a touch (tap): the mouse stays where it is, the hit test is made without moving it
+	steps    int     // mouse moves to the point (click's steps)
+	origin   *Point  // if set, receives the element's top-left in page coordinates (pointer actions)
+	mouseAt  *string // if set, receives where the element's document last saw the mouse moved to (pointer actions)
+	inMain   *bool   // if set, receives whether the element is in the main frame's document
+	noScroll bool    // leave the page's scroll position alone (scroll: "none")
+	touch    bool    // a touch (tap): the mouse stays where it is, the hit test is made without moving it
 }
 
 func (a action) waitingFor() string {
@@ -269,23 +272,31 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 			// Only a client's handle can hold a text node; selectors find elements.
 			h = l.p.elementOf(o, h)
 		}
+		if a.inMain != nil {
+			ec, err := l.p.main(o)
+			*a.inMain = err == nil && ec == h.ec
+		}
 		if a.force && !l.p.connected(o, h) {
 			return false, "", newErr(ErrBrowser, "Element is not attached to the DOM: %s was removed from the page", l.selector)
 		}
+		// The checks scroll the element into view themselves when the
+		// action scrolls to its centre: one round trip, and the layout is
+		// fresh for the boxes read next.
+		scrolled := !a.force && a.pointer && a.position == nil && !a.noScroll
 		if !a.force {
-			if wait, err := l.stateWait(o, h, a); wait != "" || err != nil {
+			if wait, err := l.stateWait(o, h, a, scrolled); wait != "" || err != nil {
 				return false, wait, err
 			}
 		}
 		if !a.pointer && a.position == nil {
 			return true, "", nil
 		}
-		if !a.noScroll {
+		if !a.noScroll && !scrolled {
 			if err := l.p.scrollToPoint(o, h, a.position); err != nil {
 				return false, "", err
 			}
 		}
-		p, b, origin, err := l.p.clickPointOrigin(o, h, l.p.paddingPosition(o, h, a.position))
+		p, b, origin, err := l.p.clickPointOrigin(o, h, l.p.paddingPosition(o, h, a.position), scrolled)
 		if err != nil {
 			return false, "", err
 		}
@@ -314,8 +325,12 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 		if a.force || !a.pointer {
 			return true, "", nil
 		}
-		if wait, err := l.hitWait(o, h, pt, origin); wait != "" || err != nil {
+		wait, at, err := l.hitAt(o, h, pt, origin, "", false)
+		if wait != "" || err != nil {
 			return false, wait, err
+		}
+		if a.mouseAt != nil {
+			*a.mouseAt = at
 		}
 		return true, "", nil
 	})
@@ -323,14 +338,15 @@ func (l *Locator) actionableBox(o *op, a action) (_ handle, _ Point, _ *Box, err
 }
 
 // stateWait runs the page's checks of the action's states (visible,
-// stable, enabled, editable) on h. It returns why the action must wait, ""
-// when h passes them all, or an error when waiting cannot help.
-func (l *Locator) stateWait(o *op, h handle, a action) (string, error) {
+// stable, enabled, editable) on h, and with scroll scrolls h into view when
+// it passes them. It returns why the action must wait, "" when h passes
+// them all, or an error when waiting cannot help.
+func (l *Locator) stateWait(o *op, h handle, a action, scroll bool) (string, error) {
 	var st struct {
 		State string `json:"state"`
 	}
 	checks := map[string]bool{"visible": a.visible, "stable": a.stable, "enabled": a.enabled, "editable": a.editable}
-	if err := l.p.callValue(o, h.ec, "check", &st, objArg(h.obj), valArg(checks)); err != nil {
+	if err := l.p.callValue(o, h.ec, "check", &st, objArg(h.obj), valArg(checks), valArg(scroll)); err != nil {
 		return "", err
 	}
 	switch st.State {
@@ -355,34 +371,39 @@ func (l *Locator) stateWait(o *op, h handle, a action) (string, error) {
 	}
 }
 
-// hitWait says why pointer events at pt would not reach h, because another
-// element is on top of it there ("" when they would). origin is h's
-// top-left in page coordinates.
-func (l *Locator) hitWait(o *op, h handle, pt, origin Point) (string, error) {
-	return l.hitAt(o, h, pt, origin, "")
-}
-
-// hitAt asks the page whether pt reaches h; when it does not, the message
-// names what is on top, with when added after the point.
-func (l *Locator) hitAt(o *op, h handle, pt, origin Point, when string) (string, error) {
+// hitAt asks the page whether pointer events at pt would reach h, or
+// another element is on top of it there; when they would not, the message
+// names what is on top, with when added after the point ("" when they
+// would). origin is h's top-left in page coordinates. moved tells the
+// page that the mouse was just moved to pt; at is the point h's document
+// last saw the mouse moved to (mouseAtKey), "" for none.
+func (l *Locator) hitAt(o *op, h handle, pt, origin Point, when string, moved bool) (wait, at string, err error) {
 	var hit struct {
 		OK    bool   `json:"ok"`
 		Other string `json:"other"`
+		At    string `json:"at"`
 	}
-	if err := l.p.callValue(o, h.ec, "hitTargetAt", &hit, objArg(h.obj), valArg(pt.X), valArg(pt.Y), valArg(origin.X), valArg(origin.Y)); err != nil {
-		return "", err
+	if err := l.p.callValue(o, h.ec, "hitTargetAt", &hit, objArg(h.obj), valArg(pt.X), valArg(pt.Y), valArg(origin.X), valArg(origin.Y), valArg(moved)); err != nil {
+		return "", "", err
 	}
 	if !hit.OK {
-		return fmt.Sprintf("%s intercepts pointer events at (%.0f, %.0f) instead of %s%s; wait for it to go away, close it, or pass force: true", hit.Other, pt.X, pt.Y, l.one(o, h), when), nil
+		return fmt.Sprintf("%s intercepts pointer events at (%.0f, %.0f) instead of %s%s; wait for it to go away, close it, or pass force: true", hit.Other, pt.X, pt.Y, l.one(o, h), when), hit.At, nil
 	}
-	return "", nil
+	return "", hit.At, nil
+}
+
+// mouseAtKey is how engine.js's hitTargetAt records a point the mouse was
+// moved to: JavaScript's own number to string, which Go's shortest 'g'
+// formatting matches for the coordinates CDP gives.
+func mouseAtKey(pt Point) string {
+	return strconv.FormatFloat(pt.X, 'f', -1, 64) + "," + strconv.FormatFloat(pt.Y, 'f', -1, 64)
 }
 
 // clickPoint returns the point to click (the centre of the element's
 // visible part, or position from its top-left) and its box, both in page
 // coordinates; box is nil when the element has no layout.
 func (p *Page) clickPoint(o *op, h handle, position *Point) (Point, *Box, error) {
-	pt, box, _, err := p.clickPointOrigin(o, h, position)
+	pt, box, _, err := p.clickPointOrigin(o, h, position, false)
 	return pt, box, err
 }
 
@@ -390,8 +411,33 @@ func (p *Page) clickPoint(o *op, h handle, position *Point) (Point, *Box, error)
 // element's boxes together (its bounding client rect in page coordinates),
 // which maps page points into the element's frame: an inline element that
 // wraps has one box per line, and the first one's corner is not its rect's.
-func (p *Page) clickPointOrigin(o *op, h handle, position *Point) (Point, *Box, Point, error) {
-	q, err := p.contentQuads(o, h)
+// fresh says the page laid itself out for h just now (a scroll into view),
+// so the quads need no layout of their own. The layout viewport is asked
+// for beside the quads, not after them: it only matters without a position.
+func (p *Page) clickPointOrigin(o *op, h handle, position *Point, fresh bool) (Point, *Box, Point, error) {
+	var metrics chan *proto.PageGetLayoutMetricsResult
+	if position == nil {
+		metrics = make(chan *proto.PageGetLayoutMetricsResult, 1)
+		go func() {
+			m, err := (proto.PageGetLayoutMetrics{}).Call(o.rodPage())
+			if err != nil {
+				m = nil
+			}
+			metrics <- m
+		}()
+	}
+	// Every return below waits for the viewport's answer: the goroutine
+	// ends with the call, and the op's context bounds that.
+	viewport := func() *proto.PageGetLayoutMetricsResult {
+		if metrics == nil {
+			return nil
+		}
+		m := <-metrics
+		metrics = nil
+		return m
+	}
+	defer viewport()
+	q, err := p.quads(o, h, fresh)
 	if err != nil {
 		if strings.Contains(err.Error(), "Could not compute content quads") {
 			return Point{}, nil, Point{}, nil
@@ -428,7 +474,7 @@ func (p *Page) clickPointOrigin(o *op, h handle, position *Point) (Point, *Box, 
 	// The centre of the part inside the viewport, so elements larger than
 	// the viewport are clicked where they can be seen.
 	x0, y0, x1, y1 := box.X, box.Y, box.X+box.Width, box.Y+box.Height
-	if m, err := (proto.PageGetLayoutMetrics{}).Call(o.rodPage()); err == nil && m.CSSLayoutViewport != nil {
+	if m := viewport(); m != nil && m.CSSLayoutViewport != nil {
 		vw, vh := float64(m.CSSLayoutViewport.ClientWidth), float64(m.CSSLayoutViewport.ClientHeight)
 		x0, y0 = math.Max(x0, 0), math.Max(y0, 0)
 		x1, y1 = math.Min(x1, vw), math.Min(y1, vh)
@@ -445,10 +491,17 @@ func (p *Page) clickPointOrigin(o *op, h handle, position *Point) (Point, *Box, 
 // interstitial) that would take the click instead. When something else is
 // hit after the move, the action goes back to waiting, and the locator
 // handlers get their turn, as in Playwright.
+//
+// A mouse that is over the point already, in this same document (the last
+// click was here), is not moved again, as a hand that stays put sends no
+// mousemove; the hit test made just before stands for the one after the
+// move. Chromium dispatches a mouse move at the next frame, so a repeated
+// click saves that frame.
 func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 	last := ""
 	var origin Point
-	a.origin = &origin
+	var at string
+	a.origin, a.mouseAt = &origin, &at
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			if err := pause.For(o.ctx, backoff[min(attempt, len(backoff)-1)]); err != nil {
@@ -464,11 +517,15 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 			return pt, err
 		}
 		if !a.touch {
-			if err := l.p.mouse.moveInSteps(o, pt, a.steps); err != nil {
+			moved, err := l.p.mouse.moveUnlessAt(o, pt, a.steps, at)
+			if err != nil {
 				return Point{}, o.fail(err, "moving the mouse to "+l.selector)
 			}
+			if !moved {
+				return pt, nil
+			}
 		}
-		state, err := l.hitAfterMove(o, h, pt, origin)
+		state, err := l.hitAfterMove(o, h, pt, origin, !a.touch)
 		switch {
 		case errors.Is(err, errRetry):
 			last = "the page was navigating"
@@ -490,9 +547,11 @@ func (l *Locator) pointerReady(o *op, a action) (Point, error) {
 
 // hitAfterMove says, after the mouse moved to pt, why the element would not
 // get the click there ("" when it would). origin is the element's top-left
-// as measured before the move.
-func (l *Locator) hitAfterMove(o *op, h handle, pt, origin Point) (string, error) {
-	return l.hitAt(o, h, pt, origin, " once the mouse is over it")
+// as measured before the move; moved records the move in the document (a
+// tap leaves the mouse where it is).
+func (l *Locator) hitAfterMove(o *op, h handle, pt, origin Point, moved bool) (string, error) {
+	wait, _, err := l.hitAt(o, h, pt, origin, " once the mouse is over it", moved)
+	return wait, err
 }
 
 // elementOf is the element an action on h acts on: h itself, or the parent
@@ -515,9 +574,17 @@ func (p *Page) elementOf(o *op, h handle) handle {
 // (or none, for an element just inserted): three calls in four, measured.
 // Reading the element's rect first makes the page lay itself out.
 func (p *Page) contentQuads(o *op, h handle) (*proto.DOMGetContentQuadsResult, error) {
-	_, _ = proto.RuntimeCallFunctionOn{ObjectID: h.obj, ReturnByValue: true,
-		FunctionDeclaration: `function () { const e = this.nodeType === 1 ? this : this.parentElement; if (e) e.getBoundingClientRect(); }`,
-	}.Call(o.rodPage())
+	return p.quads(o, h, false)
+}
+
+// quads is contentQuads; fresh skips the layout when the caller's last
+// call into the page (a scroll into view, which lays the page out) made it.
+func (p *Page) quads(o *op, h handle, fresh bool) (*proto.DOMGetContentQuadsResult, error) {
+	if !fresh {
+		_, _ = proto.RuntimeCallFunctionOn{ObjectID: h.obj, ReturnByValue: true,
+			FunctionDeclaration: `function () { const e = this.nodeType === 1 ? this : this.parentElement; if (e) e.getBoundingClientRect(); }`,
+		}.Call(o.rodPage())
+	}
 	return proto.DOMGetContentQuads{ObjectID: h.obj}.Call(o.rodPage())
 }
 

@@ -899,8 +899,10 @@
   }
 
   // check reports the first failing actionability condition, or 'ok'.
-  // checks: visible, stable, enabled, editable.
-  W.check = async function (el, checks) {
+  // checks: visible, stable, enabled, editable. With scroll, an element
+  // that passes them is scrolled into view in the same call, as the
+  // action's next step would (one round trip fewer per click).
+  W.check = async function (el, checks, scroll) {
     if (!el.isConnected) return { state: 'detached' };
     if (checks.visible && !isVisible(el)) return { state: 'hidden' };
     if (checks.enabled && isDisabled(retarget(el, 'follow-label'))) return { state: 'disabled' };
@@ -925,6 +927,7 @@
       const b = el.getBoundingClientRect();
       if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return { state: 'unstable' };
     }
+    if (scroll) W.scrollIntoView(el);
     return { state: 'ok' };
   };
 
@@ -997,11 +1000,26 @@
     return previewNode(hit) + (root ? ' from ' + previewNode(root) + ' subtree' : '');
   }
 
+  // mouseAt is the page point the driver last moved the mouse to while
+  // this document was loaded ("x,y"; '' before any), so that an action can
+  // tell that the mouse is over its point already in this very document
+  // (a new document starts with none, and the driver moves again).
+  let mouseAt = '';
+
   // hitTargetAt says whether el would receive a click at the page point
   // (px, py), given (qx, qy), the top-left of el's box in page coordinates
   // (from DOM.getContentQuads): the difference maps the point into el's own
-  // frame. Same-origin parent frames are checked too.
-  W.hitTargetAt = function (el0, px, py, qx, qy) {
+  // frame. Same-origin parent frames are checked too. moved says the mouse
+  // has just been moved to the point (recorded in mouseAt); the answer
+  // carries mouseAt.
+  W.hitTargetAt = function (el0, px, py, qx, qy, moved) {
+    if (moved) mouseAt = px + ',' + py;
+    const hit = hitTest(el0, px, py, qx, qy);
+    hit.at = mouseAt;
+    return hit;
+  };
+
+  function hitTest(el0, px, py, qx, qy) {
     const r = el0.getBoundingClientRect();
     // A click on a part of a button or link is a click on it, so a hit on
     // the button itself (its label span has pointer-events: none) counts.
@@ -1024,6 +1042,27 @@
       win = fe.ownerDocument.defaultView;
     }
     return { ok: true };
+  }
+
+  // Form submissions. A click or a key that submits a form queues the
+  // navigation as a task of the page, so the action's navigation wait
+  // must let that task run before it looks; every submission (submit(),
+  // requestSubmit(), a submit button, implicit submission) first builds
+  // the form's entry list, which fires formdata, and that is counted here.
+  // The listener is added on the first inputMark, in the world the driver
+  // calls it in (wright's), never at install: the engine is also made in
+  // the page's own world for custom selectors.
+  let submissions = -1;
+
+  // inputMark is what an input action reads of the document before and
+  // after it acts: whether the tab is hidden, the document's URL, and the
+  // submissions so far.
+  W.inputMark = function () {
+    if (submissions < 0) {
+      submissions = 0;
+      addEventListener('formdata', () => { submissions++; }, true);
+    }
+    return { hidden: document.visibilityState === 'hidden', href: location.href, submissions };
   };
 
   W.frameWindowOf = function (el) {

@@ -103,25 +103,133 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 	}
 	o := l.p.begin(ctx, opts.Timeout)
 	defer o.end()
-	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position, steps: opts.Steps, noScroll: opts.NoScroll})
+	var inMain bool
+	pt, err := l.pointerReady(o, action{name: name, force: opts.Force, visible: true, stable: true, enabled: true, pointer: true, position: opts.Position, steps: opts.Steps, noScroll: opts.NoScroll, inMain: &inMain})
 	if err != nil {
 		return err
 	}
-	if err := l.p.beforeInput(o); err != nil {
+	mark, err := l.p.markInput(o)
+	if err != nil {
 		return o.fail(err, "")
 	}
-	before := l.p.documentURL(o)
-	err = l.p.waitNavigationsOf(o, opts.NoWaitAfter, "the click", func() error {
+	err = l.p.waitNavigationsAfter(o, opts.NoWaitAfter, func() error {
 		if err := l.p.mouse.clickWith(o, pt, opts, mods); err != nil {
 			return o.fail(err, "clicking "+l.selector)
 		}
 		return nil
-	})
+	}, func() { l.p.submissionBarrier(o, mark, inMain) })
 	if err != nil {
 		return err
 	}
-	l.p.settleURL(o, before)
+	l.p.settleURL(o, mark.Href)
 	return nil
+}
+
+// inputMark is what the main frame's document says right before an input
+// action (engine.js, inputMark). ok is false when it could not be asked:
+// then Href was read on its own and Submissions is unknown.
+type inputMark struct {
+	Hidden      bool   `json:"hidden"`
+	Href        string `json:"href"`
+	Submissions int    `json:"submissions"`
+	ok          bool
+}
+
+// markInput is beforeInput and documentURL in one call into the page: it
+// brings a hidden tab to the front, waits slow_mo and returns the mark.
+func (p *Page) markInput(o *op) (inputMark, error) {
+	var m inputMark
+	ec, err := p.main(o)
+	if err == nil {
+		err = p.callValue(o, ec, "inputMark", &m)
+	}
+	if err != nil {
+		// Navigating, or a page that broke the engine's world: the calls
+		// one by one, as every other action makes them.
+		if err := p.beforeInput(o); err != nil {
+			return inputMark{}, err
+		}
+		return inputMark{Href: p.documentURL(o)}, nil
+	}
+	m.ok = true
+	if m.Hidden {
+		if err := callCDP(o.rodPage(), proto.PageBringToFront{}); err != nil {
+			return inputMark{}, err
+		}
+	}
+	return m, pause.For(o.ctx, p.b.opts.SlowMo)
+}
+
+// submissionBarrier lets a form submission the action queued run before
+// the action looks for the navigations it started. Links and scripts
+// start theirs while the input is handled, but a submission is a task the
+// page runs afterwards. The barrier is a task of the page's own, which
+// waits behind whatever the page does after the input, often until its
+// next frame: it is paid only when the main frame's document counted a
+// submission since before (one quick call), or when that cannot be told
+// (no mark; the element is in a frame, whose submissions are not counted).
+func (p *Page) submissionBarrier(o *op, before inputMark, inMain bool) {
+	if before.ok && inMain {
+		var after inputMark
+		ec, err := p.main(o)
+		if err == nil {
+			err = p.callValue(o, ec, "inputMark", &after)
+		}
+		if err != nil {
+			// The document is gone: the navigation has started, and its
+			// events say when it commits.
+			return
+		}
+		if after.Submissions == before.Submissions {
+			return
+		}
+	}
+	if ec, err := p.main(o); err == nil {
+		_, _ = proto.RuntimeEvaluate{Expression: "new Promise(r => setTimeout(r, 0))", AwaitPromise: true, ContextID: ec.id}.Call(o.rodPage())
+	}
+}
+
+// waitNavigationsAfter runs act and then, unless noWait, barrier, and
+// waits until every navigation act started in this page has committed (or
+// stopped). It is waitNavigationsOf with the caller's barrier.
+func (p *Page) waitNavigationsAfter(o *op, noWait bool, act func() error, barrier func()) error {
+	if noWait {
+		return act()
+	}
+	w := &navWatch{pending: map[proto.PageFrameID]bool{}, changed: make(chan struct{})}
+	p.navs.mu.Lock()
+	if p.navs.list == nil {
+		p.navs.list = map[*navWatch]bool{}
+	}
+	p.navs.list[w] = true
+	p.navs.mu.Unlock()
+	defer func() {
+		p.navs.mu.Lock()
+		delete(p.navs.list, w)
+		p.navs.mu.Unlock()
+	}()
+	if err := act(); err != nil {
+		return err
+	}
+	barrier()
+	for {
+		p.navs.mu.Lock()
+		n, ch := len(w.pending), w.changed
+		p.navs.mu.Unlock()
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-o.ctx.Done():
+			if err := p.closedErr(); err != nil {
+				return err
+			}
+			// The action was done; a navigation that did not commit in
+			// the action's time is not its failure.
+			return nil
+		}
+	}
 }
 
 // Hover moves the mouse over the element.

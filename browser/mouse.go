@@ -72,6 +72,21 @@ func (m *Mouse) moveInSteps(o *op, pt Point, steps int) error {
 	return m.stepsTo(o, pt, steps, p.held)
 }
 
+// moveUnlessAt is moveInSteps unless the mouse is at pt already and the
+// document under it saw it moved there (at, from hitTargetAt, is pt's
+// mouseAtKey): a mouse that stays put sends no mousemove. It reports
+// whether it moved.
+func (m *Mouse) moveUnlessAt(o *op, pt Point, steps int, at string) (bool, error) {
+	p := m.p
+	p.inputMu.Lock()
+	here := p.mouseX == pt.X && p.mouseY == pt.Y
+	p.inputMu.Unlock()
+	if here && at != "" && at == mouseAtKey(pt) {
+		return false, nil
+	}
+	return true, m.moveInSteps(o, pt, steps)
+}
+
 // stepsTo moves the mouse from where it is to pt in steps moves; none when
 // it is there already. The caller holds inputMu.
 func (m *Mouse) stepsTo(o *op, pt Point, steps int, mods int) error {
