@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"wright/browser"
 	"wright/browser/har"
@@ -362,4 +363,90 @@ func TestHostileRecordingsHoldNoSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Close()
+}
+
+// Issue 34's attack on the secret guard as a model would make it through
+// the driver: with the focus in a localhost iframe of a 127.0.0.1 page, it
+// opens a CDP session, learns the execution contexts from
+// Runtime.executionContextCreated, and evaluates a lie about
+// document.activeElement into every one of them before typing a secret
+// meant for 127.0.0.1. Every evaluation outside the page's own world is
+// refused, and not one character reaches the iframe.
+func TestHostileCDPCannotFoolTheSecretGuard(t *testing.T) {
+	const value = "Guard-S3cret-16ch"
+	src, _ := runSecrets(t, value)
+	mux := http.NewServeMux()
+	var otherURL string
+	mux.HandleFunc("/top", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<!doctype html><input id="top"><iframe id="f" src="%s/inner"></iframe>`, otherURL)
+	})
+	mux.HandleFunc("/inner", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><input id="in">`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	otherURL = strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	opts := ServerOptions{}
+	opts.Browser.Secrets = src
+	c, _, _, _ := pipeDriverWith(t, opts)
+	c.call("browser.launch", map[string]any{})
+	page := c.call("browser.new_page", map[string]any{})["page"]
+	c.call("page.goto", map[string]any{"page": page, "url": srv.URL + "/top"})
+	inner := "#f >> internal:control=enter-frame >> #in"
+	c.call("locator.focus", map[string]any{"page": page, "selector": inner})
+	sess := c.call("cdp.new_session", map[string]any{"page": page})["session"]
+	for len(c.events) > 0 {
+		<-c.events
+	}
+	c.call("cdp.send", map[string]any{"session": sess, "method": "Runtime.enable"})
+	// Contexts are announced as Runtime.enable answers; give them a moment.
+	contexts := map[float64]string{}
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case ev := <-c.events:
+			var p struct {
+				Method string `json:"method"`
+				Params struct {
+					Context struct {
+						ID       float64 `json:"id"`
+						UniqueID string  `json:"uniqueId"`
+						Name     string  `json:"name"`
+					} `json:"context"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(ev.Params, &p) == nil && p.Method == "Runtime.executionContextCreated" {
+				contexts[p.Params.Context.ID] = p.Params.Context.UniqueID
+			}
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	if len(contexts) < 2 {
+		t.Fatalf("the session saw %d contexts; the attack needs the isolated worlds", len(contexts))
+	}
+	const lie = `Object.defineProperty(Document.prototype, 'activeElement', {get() { return null; }, configurable: true}); 1`
+	refused := 0
+	for id, unique := range contexts {
+		for _, params := range []map[string]any{
+			{"expression": lie, "contextId": id},
+			{"expression": lie, "uniqueContextId": unique},
+		} {
+			a := c.wait(c.send("cdp.send", map[string]any{"session": sess, "method": "Runtime.evaluate", "params": params}))
+			if a.Error == nil {
+				t.Errorf("Runtime.evaluate into context %v was run", id)
+				continue
+			}
+			refused++
+		}
+	}
+	// The page's own world may lie as it likes: the guard does not look there.
+	c.call("cdp.send", map[string]any{"session": sess, "method": "Runtime.evaluate", "params": map[string]any{"expression": lie}})
+	a := c.wait(c.send("page.keyboard.type", map[string]any{"page": page, "text": "<secret>pw</secret>"}))
+	if a.Error == nil || !strings.Contains(a.Error.Message, "127.0.0.1") {
+		t.Errorf("keyboard.type into the localhost iframe: %+v, want a refusal", a.Error)
+	}
+	if v := c.call("locator.input_value", map[string]any{"page": page, "selector": inner})["value"]; v != "" {
+		t.Errorf("the localhost iframe holds %q", v)
+	}
+	t.Logf("%d contexts, %d evaluations into them refused", len(contexts), refused)
 }
