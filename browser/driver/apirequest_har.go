@@ -103,7 +103,7 @@ func apiRequestHARStart(_ context.Context, c *conn, raw json.RawMessage) (any, e
 	if a.hars == nil {
 		a.hars = map[string]*apiHAR{}
 	}
-	if _, err := c.s.files().check("apirequest.har_start", p.Path); err != nil {
+	if _, err := c.s.files().check("record the HAR", p.Path); err != nil {
 		return nil, err
 	}
 	a.hars[p.Request] = &apiHAR{rec: har.NewRecorder(opts), path: p.Path}

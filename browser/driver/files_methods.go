@@ -55,7 +55,7 @@ func locatorSetInputFiles(ctx context.Context, l *browser.Locator, fp *struct {
 	// would open a path by name later, never sees one.
 	payloads := make([]browser.FilePayload, 0, len(fp.Paths))
 	for _, p := range fp.Paths {
-		data, err := root.readFile("set_input_files", p)
+		data, err := root.readFile("file to upload", p)
 		if err != nil {
 			return nil, err
 		}
@@ -148,7 +148,7 @@ func downloadSaveAs(ctx context.Context, c *conn, raw json.RawMessage) (any, err
 	if !root.confined() {
 		return nil, d.SaveAs(ctx, sp.Path)
 	}
-	if _, err := root.check("download.save_as", sp.Path); err != nil {
+	if _, err := root.check("save the download", sp.Path); err != nil {
 		return nil, err
 	}
 	// The finished file is in the driver's own download folder; it is
@@ -167,7 +167,7 @@ func downloadSaveAs(ctx context.Context, c *conn, raw json.RawMessage) (any, err
 	if err != nil {
 		return nil, browser.WrapError(browser.ErrBrowser, err, "save the download: %v", err)
 	}
-	return nil, root.writeFile("download.save_as", sp.Path, data)
+	return nil, root.writeFile("save the download", sp.Path, data)
 }
 
 // downloadDo adapts download.cancel and download.delete.

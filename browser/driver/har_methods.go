@@ -85,7 +85,7 @@ func harRecordStart(ctx context.Context, c *conn, raw json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.s.files().check("har.record_start", p.Path); err != nil {
+	if _, err := c.s.files().check("record the HAR", p.Path); err != nil {
 		return nil, err
 	}
 	rc := newRecording(b, opts, p.Context, p.Page, false)
@@ -337,7 +337,7 @@ func harOpen(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	root := c.s.files()
-	a, err := har.OpenWith(p.Path, func(path string) (*os.File, error) { return root.open("har.open", path) })
+	a, err := har.OpenWith(p.Path, func(path string) (*os.File, error) { return root.open("open the HAR", path) })
 	if err != nil {
 		return nil, invalid("%v", err)
 	}

@@ -53,7 +53,7 @@ func pageVideoStart(ctx context.Context, p *browser.Page, vp *struct {
 	}
 	// ffmpeg writes into the folder by name: it is made here, beneath the
 	// root and through no link, before ffmpeg is given it.
-	dir, err := rootOf(ctx).mkdir("page.video_start", vp.Dir)
+	dir, err := rootOf(ctx).mkdir("the video folder", vp.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func pageVideoSaveAs(ctx context.Context, p *browser.Page, sp *struct {
 	if !root.confined() {
 		return nil, p.SaveVideo(ctx, sp.Path)
 	}
-	if _, err := root.check("page.video_save_as", sp.Path); err != nil {
+	if _, err := root.check("save the video", sp.Path); err != nil {
 		return nil, err
 	}
 	// The finished video is saved to a folder of the driver's own, then
@@ -93,7 +93,7 @@ func pageVideoSaveAs(ctx context.Context, p *browser.Page, sp *struct {
 	if err != nil {
 		return nil, browser.WrapError(browser.ErrBrowser, err, "save the video: %v", err)
 	}
-	return nil, root.writeFile("page.video_save_as", sp.Path, data)
+	return nil, root.writeFile("save the video", sp.Path, data)
 }
 
 // pageVideoDelete answers page.video_delete.

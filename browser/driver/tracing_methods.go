@@ -166,7 +166,7 @@ func tracingStopChunk(ctx context.Context, c *conn, raw json.RawMessage) (any, e
 			return nil, invalid("tracing: traces_dir must be an absolute path, got %q", p.TracesDir)
 		}
 		for name, data := range a.Files() {
-			if err := root.writeFile("tracing: traces_dir", filepath.Join(p.TracesDir, name), c.s.redactRecording(data)); err != nil {
+			if err := root.writeFile("the traces folder", filepath.Join(p.TracesDir, name), c.s.redactRecording(data)); err != nil {
 				return nil, err
 			}
 		}
@@ -176,7 +176,7 @@ func tracingStopChunk(ctx context.Context, c *conn, raw json.RawMessage) (any, e
 		// out as an unreadable one is: the trace is still written.
 		sources := map[string][]byte{}
 		for _, src := range p.Sources {
-			if data, err := root.readFile("tracing: source", src); err == nil {
+			if data, err := root.readFile("a trace source", src); err == nil {
 				sources[src] = data
 			}
 		}
@@ -184,7 +184,7 @@ func tracingStopChunk(ctx context.Context, c *conn, raw json.RawMessage) (any, e
 		if err != nil {
 			return nil, browser.Errorf(browser.ErrBrowser, "%v", err)
 		}
-		if err := root.writeFile("tracing: write the trace", p.Path, c.s.redactZipped(p.Path, data)); err != nil {
+		if err := root.writeFile("write the trace", p.Path, c.s.redactZipped(p.Path, data)); err != nil {
 			return nil, err
 		}
 	}
