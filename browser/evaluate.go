@@ -338,6 +338,9 @@ type JSCall struct {
 	Context string
 	// ReturnHandle keeps the result in the page and answers a handle.
 	ReturnHandle bool
+	// Worker, if set, is the dedicated worker (its id) the call runs in
+	// (workers.go); a call on a worker's handles runs there without it.
+	Worker string
 }
 
 // JSResult is a transfer-encoded value or a handle on the result.
@@ -359,8 +362,15 @@ func (p *Page) Call(ctx context.Context, c JSCall, timeout time.Duration) (*JSRe
 	if err := p.closedErr(); err != nil {
 		return nil, err
 	}
+	w, err := p.workerFor(c)
+	if err != nil {
+		return nil, err
+	}
 	o := p.begin(ctx, timeout)
 	defer o.end()
+	if w != nil {
+		return w.call(o, c)
+	}
 	for {
 		res, err := p.callOnce(o, c)
 		if !errors.Is(err, errRetry) {
@@ -416,20 +426,8 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 	for _, h := range c.Handles {
 		args = append(args, &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(h)})
 	}
-	ret := "__w.encode(__r)"
-	if c.ReturnHandle {
-		ret = "__r"
-	}
-	decl := "async function (__wc, __wa, __we, ...__wh) {\n" +
-		"const __wcompile = (src, direct) => __wc ? __wc(src, direct) : direct();\n" +
-		"const __w = (" + transferJS + ")();\n" +
-		"const __f = __wcompile(" + jsString(fn) + ", () => (\n" + fn + "\n));\n" +
-		"const __el = __we ? __wh.shift() : undefined;\n" +
-		"const __a = __w.decode(__wa, __wh);\n" +
-		"const __r = __we ? await __f(__el, __a) : await __f(__a);\n" +
-		"return " + ret + ";\n}"
 	res, err := proto.RuntimeCallFunctionOn{
-		ObjectID: target, FunctionDeclaration: decl, Arguments: args,
+		ObjectID: target, FunctionDeclaration: callDeclaration(fn, c.ReturnHandle), Arguments: args,
 		ReturnByValue: !c.ReturnHandle, AwaitPromise: true, UserGesture: true, ObjectGroup: p.resultGroup(o, c),
 	}.Call(o.rodPage())
 	if err != nil {
@@ -439,6 +437,25 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 		return nil, evalErr(res.ExceptionDetails)
 	}
 	return p.jsResult(o, res.Result, c.ReturnHandle)
+}
+
+// callDeclaration wraps the client's function fn for Runtime.callFunctionOn:
+// its arguments are the page's compiler (or undefined), the transferred
+// argument, whether an element comes first, then the handles; its result is
+// transfer-encoded, or kept as an object when returnHandle.
+func callDeclaration(fn string, returnHandle bool) string {
+	ret := "__w.encode(__r)"
+	if returnHandle {
+		ret = "__r"
+	}
+	return "async function (__wc, __wa, __we, ...__wh) {\n" +
+		"const __wcompile = (src, direct) => __wc ? __wc(src, direct) : direct();\n" +
+		"const __w = (" + transferJS + ")();\n" +
+		"const __f = __wcompile(" + jsString(fn) + ", () => (\n" + fn + "\n));\n" +
+		"const __el = __we ? __wh.shift() : undefined;\n" +
+		"const __a = __w.decode(__wa, __wh);\n" +
+		"const __r = __we ? await __f(__el, __a) : await __f(__a);\n" +
+		"return " + ret + ";\n}"
 }
 
 func (p *Page) resultGroup(o *op, c JSCall) string {

@@ -102,6 +102,7 @@ type ConsoleEvent struct {
 	Line   int          `json:"line"`
 	Column int          `json:"column"`
 	Args   []ConsoleArg `json:"args"`
+	Worker string       `json:"worker,omitempty"` // the page's worker that logged it, if one did
 }
 
 // ConsoleArg is one argument of a console call, with a handle on it.

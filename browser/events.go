@@ -145,7 +145,10 @@ func (p *Page) observe(msg *rod.Message) {
 	}
 }
 
-func (p *Page) emitConsole(e *proto.RuntimeConsoleAPICalled) {
+func (p *Page) emitConsole(e *proto.RuntimeConsoleAPICalled) { p.emitConsoleOf(e, "") }
+
+// emitConsoleOf emits a console message of the page, or of its worker.
+func (p *Page) emitConsoleOf(e *proto.RuntimeConsoleAPICalled, worker string) {
 	url, line, col := "", 0, 0
 	if e.StackTrace != nil && len(e.StackTrace.CallFrames) > 0 {
 		f := e.StackTrace.CallFrames[0]
@@ -157,7 +160,7 @@ func (p *Page) emitConsole(e *proto.RuntimeConsoleAPICalled) {
 			Value: evalResult(a), Description: a.Description})
 	}
 	p.emit(&ConsoleEvent{Type: consoleType(string(e.Type)), Text: formatConsoleArgs(e.Args),
-		URL: url, Line: line, Column: col, Args: args})
+		URL: url, Line: line, Column: col, Args: args, Worker: worker})
 }
 
 func (p *Page) emitPageError(d *proto.RuntimeExceptionDetails) {

@@ -90,6 +90,10 @@ func (p *Page) connected(o *op, h handle) bool {
 func (p *Page) Dispose(ctx context.Context, h string) error {
 	o := p.begin(ctx, 5*time.Second)
 	defer o.end()
+	if w := p.workerOfObject(h); w != nil {
+		w.release(o.ctx, h)
+		return nil
+	}
 	_ = proto.RuntimeReleaseObject{ObjectID: proto.RuntimeRemoteObjectID(h)}.Call(o.rodPage())
 	return nil
 }

@@ -132,6 +132,9 @@ type Page struct {
 	handlers      LocatorHandlers // Playwright's locator handlers (locator_handlers.go)
 	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
 
+	workers     map[string]*Worker // its running dedicated workers, by target id; under mu (workers.go)
+	goneWorkers map[string]bool    // the object-id prefixes of its ended workers; under mu
+
 	cast         *screencast.Caster // the page's screencast (screenshot.go)
 	videos       []*video.Recorder  // its recordings, the client's last; under mu
 	videoCancels []func()           // end the recordings' subscriptions; under mu
@@ -186,6 +189,7 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 		proto.NetworkEnable{},
 		proto.PageSetLifecycleEventsEnabled{Enabled: true},
 		proto.LogEnable{}, // the browser's own messages (CORS, failed loads) are console messages too
+		workerAutoAttach(),
 	}
 	if emulate {
 		vp := p.b.opts.viewport()
@@ -254,6 +258,7 @@ func callCDP(c proto.Client, req proto.Request) error {
 func (p *Page) pump(events <-chan *rod.Message) {
 	for msg := range events {
 		p.cast.Handle(msg)
+		p.observeWorkers(msg)
 		p.observe(msg)
 		p.trackNavigation(msg)
 		p.noteNavigation(msg)

@@ -46,8 +46,10 @@ func jsCall(ctx context.Context, p *browser.Page, cp *struct {
 	Element      string          `json:"element"`
 	Context      string          `json:"context"`
 	ReturnHandle bool            `json:"return_handle"`
+	Worker       string          `json:"worker"`
 }, to time.Duration) (any, error) {
-	return p.Call(ctx, browser.JSCall{Source: cp.Source, Arg: cp.Arg, Handles: cp.Handles, Element: cp.Element, Context: cp.Context, ReturnHandle: cp.ReturnHandle}, to)
+	return p.Call(ctx, browser.JSCall{Source: cp.Source, Arg: cp.Arg, Handles: cp.Handles, Element: cp.Element, Context: cp.Context,
+		ReturnHandle: cp.ReturnHandle, Worker: cp.Worker}, to)
 }
 
 // jsDispose answers js.dispose.

@@ -139,6 +139,10 @@ func wireName(ev browser.Event) string {
 		return "page.requestfinished"
 	case *browser.RequestFailedEvent:
 		return "page.requestfailed"
+	case *browser.WorkerEvent:
+		return "page.worker"
+	case *browser.WorkerClosedEvent:
+		return "page.worker_closed"
 	}
 	return ""
 }

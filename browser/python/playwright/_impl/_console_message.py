@@ -40,6 +40,11 @@ class ConsoleMessage:
         return self._page
 
     @property
+    def worker(self):
+        """The page's Worker that logged this message, or None for the page itself."""
+        return self.__dict__.get("_worker")
+
+    @property
     def args(self):
         out = []
         for a in self._args:

@@ -138,7 +138,7 @@ def _named_after(exc, api):
     return renamed
 
 
-def _js_call(page, source, arg=_UNSET, element=None, return_handle=False, timeout=None, context=None):
+def _js_call(page, source, arg=_UNSET, element=None, return_handle=False, timeout=None, context=None, worker=None):
     """One js.call: source with arg (transferred), optionally on an element handle id."""
     if not isinstance(source, str):
         raise TypeError("expression must be a str of JavaScript, not %s" % type(source).__name__)
@@ -152,6 +152,8 @@ def _js_call(page, source, arg=_UNSET, element=None, return_handle=False, timeou
         params["element"] = element
     if context:
         params["context"] = context
+    if worker:
+        params["worker"] = worker
     if return_handle:
         params["return_handle"] = True
     if timeout is not None:

@@ -17,6 +17,7 @@ from ._helpers import _LOAD_STATES, _UNSET, _abs_path, _screenshot_bytes, _url_m
 from ._events import _Emitter, _fit_args
 from ._js_handle import _decode, _encode, _js_call, _named_after
 from ._console_message import ConsoleMessage
+from ._worker import Worker
 from ._dialog import Dialog
 from ._fetch import _page_request
 from ._network import Disposable, PageError, Request, Response, Route, WebError, _Routing, _route_through
@@ -130,11 +131,6 @@ def _screenshot_decorations(page, mask, mask_color, style, animations, caret):
             except Error:
                 pass  # the page moved on: nothing of ours is left on it
     return undo
-
-
-def _no_workers(what):
-    # Said at once: a wait for a worker would otherwise run to its timeout.
-    return Error("%s: web workers are not supported by wright's Playwright client" % what, type="Error")
 
 
 def _call_locator_handler(handler, locator):
@@ -571,8 +567,6 @@ class Page(_Routing, _Emitter, _Locating):
         return self._browser._transport
 
     def _listener_added(self, event):
-        if event == "worker":
-            raise _no_workers('page.on("worker")')
         if event == "dialog":
             self._browser._answer_dialogs()
         self._files_listener_added(event)
@@ -592,7 +586,12 @@ class Page(_Routing, _Emitter, _Locating):
                 self._context._emit(name, value)
 
     def _on_console(self, kind, params):
-        self._each("console", ConsoleMessage(self, params))
+        message = ConsoleMessage(self, params)
+        worker = self._workers_by_id().get(params.get("worker")) if params.get("worker") else None
+        if worker is not None:
+            message._worker = worker
+            worker._emit("console", message)
+        self._each("console", message)
 
     def _on_page_error(self, kind, params):
         err = Error(params.get("message") or "", type=params.get("name") or "Error")
@@ -663,6 +662,9 @@ class Page(_Routing, _Emitter, _Locating):
 
     def _on_close(self, kind, params):
         self._closed = True
+        workers, self._workers = list(self._workers_by_id().values()), {}
+        for worker in workers:
+            worker._on_close()
         self._each("close", self, ("close_page", "pageclose"))
 
     def _frames_by_id(self):
@@ -836,11 +838,27 @@ class Page(_Routing, _Emitter, _Locating):
         return self._waiter("websocket", predicate, timeout)
 
     def expect_worker(self, predicate=None, timeout=None):
-        raise _no_workers("Page.expect_worker")
+        return self._waiter("worker", predicate, timeout)
 
     @property
     def workers(self):
-        raise _no_workers("Page.workers")
+        """The page's running dedicated workers, oldest first."""
+        return list(self._workers_by_id().values())
+
+    def _workers_by_id(self):
+        if self.__dict__.get("_workers") is None:
+            self._workers = {}
+        return self._workers
+
+    def _on_worker(self, kind, params):
+        worker = Worker(self, params.get("worker"), params.get("url"))
+        self._workers_by_id()[worker._id] = worker
+        self._emit("worker", worker)
+
+    def _on_worker_closed(self, kind, params):
+        worker = self._workers_by_id().pop(params.get("worker"), None)
+        if worker is not None:
+            worker._on_close()
 
     def expect_request(self, url_or_predicate, timeout=None):
         return self._waiter("request", _url_predicate(url_or_predicate, self), timeout,
@@ -1163,4 +1181,5 @@ _PAGE_EVENTS = {
     "requestfinished": Page._on_request_end, "requestfailed": Page._on_request_end,
     "filechooser": Page._on_file_event, "download": Page._on_file_event, "close": Page._on_close,
     "screencastframe": lambda page, kind, params: page.screencast._on_event(params),
+    "worker": Page._on_worker, "worker_closed": Page._on_worker_closed,
 }

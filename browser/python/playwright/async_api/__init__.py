@@ -40,6 +40,7 @@ from playwright._impl import _selectors as _impl_selectors
 from playwright._impl import _tracing as _impl_tracing
 from playwright._impl import _video as _impl_video
 from playwright._impl import _web_socket_route as _impl_web_socket_route
+from playwright._impl import _worker as _impl_worker
 from playwright._impl._errors import Error, TimeoutError  # noqa: F401
 from playwright._impl._fetch import FormData  # noqa: F401
 
@@ -56,6 +57,7 @@ Playwright = _async(_impl_playwright.Playwright, extra={"stop": _stop})
 BrowserType = _async(_impl_browser_type.BrowserType)
 Selectors = _async(_impl_selectors.Selectors)
 Browser = _async(_impl_browser.Browser)
+Worker = _async(_impl_worker.Worker)
 BrowserContext = _async(_impl_browser_context.BrowserContext)
 Clock = _async(_impl_clock.Clock)
 Page = _async(_impl_page.Page)
@@ -158,7 +160,6 @@ def async_playwright():
 
 
 _OUT_OF_SCOPE = {
-    "Worker": "web and service workers",
     "WebSocket": "WebSocket events (not yet in wright)",
     "BrowserBindResult": "Playwright's server protocol",
 }
@@ -183,5 +184,5 @@ __all__ = [
     "async_playwright", "expect", "Playwright", "BrowserType", "Browser", "BrowserContext", "Page", "Frame",
     "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Touchscreen", "CDPSession",
     "WebSocketRoute", "Request", "Response", "Route", "Error", "TimeoutError", "Selectors", "APIRequest",
-    "APIRequestContext", "APIResponse", "FormData", "Dialog", "Download", "FileChooser", "ConsoleMessage",
+    "APIRequestContext", "APIResponse", "FormData", "Dialog", "Download", "FileChooser", "ConsoleMessage", "Worker",
 ]

@@ -104,6 +104,7 @@ _PLAIN = {
     "BrowserContext": _EMITTING | {"set_default_navigation_timeout", "set_default_timeout", "is_closed"},
     "Browser": _EMITTING | {"is_connected"},
     "CDPSession": _EMITTING,
+    "Worker": _EMITTING,
     "WebSocketRoute": {"connect_to_server", "send", "on_message", "on_close"},
 }
 # Arguments that are listeners (scheduled, not waited for); every other callable argument is awaited.

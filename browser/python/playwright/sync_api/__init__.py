@@ -29,6 +29,7 @@ from playwright._impl._js_handle import JSHandle  # noqa: F401
 from playwright._impl._element_handle import ElementHandle  # noqa: F401
 from playwright._impl._input import Keyboard, Mouse, Touchscreen  # noqa: F401
 from playwright._impl._console_message import ConsoleMessage  # noqa: F401
+from playwright._impl._worker import Worker  # noqa: F401
 from playwright._impl._dialog import Dialog  # noqa: F401
 from playwright._impl._cdp_session import CDPSession  # noqa: F401
 from playwright._impl._web_socket_route import WebSocketRoute  # noqa: F401
@@ -42,7 +43,6 @@ from playwright._impl._assertions import APIResponseAssertions, LocatorAssertion
 ChromiumBrowserContext = BrowserContext
 
 _OUT_OF_SCOPE = {
-    "Worker": "web and service workers",
     "WebSocket": "WebSocket events (not yet in wright)",
     "BrowserBindResult": "Playwright's server protocol",
 }
@@ -68,5 +68,5 @@ __all__ = [
     "sync_playwright", "expect", "Playwright", "BrowserType", "Browser", "BrowserContext", "Page", "Frame",
     "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Touchscreen", "CDPSession", "WebSocketRoute", "Response", "Error",
     "APIRequest", "APIRequestContext", "APIResponse", "FormData",
-    "TimeoutError", "Selectors",
+    "TimeoutError", "Selectors", "Worker",
 ]
