@@ -111,13 +111,25 @@ func TestHostileFilesConfined(t *testing.T) {
 		cases++
 		refusedAsInvalid(t, c, "har.record_start", map[string]any{"browser": "b1", "path": p})
 	}
+	// A planted link as the file itself: refused, or replaced, never written through.
+	cases++
+	refusedAsInvalid(t, c, "har.record_start", map[string]any{"browser": "b1", "path": filepath.Join(h.root, "innocent.txt")})
+	cases++
+	if a := c.wait(c.send("page.screenshot", map[string]any{"page": page, "path": filepath.Join(h.root, "innocent.txt")})); a.Error == nil {
+		if fi, err := os.Lstat(filepath.Join(h.root, "innocent.txt")); err != nil || fi.Mode()&os.ModeSymlink != 0 {
+			t.Errorf("a screenshot over a planted link: %v %v", fi, err)
+		}
+	}
 	for _, p := range h.outside("x.webm") {
 		cases++
 		refusedAsInvalid(t, c, "page.video_start", map[string]any{"page": page, "dir": filepath.Dir(p)})
 	}
 	// Uploads: a host file by its own path, through a planted link to it,
 	// and through a planted link to its folder.
-	for _, p := range []string{h.hostFile, filepath.Join(h.root, "innocent.txt"), filepath.Join(h.root, "out", "id_host")} {
+	if err := os.Symlink(h.hostFile, filepath.Join(h.root, "innocent2.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{h.hostFile, filepath.Join(h.root, "innocent2.txt"), filepath.Join(h.root, "out", "id_host")} {
 		cases++
 		refusedAsInvalid(t, c, "locator.set_input_files", map[string]any{"page": page, "selector": "#f", "paths": []string{p}})
 	}
@@ -130,7 +142,7 @@ func TestHostileFilesConfined(t *testing.T) {
 	cases++
 	refusedAsInvalid(t, c, "har.open", map[string]any{"path": hostHAR})
 	inHAR := filepath.Join(h.root, "replay.har")
-	writeHARWithBody(t, inHAR, "innocent.txt")
+	writeHARWithBody(t, inHAR, "innocent2.txt")
 	opened := c.call("har.open", map[string]any{"path": inHAR})
 	cases++
 	look := c.call("har.lookup", map[string]any{"har": opened["har"], "url": "http://shop.example/secret.txt", "method": "GET"})
@@ -151,7 +163,7 @@ func TestHostileFilesConfined(t *testing.T) {
 	c.call("tracing.start_chunk", map[string]any{})
 	cases++
 	zipPath := filepath.Join(h.root, "traces", "t.zip")
-	c.call("tracing.stop_chunk", map[string]any{"path": zipPath, "sources": []string{h.hostFile, filepath.Join(h.root, "innocent.txt")}})
+	c.call("tracing.stop_chunk", map[string]any{"path": zipPath, "sources": []string{h.hostFile, filepath.Join(h.root, "innocent2.txt")}})
 	for name, data := range zipMembers(t, zipPath) {
 		if strings.Contains(string(data), "HOST-FILE-CONTENT") {
 			t.Errorf("the trace holds the host file as %s", name)

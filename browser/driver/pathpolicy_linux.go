@@ -62,8 +62,14 @@ func (r fileRoot) noLinks(rel string) error {
 	defer unix.Close(dfd)
 	fd, err := openat2(dfd, rel, unix.O_PATH|unix.O_NOFOLLOW, 0)
 	if err == nil {
+		// O_PATH|O_NOFOLLOW opens a trailing link itself: look at what it is.
+		var st unix.Stat_t
+		err = unix.Fstat(fd, &st)
 		unix.Close(fd)
-		return nil
+		if err == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return fmt.Errorf("%s: %w (it is a link)", rel, errOutside)
+		}
+		return err
 	}
 	if !errors.Is(err, unix.ENOENT) {
 		return err

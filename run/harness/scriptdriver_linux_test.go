@@ -15,6 +15,9 @@ func TestScriptDriverChecks(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(ws, "out")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink(filepath.Join(outside, "host.har"), filepath.Join(ws, "innocent.har")); err != nil {
+		t.Fatal(err)
+	}
 	if err := writeBeneath(ws, filepath.Join(ws, "out", "x.png"), []byte("png")); err == nil {
 		t.Error("a write through a link out of the workspace succeeded")
 	}
@@ -42,6 +45,11 @@ func TestScriptDriverChecks(t *testing.T) {
 		`{"jsonrpc":"2.0","id":14,"method":"download.save_as","params":{"download":"d1","path":"relative/x"}}`,
 		`{"jsonrpc":"2.0","id":15,"method":"page.video_save_as","params":{"page":"p1","path":"/etc/x.webm"}}`,
 		`{"jsonrpc":"2.0","id":16,"method":"page.future_method","params":{"page":"p1","dir":"` + ws + `"}}`,
+		// Through the planted link out of the workspace.
+		`{"jsonrpc":"2.0","id":17,"method":"locator.set_input_files","params":{"page":"p1","selector":"#f","paths":["` + ws + `/out/id_host"]}}`,
+		`{"jsonrpc":"2.0","id":18,"method":"page.video_start","params":{"page":"p1","dir":"` + ws + `/out/videos"}}`,
+		`{"jsonrpc":"2.0","id":19,"method":"har.record_start","params":{"browser":"b1","path":"` + ws + `/out/new/x.har"}}`,
+		`{"jsonrpc":"2.0","id":23,"method":"har.open","params":{"path":"` + ws + `/innocent.har"}}`,
 	} {
 		if fwd, refusal := o.check([]byte(line)); fwd != nil || refusal == nil || !strings.Contains(string(refusal), `"error"`) {
 			t.Errorf("%s: forwarded %s", line, fwd)

@@ -70,6 +70,9 @@ func (o *lineWriter) check(line []byte) ([]byte, []byte) {
 			if !filepath.IsAbs(p) || !within(filepath.Clean(p), o.ws) {
 				return nil, refuse(fmt.Sprintf("%s: %s %q is outside the workspace; in a sandboxed run files are read and written only there", req.Method, k, p))
 			}
+			if err := noLinkBeneath(o.ws, filepath.Clean(p)); err != nil {
+				return nil, refuse(fmt.Sprintf("%s: %s %q: %v; in a sandboxed run files are read and written only in the workspace, through no link", req.Method, k, p, err))
+			}
 		}
 	}
 	if !takesPaths {
@@ -186,6 +189,44 @@ func (o *lineWriter) writeLine(b []byte) error {
 	defer o.mu.Unlock()
 	_, err := o.w.Write(append(b, '\n'))
 	return err
+}
+
+// noLinkBeneath says whether path, inside root, is reached without a link:
+// the path itself if it exists, else its nearest existing folder. The
+// driver checks again as it opens the file (its FileRoot), so a link
+// swapped in after this check is refused there.
+func noLinkBeneath(root, path string) error {
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return err
+	}
+	dfd, err := unix.Open(root, unix.O_DIRECTORY|unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	for {
+		fd, err := unix.Openat2(dfd, rel, how)
+		if err == nil {
+			// O_PATH|O_NOFOLLOW opens a trailing link itself: look at what it is.
+			var st unix.Stat_t
+			err = unix.Fstat(fd, &st)
+			unix.Close(fd)
+			if err == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+				return fmt.Errorf("it is a link")
+			}
+			return err
+		}
+		if err != unix.ENOENT || rel == "." {
+			if err == unix.ELOOP || err == unix.EXDEV {
+				return fmt.Errorf("it goes through a link")
+			}
+			return err
+		}
+		rel = filepath.Dir(rel)
+	}
 }
 
 // writeBeneath writes data to path, which must resolve inside root
