@@ -189,6 +189,16 @@ MCP_ARGS ?=
 bench-mcp: build npm
 	$(GO) run ./bench/measure/mcpcompare -wright $(BIN) $(MCP_ARGS)
 
+# The five-line script (bench/measure/warm: launch, new page, goto, title,
+# close) on wright's client with the run's warm browser, on wright's client
+# with launch() cold, and on Playwright's Node client (playwright-core from
+# npm, the system Chromium), interleaved, WARM_ROUNDS times each
+# (docs/performance.md, "Warm browser").
+WARM_ROUNDS ?= 20
+.PHONY: bench-warm
+bench-warm: deps npm
+	WARM_ROUNDS=$(WARM_ROUNDS) $(GO) test ./run/harness/ -run '^$$' -bench BenchmarkWarmLaunch -benchtime 1x -v
+
 demo: build
 	$(BIN) demo
 

@@ -52,7 +52,7 @@ func warmSite(t *testing.T) (*httptest.Server, *atomic.Int64) {
 
 // warmDrivers starts a workspace's script drivers with a warm browser, as
 // scriptBrowsers does for an unsandboxed run, and the client to reach them.
-func warmDrivers(t *testing.T) (*scriptDrivers, *warmBrowser, []string) {
+func warmDrivers(t testing.TB) (*scriptDrivers, *warmBrowser, []string) {
 	t.Helper()
 	if _, err := browser.FindExecutable(""); err != nil {
 		t.Fatalf("no Chromium: %v", err)
