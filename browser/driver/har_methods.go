@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +40,8 @@ type harRegistry struct {
 
 	browserRecs []*harRecording // the server's own, of whole browsers (HAROptions.RecordDir)
 	replay      har.Set         // HAROptions.Replay, opened at the first launch
+	// redact is applied to the server's own recordings as they are written.
+	redact func([]byte) []byte
 }
 
 func (r *harRegistry) id(prefix string) string {
@@ -434,8 +438,22 @@ func (r *harRegistry) closeAll(ctx context.Context) error {
 	for _, rc := range mine {
 		rc.end(ctx)
 		h, files := rc.rec.Log()
-		if err := har.WriteFile(rc.path, h, files); err != nil {
+		out, err := har.Files(rc.path, h, files)
+		if err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		// The folder is the harness's (HAROptions), not a client's: no root.
+		// The log last, so that a reader never finds one whose bodies are missing.
+		names := slices.DeleteFunc(slices.Sorted(maps.Keys(out)), func(n string) bool { return n == rc.path })
+		for _, name := range append(names, rc.path) {
+			data := out[name]
+			if r.redact != nil {
+				data = r.redact(data)
+			}
+			if err := (fileRoot{}).writeFile("write the HAR", name, data); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	replay.Close()
@@ -506,6 +524,7 @@ func (s *Server) harLaunched(b *browser.Browser, id string) {
 	reg := &s.hars
 	reg.mu.Lock()
 	reg.browserRecs = append(reg.browserRecs, rc)
+	reg.redact = s.redactRecording
 	reg.mu.Unlock()
 }
 
