@@ -338,6 +338,9 @@ type JSCall struct {
 	Context string
 	// ReturnHandle keeps the result in the page and answers a handle.
 	ReturnHandle bool
+	// NoAwait leaves a promise the function returns as it is (a handle's
+	// property that is a promise stays one: JSHandle.get_property).
+	NoAwait bool
 	// Worker, if set, is the dedicated worker (its id) the call runs in
 	// (workers.go); a call on a worker's handles runs there without it.
 	Worker string
@@ -427,8 +430,8 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 		args = append(args, &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(h)})
 	}
 	res, err := proto.RuntimeCallFunctionOn{
-		ObjectID: target, FunctionDeclaration: callDeclaration(fn, c.ReturnHandle), Arguments: args,
-		ReturnByValue: !c.ReturnHandle, AwaitPromise: true, UserGesture: true, ObjectGroup: p.resultGroup(o, c),
+		ObjectID: target, FunctionDeclaration: callDeclaration(fn, c), Arguments: args,
+		ReturnByValue: !c.ReturnHandle, AwaitPromise: !c.NoAwait, UserGesture: true, ObjectGroup: p.resultGroup(o, c),
 	}.Call(o.rodPage())
 	if err != nil {
 		return nil, p.callErr(o, err, c.Element != "" || c.Context != "")
@@ -442,11 +445,22 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 // callDeclaration wraps the client's function fn for Runtime.callFunctionOn:
 // its arguments are the page's compiler (or undefined), the transferred
 // argument, whether an element comes first, then the handles; its result is
-// transfer-encoded, or kept as an object when returnHandle.
-func callDeclaration(fn string, returnHandle bool) string {
+// transfer-encoded, or kept as an object for c.ReturnHandle. With c.NoAwait
+// the function is not async and its result is not awaited.
+func callDeclaration(fn string, c JSCall) string {
 	ret := "__w.encode(__r)"
-	if returnHandle {
+	if c.ReturnHandle {
 		ret = "__r"
+	}
+	if c.NoAwait {
+		return "function (__wc, __wa, __we, ...__wh) {\n" +
+			"const __wcompile = (src, direct) => __wc ? __wc(src, direct) : direct();\n" +
+			"const __w = (" + transferJS + ")();\n" +
+			"const __f = __wcompile(" + jsString(fn) + ", () => (\n" + fn + "\n));\n" +
+			"const __el = __we ? __wh.shift() : undefined;\n" +
+			"const __a = __w.decode(__wa, __wh);\n" +
+			"const __r = __we ? __f(__el, __a) : __f(__a);\n" +
+			"return " + ret + ";\n}"
 	}
 	return "async function (__wc, __wa, __we, ...__wh) {\n" +
 		"const __wcompile = (src, direct) => __wc ? __wc(src, direct) : direct();\n" +
@@ -532,10 +546,7 @@ func (p *Page) jsResult(o *op, r *proto.RuntimeRemoteObject, asHandle bool) (*JS
 	out := &JSResult{Type: string(r.Type), Subtype: string(r.Subtype), Description: r.Description}
 	if r.ObjectID == "" {
 		// A primitive: the client holds it by value.
-		enc, err := proto.RuntimeCallFunctionOn{
-			ObjectID: o.p.mustWin(o), FunctionDeclaration: "function (v) { return (" + transferJS + ")().encode(v); }",
-			Arguments: []*proto.RuntimeCallArgument{{Value: r.Value, UnserializableValue: r.UnserializableValue}}, ReturnByValue: true,
-		}.Call(o.rodPage())
+		enc, err := encodePrimitive(o.p.mustWin(o), r).Call(o.rodPage())
 		if err != nil {
 			return nil, p.evalCDPErr(o, err)
 		}
@@ -545,6 +556,25 @@ func (p *Page) jsResult(o *op, r *proto.RuntimeRemoteObject, asHandle bool) (*JS
 	out.Handle = string(r.ObjectID)
 	return out, nil
 }
+
+// encodePrimitive transfer-encodes a primitive result, on the object target.
+// Infinity, NaN, -0 and BigInts cannot be passed back as an argument: a
+// call argument always carries "value" (null when unset), which Chromium
+// takes over unserializableValue. Their CDP form is a JavaScript literal,
+// so it is written into the function instead.
+func encodePrimitive(target proto.RuntimeRemoteObjectID, r *proto.RuntimeRemoteObject) proto.RuntimeCallFunctionOn {
+	if u := string(r.UnserializableValue); u != "" && unserializableLiteral.MatchString(u) {
+		return proto.RuntimeCallFunctionOn{ObjectID: target, ReturnByValue: true,
+			FunctionDeclaration: "function () { return (" + transferJS + ")().encode(" + u + "); }"}
+	}
+	return proto.RuntimeCallFunctionOn{ObjectID: target, ReturnByValue: true,
+		FunctionDeclaration: "function (v) { return (" + transferJS + ")().encode(v); }",
+		Arguments:           []*proto.RuntimeCallArgument{{Value: r.Value}}}
+}
+
+// unserializableLiteral is what CDP's unserializableValue holds: Infinity,
+// -Infinity, NaN, -0 or a BigInt literal (nothing else is written into code).
+var unserializableLiteral = regexp.MustCompile(`^(-?Infinity|NaN|-0|-?[0-9]+n)$`)
 
 func (p *Page) mustWin(o *op) proto.RuntimeRemoteObjectID {
 	ec, err := p.main(o)

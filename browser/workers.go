@@ -233,10 +233,29 @@ func (p *Page) workerOfObject(id string) *Worker {
 		return nil
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	var starting []*Worker
 	for _, w := range p.workers {
 		select {
 		case <-w.ready:
+			if w.prefix == prefix {
+				p.mu.Unlock()
+				return w
+			}
+		default:
+			starting = append(starting, w)
+		}
+	}
+	p.mu.Unlock()
+	// A worker still starting may hold it already (a handle from its first
+	// console message): its prefix is known once it is set up.
+	for _, w := range starting {
+		select {
+		case <-w.ready:
+		case <-w.ctx.Done():
+		case <-time.After(10 * time.Second):
+		}
+		select {
+		case <-w.ready: // prefix is written before ready is closed
 			if w.prefix == prefix {
 				return w
 			}
@@ -306,8 +325,8 @@ func (w *Worker) call(o *op, c JSCall) (*JSResult, error) {
 		args = append(args, &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(h)})
 	}
 	res, err := proto.RuntimeCallFunctionOn{
-		ObjectID: target, FunctionDeclaration: callDeclaration(fn, c.ReturnHandle), Arguments: args,
-		ReturnByValue: !c.ReturnHandle, AwaitPromise: true, UserGesture: true, ObjectGroup: handleGroup,
+		ObjectID: target, FunctionDeclaration: callDeclaration(fn, c), Arguments: args,
+		ReturnByValue: !c.ReturnHandle, AwaitPromise: !c.NoAwait, UserGesture: true, ObjectGroup: handleGroup,
 	}.Call(r)
 	if err != nil {
 		if w.ctx.Err() != nil || strings.Contains(err.Error(), "Could not find object") {
@@ -323,11 +342,7 @@ func (w *Worker) call(o *op, c JSCall) (*JSResult, error) {
 	}
 	out := &JSResult{Type: string(res.Result.Type), Subtype: string(res.Result.Subtype), Description: res.Result.Description}
 	if res.Result.ObjectID == "" {
-		enc, err := proto.RuntimeCallFunctionOn{
-			ObjectID: w.global, FunctionDeclaration: "function (v) { return (" + transferJS + ")().encode(v); }",
-			Arguments:     []*proto.RuntimeCallArgument{{Value: res.Result.Value, UnserializableValue: res.Result.UnserializableValue}},
-			ReturnByValue: true,
-		}.Call(r)
+		enc, err := encodePrimitive(w.global, res.Result).Call(r)
 		if err != nil {
 			return nil, o.fail(err, "the worker's evaluation")
 		}

@@ -47,9 +47,10 @@ func jsCall(ctx context.Context, p *browser.Page, cp *struct {
 	Context      string          `json:"context"`
 	ReturnHandle bool            `json:"return_handle"`
 	Worker       string          `json:"worker"`
+	NoAwait      bool            `json:"no_await"`
 }, to time.Duration) (any, error) {
 	return p.Call(ctx, browser.JSCall{Source: cp.Source, Arg: cp.Arg, Handles: cp.Handles, Element: cp.Element, Context: cp.Context,
-		ReturnHandle: cp.ReturnHandle, Worker: cp.Worker}, to)
+		ReturnHandle: cp.ReturnHandle, Worker: cp.Worker, NoAwait: cp.NoAwait}, to)
 }
 
 // jsDispose answers js.dispose.

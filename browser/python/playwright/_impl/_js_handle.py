@@ -138,7 +138,8 @@ def _named_after(exc, api):
     return renamed
 
 
-def _js_call(page, source, arg=_UNSET, element=None, return_handle=False, timeout=None, context=None, worker=None):
+def _js_call(page, source, arg=_UNSET, element=None, return_handle=False, timeout=None, context=None, worker=None,
+             no_await=False):
     """One js.call: source with arg (transferred), optionally on an element handle id."""
     if not isinstance(source, str):
         raise TypeError("expression must be a str of JavaScript, not %s" % type(source).__name__)
@@ -154,6 +155,8 @@ def _js_call(page, source, arg=_UNSET, element=None, return_handle=False, timeou
         params["context"] = context
     if worker:
         params["worker"] = worker
+    if no_await:
+        params["no_await"] = True
     if return_handle:
         params["return_handle"] = True
     if timeout is not None:
@@ -247,7 +250,13 @@ class JSHandle:
         return self.evaluate("v => v")
 
     def get_property(self, property_name):
-        return self.evaluate_handle("(o, name) => o[name]", property_name)
+        # Not awaited: a property that holds a promise is a handle on the promise, as in Playwright.
+        if self._disposed:
+            raise Error("JSHandle is disposed", type="TargetClosed")
+        if self._id is None:
+            return self.evaluate_handle("(o, name) => o[name]", property_name)
+        return _js_call(self._page, "(o, name) => o[name]", property_name, element=self._id, return_handle=True,
+                        no_await=True)
 
     def get_properties(self):
         names = self.evaluate("o => Object.keys(o)")
