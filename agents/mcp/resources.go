@@ -106,16 +106,17 @@ func (s *Server) readRun(ctx context.Context, req *mcp.ReadResourceRequest) (*mc
 	if !ok || id == "" || id != rundir.SafeID(id) || strings.HasPrefix(id, ".") {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	var path, mime string
+	var parts []string
+	var mime string
 	switch file {
 	case stepsFile:
-		path, mime = filepath.Join(s.opts.OutputDir, id, "debug", stepsFile), "text/markdown"
+		parts, mime = []string{id, "debug", stepsFile}, "text/markdown"
 	case resultFile:
-		path, mime = filepath.Join(s.opts.OutputDir, id, resultFile), "application/json"
+		parts, mime = []string{id, resultFile}, "application/json"
 	default:
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	b, err := os.ReadFile(path)
+	b, err := readBelow(s.opts.OutputDir, parts...)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}

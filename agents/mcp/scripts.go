@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -211,7 +210,9 @@ func (s *Server) scriptMake(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 	}
 	ans.Verified = res.ExitStatus == agent.Submitted && res.GateLabel != nil && *res.GateLabel == 1
 	ans.Why = why(res, err)
-	if b, err := os.ReadFile(filepath.Join(res.RunDir, "workspace", gate.FinalScriptName)); err == nil {
+	// The model wrote the workspace: its script may be a link to a host
+	// file, which is not followed.
+	if b, err := readBelow(res.RunDir, "workspace", gate.FinalScriptName); err == nil {
 		ans.Script = string(b)
 	}
 	if id := filepath.Base(res.RunDir); res.RunDir != "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,5 +154,40 @@ func TestHTTPHandlerGuards(t *testing.T) {
 	}
 	if mcp.CheckAddr("0.0.0.0:8931", false) == nil || mcp.CheckAddr("0.0.0.0:8931", true) != nil || mcp.CheckAddr("127.0.0.1:0", false) != nil {
 		t.Error("CheckAddr")
+	}
+}
+
+// A run folder is written by a model: a run that is a link to another
+// folder, or whose result.json or steps.md is a link to a host file, is
+// not read through its resource URI.
+func TestRunResourcesFollowNoLinks(t *testing.T) {
+	out, outside := t.TempDir(), t.TempDir()
+	host := filepath.Join(outside, "result.json")
+	if err := os.WriteFile(host, []byte(`{"host": "a host file"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Symlink(outside, filepath.Join(out, "linked")))
+	must(os.MkdirAll(filepath.Join(out, "r2", "debug"), 0o755))
+	must(os.Symlink(host, filepath.Join(out, "r2", "result.json")))
+	must(os.Symlink(host, filepath.Join(out, "r2", "debug", "steps.md")))
+	must(os.MkdirAll(filepath.Join(out, "r3", "debug"), 0o755))
+	must(os.WriteFile(filepath.Join(out, "r3", "result.json"), []byte(`{"ok": true}`), 0o600))
+	lib, err := library.Open(filepath.Join(t.TempDir(), "library"))
+	must(err)
+	cs := connect(t, mcp.New(mcp.Options{Version: "test", Library: lib, OutputDir: out}))
+	ctx := context.Background()
+	for _, uri := range []string{"wright://run/linked/result.json", "wright://run/r2/result.json", "wright://run/r2/steps.md"} {
+		if r, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri}); err == nil {
+			t.Errorf("%s was read: %s", uri, r.Contents[0].Text)
+		}
+	}
+	if r, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "wright://run/r3/result.json"}); err != nil || !strings.Contains(r.Contents[0].Text, "ok") {
+		t.Errorf("a plain run's result.json: %v", err)
 	}
 }
