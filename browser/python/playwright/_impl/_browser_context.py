@@ -429,6 +429,12 @@ class BrowserContext(_Routing, _Emitter):
                 page.close()
             except Error:
                 pass
+        # Its downloads' files go with it (Playwright deletes a context's artifacts when it closes).
+        for download in self.__dict__.pop("_downloads", []):
+            try:
+                download.delete()
+            except Error:
+                pass
         if self._id:
             try:
                 self._ccall("context.close")

@@ -4,7 +4,7 @@ import base64
 import mimetypes
 import os
 
-from ._errors import Error
+from ._errors import Error, TargetClosed
 
 
 def _drop_file(item):
@@ -108,6 +108,7 @@ class Download:
         self.url = params.get("url") or ""
         self.suggested_filename = params.get("suggested_filename") or ""
         self._state = None
+        self._deleted = False
 
     def __repr__(self):
         return "<Download url=%r suggested_filename=%r>" % (self.url, self.suggested_filename)
@@ -126,15 +127,25 @@ class Download:
             self._state = self._bcall("download.wait")
         return self._state
 
+    def _refused(self):
+        # A context made with accept_downloads=False cancels every download: Playwright names the option.
+        ctx = self._page._context
+        options = getattr(ctx, "_options", None) or {}
+        return options.get("accept_downloads") is False
+
     def failure(self):
         """None once the download completed; why it failed ("canceled", ...) otherwise."""
-        return self._wait().get("failure") or None
+        failure = self._wait().get("failure") or None
+        if failure and self._refused():
+            return _REFUSED
+        return failure
 
     def path(self):
         """Where the finished download is (waits for it); raises if it failed."""
+        self._check_kept("Download.path")
         state = self._wait()
         if state.get("failure"):
-            raise Error("download failed: %s" % state["failure"])
+            raise Error("download failed: %s" % self.failure())
         if not state.get("path"):
             raise Error("the download was deleted")
         import pathlib
@@ -142,7 +153,16 @@ class Download:
 
     def save_as(self, path):
         """Copy the finished download to path (waits for it)."""
+        self._check_kept("Download.save_as")
+        if self._refused() and self._wait().get("failure"):
+            raise Error("Download.save_as: " + _REFUSED, method="Download.save_as")
         self._bcall("download.save_as", path=os.path.abspath(os.fspath(path)))
+
+    def _check_kept(self, api):
+        if self._deleted:
+            # Playwright's artifact is gone with delete(): its calls say so as a closed target's do.
+            raise TargetClosed("%s: Target page, context or browser has been closed (the download was deleted)"
+                               % api, method=api)
 
     def cancel(self):
         self._bcall("download.cancel")
@@ -151,3 +171,7 @@ class Download:
     def delete(self):
         self._bcall("download.delete")
         self._state = None
+        self._deleted = True
+
+
+_REFUSED = "Pass 'accept_downloads=True' when you are creating your browser context."

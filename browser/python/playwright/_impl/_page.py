@@ -1090,6 +1090,9 @@ class Page(_Routing, _Emitter, _Locating):
             self._emit("filechooser", FileChooser(self, element, params.get("multiple")))
         elif kind == "download":
             download = Download(self, params)
+            if self._context is not None:
+                # Deleted with the context, as Playwright's downloads are (BrowserContext.close).
+                self._context.__dict__.setdefault("_downloads", []).append(download)
             self._emit("download", download)
             if self._context is not None:
                 self._context._emit("download", download)
