@@ -1,11 +1,22 @@
 package live
 
 import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"wright/env"
+	"wright/trust/secrets"
 )
 
 // Issue 34 in live mode, as a hostile model's code would try it: the
@@ -102,4 +113,87 @@ print('ok')`)
 func pyStr(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// Issue 34's recordings in live mode: a step types a secret on its host,
+// the page sends it in a form body, a URL and Authorization: Basic, and the
+// step records a HAR, a zipped HAR and a trace of it. While the run goes on
+// (no end-of-run sweep yet) none of those files holds the value, as typed,
+// URL-encoded or base64, and no CDP event the step received does either.
+func TestLiveRecordingsHoldNoSecret(t *testing.T) {
+	const value = "Live-Hunter2-S3cret x"
+	f := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(f, []byte(value), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	set, err := secrets.Load(map[string]secrets.Spec{"pw": {File: f, Domains: []string{"127.0.0.1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>login</title><input id=pw>
+<button id=go onclick="const v = pw.value; fetch('/api?pw=' + encodeURIComponent(v), {method: 'POST', headers: {Authorization: 'Basic ' + btoa('alice:' + v)}, body: 'pw=' + encodeURIComponent(v)}).then(() => done.textContent = 'sent')">go</button><p id=done></p>`)
+	})
+	mux.HandleFunc("/api", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	e, run := startEnv(t, srv.URL+"/login", func(o *Options) { o.Browser.Secrets = env.BrowserSecrets(set) })
+	code := `
+WS = ` + pyStr(run.ws) + `
+events = []
+c = browser.new_context(record_har_path=WS + '/rec.har')
+c2 = page.context
+c2.tracing.start(snapshots=True)
+p = c.new_page()
+cdp = c.new_cdp_session(p)
+cdp.send('Network.enable')
+cdp.on('Network.requestWillBeSentExtraInfo', lambda ev: events.append(ev))
+for pg in (p, page):
+    pg.goto(` + pyStr(srv.URL+"/login") + `)
+    pg.fill('#pw', '<secret>pw</secret>')
+    pg.click('#go')
+    pg.wait_for_selector("#done:has-text('sent')")
+c2.tracing.stop(path=WS + '/trace.zip')
+c.close()
+import json
+open(WS + '/events.json', 'w').write(json.dumps(events))
+print('recorded', len(events))
+`
+	obs := step(t, e, 1, code)
+	wantSuccess(t, obs)
+	forms := []string{value, url.QueryEscape(value), strings.ReplaceAll(url.QueryEscape(value), "+", "%20"),
+		base64.StdEncoding.EncodeToString([]byte("alice:" + value))[8:24]}
+	check := func(what string, data []byte) {
+		t.Helper()
+		for _, f := range forms {
+			if bytes.Contains(data, []byte(f)) {
+				t.Errorf("%s holds the secret as %q", what, f)
+			}
+		}
+	}
+	for _, name := range []string{"rec.har", "events.json"} {
+		data, err := os.ReadFile(filepath.Join(run.ws, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "events.json" && !bytes.Contains(data, []byte("Basic YWxpY2U6")) {
+			t.Errorf("no event carried the Authorization header: %.300s", data)
+		}
+		if name == "rec.har" && !bytes.Contains(data, []byte("<secret>pw</secret>")) {
+			t.Errorf("the HAR has no placeholder")
+		}
+		check(name, data)
+	}
+	zr, err := zip.OpenReader(filepath.Join(run.ws, "trace.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	for _, m := range zr.File {
+		rc, _ := m.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		check("trace.zip "+m.Name, b)
+	}
 }
