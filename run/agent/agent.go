@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -135,13 +136,23 @@ type Agent struct {
 	// order, so that trajectory.json still has every message.
 	archived  []model.Message
 	tokenizer compact.Tokenizer
+	// counting is closed when the count of the newest observation, made
+	// beside the step's files (countAhead), is done; nil when none runs.
+	counting  chan struct{}
 	compactor *compact.Compactor
 	started   time.Time
 	task      Task
 	// modelTime and envTime are the time spent inside model calls and
 	// inside the environment's steps, so the rest of a run's time is the
-	// harness's own (docs/performance.md measures it).
-	modelTime, envTime time.Duration
+	// harness's own (docs/performance.md measures it). gateTime is the
+	// time inside the completion gate (its final runs and judge), and
+	// compactTime inside compactions (a model call): neither is the
+	// loop's own.
+	modelTime, envTime, gateTime, compactTime time.Duration
+	// harnessMs is each turn's own time in milliseconds: the turn's wall
+	// time less the model's, the environment's, the gate's and the
+	// compaction's (result.json's harness_ms_per_step).
+	harnessMs []float64
 	// verdict is the gate's last answer that carried a judge's label.
 	verdict *gate.Verdict
 	// output is the parsed final_response of the last done, when it
@@ -199,6 +210,8 @@ func (a *Agent) Execute(ctx context.Context, task Task) (rundir.Result, error) {
 	}
 	var saveErr error
 	for {
+		turn := time.Now()
+		spent := a.modelTime + a.envTime + a.gateTime + a.compactTime
 		err := a.step(ctx)
 		var f *interruption
 		switch {
@@ -212,10 +225,13 @@ func (a *Agent) Execute(ctx context.Context, task Task) (rundir.Result, error) {
 			saveErr = err
 		}
 		if a.last().Role == model.RoleExit {
+			a.noteTurn(turn, spent)
 			break
 		}
 		a.maybeCompact(ctx)
+		a.noteTurn(turn, spent)
 	}
+	a.waitCount()
 	// Files the environment still writes for the last step (live mode's
 	// screenshot) belong to the run before result.json does.
 	a.flushEnv()
@@ -272,6 +288,7 @@ func (a *Agent) query(ctx context.Context) (model.Action, error) {
 	}
 	// The endpoint's count wins when it reports one; the estimate covers
 	// endpoints that report none.
+	a.waitCount()
 	estimate := compact.CountMessages(a.tokenizer, a.messages)
 	a.redactHistory()
 	called := time.Now()
@@ -350,7 +367,9 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 	a.progressAction(action)
 	if action.Done {
 		gctx, span := a.startGateSpan(ctx)
+		checking := time.Now()
 		verdict, err := a.Gate.Check(gctx)
+		a.gateTime += time.Since(checking)
 		endGateSpan(span, verdict, err)
 		if verdict.Label != nil {
 			a.verdict = &verdict
@@ -399,6 +418,7 @@ func (a *Agent) execute(ctx context.Context, action model.Action) error {
 		msg.Images = []string{obs.Screenshot}
 	}
 	a.messages = append(a.messages, msg)
+	a.countAhead(text)
 	a.notices(obs)
 	a.writeStep(action, &obs)
 	a.progressObservation(obs)
@@ -440,7 +460,9 @@ func (a *Agent) maybeCompact(ctx context.Context) {
 		return
 	}
 	a.redactHistory()
+	compacting := time.Now()
 	msgs, rec, err := a.compactor.Compact(ctx, a.messages, a.calls)
+	a.compactTime += time.Since(compacting)
 	a.usage = a.usage.Add(rec.Usage)
 	if err != nil {
 		a.Dir.RuntimeError(a.calls, "compaction", err)
@@ -458,6 +480,37 @@ func (a *Agent) maybeCompact(ctx context.Context) {
 	_ = a.Dir.Note(fmt.Sprintf("History compacted at step %d (%d -> %d tokens)", rec.Step, rec.TokensBefore, rec.TokensAfter))
 	a.emit(Event{Kind: Compacted, TokensBefore: rec.TokensBefore, TokensAfter: rec.TokensAfter})
 	_ = a.saveTrajectory()
+}
+
+// countAhead counts an observation's tokens while the step's files are
+// written and the history is pruned and saved: the tokenizer keeps the
+// count, and the next call's estimate (CountMessages) finds it there
+// instead of encoding the text, the largest part of a step's own time,
+// then. The tokenizer is safe for concurrent use.
+func (a *Agent) countAhead(text string) {
+	a.waitCount()
+	done := make(chan struct{})
+	a.counting = done
+	go func(tok compact.Tokenizer) {
+		defer close(done)
+		tok.Count(text)
+	}(a.tokenizer)
+}
+
+// waitCount waits for countAhead's count, if one runs.
+func (a *Agent) waitCount() {
+	if a.counting != nil {
+		<-a.counting
+		a.counting = nil
+	}
+}
+
+// noteTurn records a turn's own time: since turn, less what the model, the
+// environment, the gate and compaction took of it (spent is their sum when
+// the turn began).
+func (a *Agent) noteTurn(turn time.Time, spent time.Duration) {
+	own := time.Since(turn) - (a.modelTime + a.envTime + a.gateTime + a.compactTime - spent)
+	a.harnessMs = append(a.harnessMs, math.Round(float64(own.Microseconds())/10)/100)
 }
 
 func (a *Agent) vars(extra map[string]any) map[string]any {
@@ -497,6 +550,7 @@ func (a *Agent) result(task Task) rundir.Result {
 		Model: a.ModelName, Mode: a.Config.Mode}
 	res.Seconds = res.EndedAt.Sub(res.StartedAt).Seconds()
 	res.ModelSeconds, res.EnvSeconds = a.modelTime.Seconds(), a.envTime.Seconds()
+	res.HarnessMsPerStep = a.harnessMs
 	if !a.Begun.IsZero() {
 		res.StartSeconds = a.started.Sub(a.Begun).Seconds()
 	}

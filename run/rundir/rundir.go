@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +30,31 @@ type Run struct {
 	mu       sync.Mutex
 	stepsMD  *os.File
 	openedMD bool
+
+	// encoded holds each message of the last SaveTrajectory as written,
+	// so that the next one encodes only the messages that are new or
+	// changed (trajMu guards it: saves come from the loop alone, but
+	// nothing here relies on that).
+	trajMu  sync.Mutex
+	encoded []encodedMessage
+}
+
+// encodedMessage is one message of trajectory.json as last written, with
+// what it was made from: a message whose role, content, images and meta
+// (the pointer and the fields it holds) are the same is the same text.
+type encodedMessage struct {
+	role, content string
+	images        []string
+	meta          *model.Meta
+	metaVal       model.Meta
+	text          []byte
+}
+
+func (e *encodedMessage) matches(m model.Message) bool {
+	if e.role != m.Role || e.content != m.Content || e.meta != m.Meta || !slices.Equal(e.images, m.Images) {
+		return false
+	}
+	return m.Meta == nil || *m.Meta == e.metaVal
 }
 
 // Result is result.json.
@@ -61,6 +87,12 @@ type Result struct {
 	// harness's own.
 	ModelSeconds float64 `json:"model_seconds"`
 	EnvSeconds   float64 `json:"env_seconds"`
+	// HarnessMsPerStep is each turn's own time, in milliseconds: its wall
+	// time less the model's call, the environment's step, the gate and
+	// any compaction. What is left is the loop's bookkeeping: building and
+	// counting the prompt, parsing and checking the reply, rendering the
+	// observation, pruning, and writing the trajectory and the step files.
+	HarnessMsPerStep []float64 `json:"harness_ms_per_step,omitempty"`
 	// StartSeconds is the time the run took to start, before Seconds
 	// began: its first files, the policy proxy, the judge's access and the
 	// environment's start (the browser's page, the shell or the runner).
@@ -179,19 +211,70 @@ var dataURL = regexp.MustCompile(`data:image/[a-zA-Z0-9.+-]+;base64,[A-Za-z0-9+/
 // ImageMarker replaces an inline image in saved files.
 const ImageMarker = "[image omitted]"
 
-// SaveTrajectory rewrites trajectory.json.
+// SaveTrajectory rewrites trajectory.json: the text json.MarshalIndent
+// makes of a Trajectory (two spaces), inline images replaced. The loop
+// saves after every step, and the history only grows at its end (pruning
+// and compaction replace a few messages), so each message's text is kept
+// from the save before and only new or changed ones are encoded: the
+// save of a long run's step no longer encodes the whole run again.
 func (r *Run) SaveTrajectory(info map[string]any, msgs []model.Message) error {
-	clean := make([]model.Message, len(msgs))
-	for i, m := range msgs {
-		m.Content = dataURL.ReplaceAllString(m.Content, ImageMarker)
-		clean[i] = m
-	}
-	b, err := json.MarshalIndent(Trajectory{Info: info, Messages: clean}, "", "  ")
+	head, err := json.MarshalIndent(info, "  ", "  ")
 	if err != nil {
 		return fmt.Errorf("encode trajectory: %w", err)
 	}
-	b = dataURL.ReplaceAll(b, []byte(ImageMarker))
-	return r.WriteFile("trajectory.json", append(b, '\n'))
+	r.trajMu.Lock()
+	defer r.trajMu.Unlock()
+	enc := make([]encodedMessage, len(msgs))
+	size := len(head) + 64
+	for i, m := range msgs {
+		if i < len(r.encoded) && r.encoded[i].matches(m) {
+			enc[i] = r.encoded[i]
+		} else if enc[i], err = encodeMessage(m); err != nil {
+			return err
+		}
+		size += len(enc[i].text) + 6
+	}
+	b := make([]byte, 0, size)
+	b = append(b, "{\n  \"info\": "...)
+	b = append(b, dataURL.ReplaceAll(head, []byte(ImageMarker))...)
+	b = append(b, ",\n  \"messages\": "...)
+	switch {
+	case msgs == nil:
+		b = append(b, "null"...)
+	case len(msgs) == 0:
+		b = append(b, "[]"...)
+	default:
+		b = append(b, "[\n    "...)
+		for i, e := range enc {
+			if i > 0 {
+				b = append(b, ",\n    "...)
+			}
+			b = append(b, e.text...)
+		}
+		b = append(b, "\n  ]"...)
+	}
+	b = append(b, "\n}\n"...)
+	if err := r.WriteFile("trajectory.json", b); err != nil {
+		return err
+	}
+	r.encoded = enc
+	return nil
+}
+
+// encodeMessage is a message's text at its depth in trajectory.json, an
+// inline image in it (its content or its meta) replaced by the marker.
+func encodeMessage(m model.Message) (encodedMessage, error) {
+	e := encodedMessage{role: m.Role, content: m.Content, images: slices.Clone(m.Images), meta: m.Meta}
+	if m.Meta != nil {
+		e.metaVal = *m.Meta
+	}
+	m.Content = dataURL.ReplaceAllString(m.Content, ImageMarker)
+	b, err := json.MarshalIndent(m, "    ", "  ")
+	if err != nil {
+		return e, fmt.Errorf("encode trajectory: %w", err)
+	}
+	e.text = dataURL.ReplaceAll(b, []byte(ImageMarker))
+	return e, nil
 }
 
 // AppendJSONL appends one JSON line to a log in the run directory.

@@ -165,7 +165,7 @@ func measure(o options, suitePath, url, dir string, p int) (row, error) {
 			r.failed++
 		}
 	}
-	r.overhead = overheadOf(latest)
+	r.overhead = overheadOf(latest, dir)
 	return r, nil
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"text/tabwriter"
 
 	"wright/bench/results"
@@ -15,6 +18,10 @@ type overhead struct {
 	attempt, model, env float64 // seconds, summed
 	start, score        float64 // two parts of the harness's own time
 	n                   int
+	// perAttempt is each attempt's start plus scoring, in milliseconds;
+	// perStep every turn's own time (result.json's harness_ms_per_step)
+	// over the attempts whose run folder has it.
+	perAttempt, perStep []float64
 }
 
 func (o overhead) percent() float64 {
@@ -24,7 +31,9 @@ func (o overhead) percent() float64 {
 	return 100 * (o.attempt - o.model - o.env) / o.attempt
 }
 
-func overheadOf(recs []results.Record) overhead {
+// overheadOf adds up the attempts' records; dir is the bench's folder, which
+// a relative run_dir is under.
+func overheadOf(recs []results.Record, dir string) overhead {
 	var o overhead
 	for _, r := range recs {
 		if r.AttemptSeconds == 0 {
@@ -35,9 +44,43 @@ func overheadOf(recs []results.Record) overhead {
 		o.env += r.EnvSeconds
 		o.start += r.StartSeconds
 		o.score += r.ScoreSeconds
+		o.perAttempt = append(o.perAttempt, (r.StartSeconds+r.ScoreSeconds)*1000)
+		o.perStep = append(o.perStep, stepTimes(r.RunDir, dir)...)
 		o.n++
 	}
 	return o
+}
+
+// stepTimes reads harness_ms_per_step from an attempt's result.json (none
+// when the folder or the figure is missing: an older wright).
+func stepTimes(runDir, benchDir string) []float64 {
+	if runDir == "" {
+		return nil
+	}
+	if !filepath.IsAbs(runDir) {
+		runDir = filepath.Join(benchDir, runDir)
+	}
+	b, err := os.ReadFile(filepath.Join(runDir, "result.json"))
+	if err != nil {
+		return nil
+	}
+	var res struct {
+		Steps []float64 `json:"harness_ms_per_step"`
+	}
+	if json.Unmarshal(b, &res) != nil {
+		return nil
+	}
+	return res.Steps
+}
+
+// quantile is the q-quantile of xs (nearest rank; 0 for none).
+func quantile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
 }
 
 func mib(kib int64) float64 { return float64(kib) / 1024 }
@@ -73,6 +116,12 @@ func printTable(rows []row) {
 				o.n, o.attempt, o.model, o.env, own, own/float64(o.n))
 			fmt.Printf("the harness's own time: %.1f s starting runs (the environment's start included), %.1f s scoring (page probes, reruns, judges), %.1f s the rest (the loop's bookkeeping, closing)\n",
 				o.start, o.score, own-o.start-o.score)
+			fmt.Printf("per attempt, start and scoring: median %.0f ms, p95 %.0f ms (Chromium's own context and page not taken off: BenchmarkContextAndPage)\n",
+				quantile(o.perAttempt, 0.5), quantile(o.perAttempt, 0.95))
+			if len(o.perStep) > 0 {
+				fmt.Printf("per step, the harness's own time: median %.1f ms, p95 %.1f ms, max %.1f ms over %d steps\n",
+					quantile(o.perStep, 0.5), quantile(o.perStep, 0.95), quantile(o.perStep, 1), len(o.perStep))
+			}
 		}
 	}
 }
