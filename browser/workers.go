@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -28,6 +29,8 @@ type Worker struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	ready  chan struct{} // closed once global and prefix are known (or the worker failed to start)
+	parsed chan struct{} // closed when its first script is parsed (Debugger.scriptParsed)
+	once   sync.Once
 	global proto.RuntimeRemoteObjectID
 	prefix string // the isolate part of the worker's object ids, "123456789."
 	err    error  // why the worker could not be set up
@@ -60,7 +63,7 @@ func (p *Page) onWorkerAttached(e *proto.TargetAttachedToTarget) {
 	}
 	ctx, cancel := context.WithCancel(p.ctx)
 	w := &Worker{ID: string(e.TargetInfo.TargetID), URL: e.TargetInfo.URL, p: p, ctx: ctx, cancel: cancel,
-		ready: make(chan struct{})}
+		ready: make(chan struct{}), parsed: make(chan struct{})}
 	w.rod = &workerSession{b: p.b.rod, session: e.SessionID, ctx: ctx}
 	// Subscribed before Runtime.enable, so its first console messages are
 	// seen. A page made from a session has no event stream of its own: the
@@ -93,11 +96,24 @@ func (w *Worker) start() {
 	if err := callCDP(r, proto.RuntimeEnable{}); err != nil {
 		w.err = wrapErr(ErrBrowser, err, "set up worker %s: %s", w.URL, cdpMessage(err))
 	}
+	// The worker's global scope exists before its script is fetched and
+	// run: an evaluation would find none of the script's functions. The
+	// debugger reports the script's parse, and what is sent to the worker
+	// after that runs once the script's first run is over.
+	debugging := callCDP(r, proto.DebuggerEnable{}) == nil
 	if err := callCDP(r, proto.RuntimeRunIfWaitingForDebugger{}); err != nil && w.err == nil {
 		w.err = wrapErr(ErrBrowser, err, "start worker %s: %s", w.URL, cdpMessage(err))
 	}
 	if w.err != nil {
 		return
+	}
+	if debugging {
+		select {
+		case <-w.parsed:
+		case <-time.After(5 * time.Second): // a script that never loads: evaluate in the bare scope
+		case <-ctx.Done():
+		}
+		_ = callCDP(r, proto.DebuggerDisable{})
 	}
 	res, err := proto.RuntimeEvaluate{Expression: "globalThis"}.Call(r)
 	if err != nil || res.Result == nil || res.Result.ObjectID == "" {
@@ -126,6 +142,8 @@ func (w *Worker) pump(events <-chan *rod.Message) {
 			continue
 		}
 		switch msg.Method {
+		case "Debugger.scriptParsed":
+			w.once.Do(func() { close(w.parsed) })
 		case "Runtime.consoleAPICalled":
 			var e proto.RuntimeConsoleAPICalled
 			if msg.Load(&e) && p.b.hasSubscribers() {
