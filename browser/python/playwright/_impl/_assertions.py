@@ -233,7 +233,8 @@ class _Assertions:
             if expected is not _UNSET:
                 text += " %s" % _fmt_expected(expected)
         text += "\nActual value: %s" % (actual,)
-        text += "\nCall log:\n  - Expect \"%s\" with timeout %sms" % (name, limit)
+        shown = "not_" + name if self._negated and not name.startswith("not_") else name
+        text += "\nCall log:\n  - Expect \"%s\" with timeout %sms" % (shown, limit)
         if subject == "Locator":
             text += "\n  - waiting for %s" % self._actual._describe()
             try:
@@ -395,6 +396,10 @@ class LocatorAssertions(_AriaAssertions, _Assertions):
         self._retry("to_be_in_viewport", check, "to be in viewport", timeout=timeout)
 
     def _texts(self, name, expected, substring, use_inner_text, ignore_case, timeout, describe):
+        for item in expected if isinstance(expected, (list, tuple)) else [expected]:
+            if not isinstance(item, (str, re.Pattern)):
+                raise Error("%s: value must be a string or regular expression, not %s"
+                            % (name, type(item).__name__), type="Error")
         if isinstance(expected, (list, tuple)):
             def check():
                 texts = self._probe("text", all=True, inner=bool(use_inner_text))

@@ -115,6 +115,8 @@ def wrap(value, hub, memo=None):
     """The async view of what the implementation returned (containers copied, cycles kept as cycles)."""
     if value is None or isinstance(value, (str, int, float, bool, bytes)):
         return value
+    if isinstance(value, tuple) and type(value) is not tuple:
+        return value  # a named tuple (urlparse's ParseResult) is a value of its own, kept as it is
     if isinstance(value, (list, dict, tuple)):
         memo = {} if memo is None else memo
         done = memo.get(id(value))
@@ -155,6 +157,8 @@ def unwrap(value, hub, listener=False, memo=None):
     """The implementation's view of an argument: async objects become theirs, callables are bridged."""
     if isinstance(value, AsyncBase):
         return value._impl_obj
+    if isinstance(value, tuple) and type(value) is not tuple:
+        return value  # a named tuple (urlparse's ParseResult) crosses as itself
     if isinstance(value, (list, dict, tuple)):
         memo = {} if memo is None else memo
         done = memo.get(id(value))
