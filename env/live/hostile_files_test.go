@@ -20,10 +20,11 @@ import (
 )
 
 // Issue 34 in live mode, as a hostile model's code would try it: the
-// driver writes and reads files for the code only inside the run folder,
+// driver writes and reads files for the code only inside the workspace,
 // and follows no link planted there. Each attempt names a host folder
-// outside the run folder, or goes through a link to it from the workspace.
-func TestLiveDriverFilesStayInTheRunFolder(t *testing.T) {
+// outside, the run folder around the workspace (the runner's library is
+// there), or goes through a link to a host folder from the workspace.
+func TestLiveDriverFilesStayInTheWorkspace(t *testing.T) {
 	site := fixtureSite(t)
 	host := t.TempDir()
 	hostFile := filepath.Join(host, "id_host")
@@ -51,6 +52,7 @@ page.set_content('<input type=file id=f><p id=got></p><script>f.onchange = async
 attempt('screenshot outside', lambda: page.screenshot(path=HOST + '/shot.png'))
 attempt('screenshot through a link', lambda: page.screenshot(path=WS + '/out/shot2.png'))
 attempt('screenshot climbing out', lambda: page.screenshot(path=WS + '/../../../' + HOST.rsplit('/', 1)[1] + '/shot3.png'))
+attempt('screenshot over the runner library', lambda: page.screenshot(path=WS + '/../lib/live/runner.py'))
 attempt('upload a host file', lambda: page.set_input_files('#f', HOST + '/id_host'))
 attempt('upload through a link', lambda: page.set_input_files('#f', WS + '/innocent.txt'))
 ctx = page.context
@@ -75,8 +77,8 @@ print('GOT', page.locator('#got').inner_text())
 	if err := json.Unmarshal([]byte(first), &res); err != nil {
 		t.Fatalf("output %q (%s): %v", out, str(obs, "exception"), err)
 	}
-	if len(res) != 8 {
-		t.Errorf("%d attempts reported, want 8: %v", len(res), res)
+	if len(res) != 9 {
+		t.Errorf("%d attempts reported, want 9: %v", len(res), res)
 	}
 	for name, r := range res {
 		if !strings.HasPrefix(r, "refused") {
@@ -89,8 +91,11 @@ print('GOT', page.locator('#got').inner_text())
 	entries, _ := os.ReadDir(host)
 	for _, en := range entries {
 		if en.Name() != "id_host" {
-			t.Errorf("the driver wrote %s outside the run folder", en.Name())
+			t.Errorf("the driver wrote %s outside the workspace", en.Name())
 		}
+	}
+	if b, err := os.ReadFile(filepath.Join(run.dir, "lib", "live", "runner.py")); err != nil || strings.HasPrefix(string(b), "\x89PNG") {
+		t.Errorf("the runner library was overwritten (%v)", err)
 	}
 	t.Logf("%v", res)
 	// Inside the workspace, without links, the same calls work.

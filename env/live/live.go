@@ -287,10 +287,12 @@ func (e *Env) start(ctx context.Context) error {
 	// URL: neither needs the other until the runner binds the page.
 	py := e.spawnPython(ctx)
 	defer py.discard()
-	// The driver reads and writes files for the code only inside the run
-	// folder (the workspace's parent), following no link: live code may
-	// be sandboxed, the driver never is.
-	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts, HAR: e.opts.HAR, FileRoot: filepath.Dir(e.ws)})
+	// The driver reads and writes files for the code only inside the
+	// workspace, following no link: the code may be sandboxed, the driver
+	// never is, and the rest of the run folder (the runner's library, the
+	// run's records) is not the code's to write, in the sandbox or through
+	// the driver.
+	e.srv = driver.NewServer(driver.ServerOptions{Browser: bopts, HAR: e.opts.HAR, FileRoot: e.ws})
 	b, err := e.srv.Launch(ctx)
 	if err != nil {
 		return err
