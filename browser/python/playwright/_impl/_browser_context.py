@@ -53,6 +53,12 @@ class BrowserContext(_Routing, _Emitter):
         if unsupported:
             raise Error("new_context: wright does not support the option(s) %s yet" % ", ".join(unsupported),
                         type="InvalidParams")
+        if options.get("no_viewport"):
+            # Without a viewport of its own the page has the window's metrics: nothing to scale or emulate.
+            for key, name in (("device_scale_factor", "deviceScaleFactor"), ("is_mobile", "isMobile")):
+                if key in options and options[key] is not False:
+                    raise Error('Browser.new_context: "%s" option is not supported with null "viewport"' % name,
+                                type="InvalidParams", method="Browser.new_context")
         _Emitter.__init__(self)
         self._browser = browser
         self._options = options

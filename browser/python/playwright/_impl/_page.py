@@ -494,9 +494,14 @@ class Page(_Routing, _Emitter, _Locating):
     # Playwright's page-level shortcuts: page.click(selector) acts on the first
     # match (strict=True makes several matches an error, as locators do).
 
+    def _strict_selectors(self):
+        # new_context(strict_selectors=True): the page's selector methods are strict unless told otherwise.
+        ctx = self._context
+        return bool(ctx is not None and (getattr(ctx, "_options", None) or {}).get("strict_selectors"))
+
     def _first(self, selector, strict):
         loc = self.locator(selector)
-        return loc if strict else loc.first
+        return loc if strict or self._strict_selectors() else loc.first
 
     def click(self, selector, strict=False, **kwargs):
         return self._first(selector, strict).click(**kwargs)
@@ -783,7 +788,9 @@ class Page(_Routing, _Emitter, _Locating):
 
     def expose_binding(self, name, callback, handle=None):
         """window[name](...) in the page calls callback(source, *args); its result resolves the page's promise."""
-        if name in self._bindings or (self._context is not None and name in self._context._bindings):
+        if self._context is not None and name in self._context._bindings:
+            raise Error('Function "%s" has been already registered in the browser context' % name)
+        if name in self._bindings:
             raise Error('Function "%s" has been already registered' % name)
         self._bindings[name] = callback
         self._call("page.expose_binding", name=name)
@@ -912,7 +919,7 @@ class Page(_Routing, _Emitter, _Locating):
 
     def query_selector(self, selector, strict=None):
         found = self._query(selector)
-        if strict and len(found) > 1:
+        if (strict or self._strict_selectors()) and len(found) > 1:
             raise StrictModeViolation("strict mode violation: \"%s\" resolved to %d elements" % (selector, len(found)))
         return found[0] if found else None
 
