@@ -40,6 +40,7 @@ type runner struct {
 	box         *sandbox.Spec // the sandbox of the model's processes, nil without one
 	spawned     bool          // the scripts' browsers come from wright (scriptBrowsers)
 	warm        *warmBrowser  // the scripts' warm Chromium (scriptBrowsers); nil without one
+	scriptRun   bool          // RunScript's: a saved script rerun, whatever its mode
 	begun       time.Time     // when Run began
 }
 

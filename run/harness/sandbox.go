@@ -99,7 +99,8 @@ func (r *runner) sandboxSocket() (string, error) {
 	return r.proxySocket, nil
 }
 
-// scriptBrowsers serves a workspace run's scripts their browsers from
+// scriptBrowsers serves a workspace run's scripts (and a rerun's, RunScript,
+// whatever the mode it was saved from) their browsers from
 // wright's process (scriptDrivers): a plain launch() is a fresh context of
 // the run's warm Chromium (or of the bench worker's, SharedBrowser), which
 // goes through the run's policy proxy at proxyURL. In a sandboxed run with
@@ -107,8 +108,8 @@ func (r *runner) sandboxSocket() (string, error) {
 // domains only and outside the sandbox. The socket joins vars.
 func (r *runner) scriptBrowsers(vars map[string]string, proxyURL string) error {
 	cfg := r.h.cfg
-	if cfg.Agent.Mode != "workspace" {
-		return nil
+	if cfg.Agent.Mode != "workspace" && !r.scriptRun {
+		return nil // a live run's one browser is its environment's
 	}
 	secretive := r.sandboxed && r.h.secrets != nil && len(r.h.secrets.Names()) > 0
 	pol, err := live.NewPolicy(cfg.Browser.AllowedDomains, cfg.Browser.BlockedDomains)

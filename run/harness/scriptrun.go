@@ -192,6 +192,7 @@ func (h *Harness) scriptJudge(verify Verify) (gate.Judge, *judgeMeter, *counting
 // model keys, plus the shell's variables.
 func (r *runner) scriptEnv() ([]string, error) {
 	h := r.h
+	r.scriptRun = true
 	var err error
 	if r.sandboxed, err = useSandbox(h.cfg); err != nil {
 		return nil, err
