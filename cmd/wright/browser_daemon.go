@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	"wright/agents/mcp"
 	"wright/agents/session"
 	"wright/browser"
+	"wright/env/proctab"
 	"wright/run/config"
 )
 
@@ -208,6 +210,9 @@ func ensureBrowserDaemon(c *cobra.Command) (bool, error) {
 	}
 	defer r.Close()
 	cmd := exec.Command(self, args...)
+	// A session opened from inside another one (its runner's shell) does
+	// not carry the other's mark, which would have it swept with that one.
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, sessionMark+"=") })
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.ExtraFiles = []*os.File{w}
 	// A session of its own: the terminal's Ctrl-C and hang-up are the
@@ -371,6 +376,14 @@ func serveBrowser(ctx context.Context, name string, flags *pflag.FlagSet, ready 
 	}
 	defer os.Remove(sock)
 	defer ln.Close()
+	// This daemon holds the name's socket, so a process that still carries
+	// the name's mark is a dead daemon's (a Chromium or runner its guard
+	// missed): it is swept before this session starts, and this session's
+	// own processes carry the mark from here on.
+	sweepSession(sock)
+	if err := os.Setenv(sessionMark, sock); err != nil {
+		return err
+	}
 	opt, err := browserSessionOptions(flags)
 	if err != nil {
 		return err
@@ -435,6 +448,21 @@ func (d *daemon) drain() {
 	select {
 	case <-done:
 	case <-time.After(2 * time.Second):
+	}
+}
+
+// sessionMark is the variable a session's daemon sets to its socket's
+// path, which its Chromium, driver and runner inherit.
+const sessionMark = "WRIGHT_BROWSER_SESSION"
+
+// sweepSession kills what a dead daemon of this socket left running:
+// every process (but this one) whose environment holds its mark.
+func sweepSession(sock string) {
+	mark := sessionMark + "=" + sock
+	find := func() []int { return proctab.WithEnv(mark, os.Getpid()) }
+	if left := find(); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "wright browser: sweeping %d processes a dead session of this name left: %v\n", len(left), left)
+		proctab.KillAll(find)
 	}
 }
 

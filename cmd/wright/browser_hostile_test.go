@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"wright/env/proctab"
 )
 
 // nobodyClient is a client of a session's socket run as another user
@@ -128,4 +131,41 @@ func TestBrowserSessionNamesAndSweep(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(outside, "*")); len(m) != 1 {
 		t.Errorf("a screenshot went through the planted link: %v", m)
 	}
+}
+
+// What a dead daemon left running (here a process planted with the
+// session's mark, as its Chromium or runner would carry it) is swept by
+// the next open of that name; the new session's own Chromium carries the
+// mark, so a later open would sweep it too.
+func TestBrowserOpenSweepsADeadSessionsProcesses(t *testing.T) {
+	srv := browserSite(t)
+	environ := browserEnv(t)
+	sock := filepath.Join(envValue(environ, "XDG_RUNTIME_DIR"), "wright-browser", "z.sock")
+	mark := sessionMark + "=" + sock
+	left := exec.Command("sleep", "97.41")
+	left.Env = append(os.Environ(), mark)
+	if err := left.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- left.Wait() }()
+	t.Cleanup(func() { _ = left.Process.Kill() })
+	wbOK(t, environ, "open", srv.URL+"/", "--session", "z")
+	t.Cleanup(func() { wb(t, environ, "close", "--session", "z") })
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the dead session's process was not swept by the next open")
+	}
+	marked := proctab.WithEnv(mark, os.Getpid())
+	chromium := 0
+	for _, p := range marked {
+		if strings.Contains(comm(p), "chrom") {
+			chromium++
+		}
+	}
+	if chromium == 0 {
+		t.Errorf("the new session's Chromium does not carry the mark: %v", marked)
+	}
+	t.Logf("swept the planted process; %d processes of the new session carry the mark (%d Chromium)", len(marked), chromium)
 }
