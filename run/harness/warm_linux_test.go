@@ -41,6 +41,10 @@ func warmSite(t *testing.T) (*httptest.Server, *atomic.Int64) {
 		w.Header().Set("Content-Type", "image/gif")
 		w.Write([]byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"))
 	})
+	mux.HandleFunc("/sw.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		fmt.Fprint(w, "self.addEventListener('fetch', () => {});")
+	})
 	mux.HandleFunc("/dl", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+r.URL.Query().Get("name")+`"`)
 		fmt.Fprint(w, "data of "+r.URL.Query().Get("name"))
@@ -241,7 +245,8 @@ func TestWarmBrowserIsolatesScripts(t *testing.T) {
 }
 
 // A later launch (the gate's final run after an exploration) is from
-// scratch: none of the earlier script's cookies, storage or HTTP cache.
+// scratch: none of the earlier script's cookies, storage, IndexedDB, HTTP
+// cache, Cache API, service workers or permissions.
 func TestWarmBrowserLaterLaunchIsFresh(t *testing.T) {
 	srv, hits := warmSite(t)
 	_, warm, env := warmDrivers(t)
@@ -260,11 +265,16 @@ with sync_playwright() as p:
     out["cookies_before"] = [c["value"] for c in page.context.cookies()]
     out["storage_before"] = page.evaluate("localStorage.getItem('who')")
     out["idb_before"] = page.evaluate("indexedDB.databases().then(l => l.map(d => d.name))")
+    out["sw_before"] = page.evaluate("navigator.serviceWorker.getRegistrations().then(l => l.length)")
+    out["caches_before"] = page.evaluate("caches.keys()")
     if set_state:
         page.goto(base + "/set?who=explore")
         page.evaluate("localStorage.setItem('who', 'explore')")
         page.evaluate("new Promise(r => { const q = indexedDB.open('explore'); q.onsuccess = () => r(); })")
         page.context.grant_permissions(["geolocation"])
+        page.evaluate("navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)")
+        page.evaluate("caches.open('explore').then(c => c.put('/x', new Response('x')))")
+        out["sw_set"] = page.evaluate("navigator.serviceWorker.getRegistrations().then(l => l.length)")
     out["geo"] = page.evaluate("navigator.permissions.query({name: 'geolocation'}).then(s => s.state)")
     b.close()
 print(json.dumps(out))
@@ -279,10 +289,11 @@ print(json.dumps(out))
 		t.Fatal(err)
 	}
 	t.Logf("exploration: %v; final: %v; cache hits %d then %d", first, final, hitsAfterFirst, hits.Load())
-	if first["geo"] != "granted" {
-		t.Errorf("the exploration's grant did not take: %v", first["geo"])
+	if first["geo"] != "granted" || first["sw_set"] != 1.0 {
+		t.Errorf("the exploration's grant or service worker did not take: %v", first)
 	}
-	if fmt.Sprint(final["cookies_before"]) != "[]" || final["storage_before"] != nil || fmt.Sprint(final["idb_before"]) != "[]" || final["geo"] == "granted" {
+	if fmt.Sprint(final["cookies_before"]) != "[]" || final["storage_before"] != nil || fmt.Sprint(final["idb_before"]) != "[]" ||
+		final["geo"] == "granted" || final["sw_before"] != 0.0 || fmt.Sprint(final["caches_before"]) != "[]" {
 		t.Errorf("the final run saw the exploration's state: %v", final)
 	}
 	if hits.Load() != hitsAfterFirst+1 {
