@@ -54,7 +54,9 @@ the environment). Over HTTP every request must carry the bearer token printed
 at start ($` + mcp.TokenEnv + ` fixes it), and only loopback is served unless
 --allow-remote: a request whose Host or Origin is not the server's own (a web
 page, a rebound name) is refused before its body is read, as are bodies over
-1 MiB and sessions or requests past --max-sessions and --max-calls. wright mcp config --agent NAME prints a client's config.`,
+1 MiB and sessions or requests past --max-sessions and --max-calls. Browser
+tools read and write files inside --workspace only. wright mcp config
+--agent NAME prints a client's config.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd, f) },
 	}
