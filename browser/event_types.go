@@ -1,8 +1,10 @@
 package browser
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -164,12 +166,20 @@ type RequestInfo struct {
 	ResourceType string               `json:"resource_type"`
 	Navigation   bool                 `json:"navigation"`
 	PostData     *string              `json:"post_data,omitempty"` // nil: the request has no body
+	// PostDataB64 is the body's bytes in base64 when they are not UTF-8
+	// text (JSON would carry each invalid byte as U+FFFD).
+	PostDataB64 *string `json:"post_data_b64,omitempty"`
 }
 
 // requestInfo describes r, sent as request id with its URL as given.
 func requestInfo(id, url string, r *proto.NetworkRequest, typ proto.NetworkResourceType, navigation bool) RequestInfo {
-	return RequestInfo{Request: id, URL: url, Method: r.Method, Headers: r.Headers,
+	info := RequestInfo{Request: id, URL: url, Method: r.Method, Headers: r.Headers,
 		ResourceType: strings.ToLower(string(typ)), Navigation: navigation, PostData: postData(r)}
+	if info.PostData != nil && !utf8.ValidString(*info.PostData) {
+		b := base64.StdEncoding.EncodeToString([]byte(*info.PostData))
+		info.PostDataB64 = &b
+	}
+	return info
 }
 
 // RequestEvent: the page sent a request (a redirect is a new one).

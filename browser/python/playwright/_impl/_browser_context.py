@@ -184,6 +184,8 @@ class BrowserContext(_Routing, _Emitter):
             page._call("page.emulate", geolocation=geolocation)
 
     def set_extra_http_headers(self, headers):
+        from ._page import _check_header_values
+        _check_header_values("BrowserContext.set_extra_http_headers", headers)
         self._emulation["extra_http_headers"] = dict(headers)
         self._sync_defaults()
         for page in self.pages:

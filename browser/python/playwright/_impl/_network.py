@@ -26,6 +26,7 @@ class Request:
         self.method = params.get("method") or "GET"
         self._headers = {k.lower(): v for k, v in (params.get("headers") or {}).items()}
         self.post_data = params.get("post_data")
+        self._post_data_b64 = params.get("post_data_b64")
         self.resource_type = params.get("resource_type") or "other"
         self._navigation = bool(params.get("navigation"))
         self._main_frame = params.get("main_frame", True)
@@ -59,6 +60,8 @@ class Request:
 
     @property
     def post_data_buffer(self):
+        if self._post_data_b64 is not None:
+            return base64.b64decode(self._post_data_b64)  # a body that is not UTF-8 text, byte for byte
         return None if self.post_data is None else self.post_data.encode("utf-8")
 
     @property
@@ -395,7 +398,9 @@ class Route:
         if post_data is not None:
             if isinstance(post_data, (dict, list)):
                 post_data = json.dumps(post_data)
+            req._post_data_b64 = None
             if isinstance(post_data, (bytes, bytearray)):
+                req._post_data_b64 = base64.b64encode(bytes(post_data)).decode()
                 post_data = bytes(post_data).decode("latin-1")
             req.post_data = post_data
 

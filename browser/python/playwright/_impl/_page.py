@@ -15,7 +15,7 @@ from ._errors import Error, StrictModeViolation, TargetClosed, TimeoutError
 from ._str_utils import _api_description, _regex_body
 from ._helpers import _LOAD_STATES, _UNSET, _abs_path, _screenshot_bytes, _url_matches, _viewport
 from ._events import _Emitter, _fit_args
-from ._js_handle import _decode, _encode, _js_call, _named_after
+from ._js_handle import _decode, _encode, _js_call, _js_type_name, _named_after
 from ._console_message import ConsoleMessage
 from ._worker import Worker
 from ._dialog import Dialog
@@ -131,6 +131,14 @@ def _screenshot_decorations(page, mask, mask_color, style, animations, caret):
             except Error:
                 pass  # the page moved on: nothing of ours is left on it
     return undo
+
+
+def _check_header_values(api, headers):
+    """Header values are strings in Playwright; any other is refused by name, as its protocol does."""
+    for i, value in enumerate((headers or {}).values()):
+        if not isinstance(value, str):
+            raise Error("%s: headers[%d].value: expected string, got %s" % (api, i, _js_type_name(value)),
+                        type="InvalidParams", method=api)
 
 
 def _call_locator_handler(handler, locator):
@@ -1063,7 +1071,12 @@ class Page(_Routing, _Emitter, _Locating):
 
     def set_extra_http_headers(self, headers):
         """Send these headers with every request of the page (on top of its context's)."""
+        _check_header_values("Page.set_extra_http_headers", headers)
         merged = dict((self._context._emulation.get("extra_http_headers") or {}) if self._context is not None else {})
+        # Header names are case-insensitive: the page's Foo replaces the context's fOo.
+        for name in headers or {}:
+            for old in [k for k in merged if k.lower() == str(name).lower()]:
+                del merged[old]
         merged.update(headers or {})
         self._extra_headers = merged
         self._call("page.emulate", extra_http_headers=merged)
