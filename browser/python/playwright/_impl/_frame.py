@@ -247,7 +247,7 @@ class Frame(_Locating):
         page._check_referer(url, referer)
         if page._context is not None and page._context._options.get("base_url"):
             url = urllib.parse.urljoin(page._context._options["base_url"], url)
-        self._check_attached("Frame was detached", "Frame.goto")
+        self._check_attached("Navigating frame was detached!", "Frame.goto")
         page._frame_nav_responses().pop(self._frame_id, None)
         result = page._call("page.frame_goto", page._navigation_timeout(timeout, {}), frame=self._frame_id,
                             url=url, wait_until=wait_until, referer=referer or "")
@@ -276,7 +276,7 @@ class Frame(_Locating):
             except TargetClosed:
                 raise
             except Error:
-                self._check_attached("Frame was detached", "Frame.wait_for_load_state")
+                self._check_attached("Navigating frame was detached!", "Frame.wait_for_load_state")
                 return False  # the document is being replaced: ask the next one
         try:
             self._page._poll(check, limit, "waiting for the %s state of the frame" % state)
