@@ -82,6 +82,11 @@ class Request:
     def is_navigation_request(self):
         return self._navigation
 
+    @property
+    def existing_response(self):
+        """The response if it has been received already, else None (no waiting)."""
+        return self._response
+
     def response(self):
         if self._response is None and not self._finished and self.failure is None:
             self._page._transport_of().pump(self._page._timeout_ms() / 1000.0,
