@@ -67,7 +67,23 @@ def _input_files(files):
         paths.append(os.path.abspath(path))
     if paths and payloads:
         raise Error("set_input_files: give file paths or file payloads, not both", type="InvalidParams")
+    dirs = [p for p in paths if os.path.isdir(p)]
+    if len(dirs) > 1:
+        raise Error("set_input_files: Multiple directories are not supported", type="InvalidParams")
+    if dirs and len(paths) > 1:
+        raise Error("set_input_files: File paths must be all files or a single directory", type="InvalidParams")
     return paths, payloads
+
+
+def _check_directory_input(paths, is_directory_input):
+    """A directory goes only to an <input webkitdirectory>; uploading one is not built yet (named)."""
+    if not (paths and os.path.isdir(paths[0])):
+        return
+    if not is_directory_input():
+        raise Error("set_input_files: File input does not support directories, pass individual files instead",
+                    type="InvalidParams")
+    raise Error("set_input_files: uploading a directory (an <input webkitdirectory>) is not supported by wright's "
+                "Playwright client yet; pass the directory's files", type="Error")
 
 
 class FileChooser:

@@ -8,7 +8,7 @@ from ._errors import Error, StrictModeViolation, TimeoutError
 from ._str_utils import _api_description, _join, _role_part, _test_id_part, _text_body
 from ._helpers import _UNSET, _abs_path, _as_list, _point, _screenshot_bytes
 from ._js_handle import _ArgumentTypeError, _decode, _encode, _js_call, _js_type_name, _named_after
-from ._files import _DROP_JS, _drop_file, _input_files
+from ._files import _DROP_JS, _check_directory_input, _drop_file, _input_files
 from ._input import _check_touch
 
 
@@ -520,6 +520,7 @@ class Locator(_Locating):
     def set_input_files(self, files, timeout=None, no_wait_after=None):
         """Set the files of an <input type=file>: paths, {name, mimeType, buffer} dicts, or a list; [] clears it."""
         paths, payloads = _input_files(files)
+        _check_directory_input(paths, lambda: self.evaluate("e => !!e.webkitdirectory", timeout=timeout))
         params = {"paths": paths}
         if payloads:
             params = {"payloads": payloads}
