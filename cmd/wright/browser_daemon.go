@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -546,9 +547,18 @@ func allowedPeer(conn net.Conn) error {
 	return fmt.Errorf("refused a connection from uid %d: this session serves uid %d only", uid, os.Getuid())
 }
 
+// maxRequest bounds one request line: run_code's code is the largest
+// part of any, and none comes near.
+const maxRequest = 8 << 20
+
 func (d *daemon) serve(ctx context.Context, conn net.Conn) {
-	line, err := bufio.NewReaderSize(conn, 1<<20).ReadBytes('\n')
+	line, err := bufio.NewReaderSize(io.LimitReader(conn, maxRequest), 1<<20).ReadBytes('\n')
 	if err != nil && len(line) == 0 {
+		return
+	}
+	if len(line) >= maxRequest {
+		b, _ := json.Marshal(browserReply{Error: fmt.Sprintf("bad request: over %d bytes", maxRequest)})
+		_, _ = conn.Write(append(b, '\n'))
 		return
 	}
 	var req browserRequest
