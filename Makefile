@@ -163,10 +163,12 @@ test-short: test-deps
 
 # The Go benchmarks, then bench/measure/perf: wright side by side with Playwright on
 # pages from npm (needs node and npm; PERF_ROUNDS, PERF_REPS to adjust).
+# BenchmarkHarnessStep runs whole recorded 40-step runs: a few are enough.
 PERF_ROUNDS ?= 3
 PERF_REPS   ?= 5
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./env/workspace ./browser/...
+	$(GO) test -run '^$$' -bench BenchmarkHarnessStep -benchtime 5x ./run/agent
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
 	  bench/measure/perf/run.sh $(PERF_ROUNDS) $(PERF_REPS); \
 	else echo "bench/measure/perf skipped: it needs node and npm"; fi
