@@ -169,7 +169,7 @@ func (x *HarnessExecutor) run(ctx context.Context, cfg *config.Config, a Attempt
 	}
 	scoring := time.Now()
 	if rec.ExitStatus == string(agent.Submitted) && !live && a.Task.Eval.NeedsPage() {
-		probe, probeErr = x.rerun(ctx, cfg, a, res.RunDir)
+		probe, probeErr = x.rerun(ctx, cfg, a, res.RunDir, shared)
 	}
 	v := Score(ctx, a.Task, Final{
 		ExitStatus: rec.ExitStatus, Response: rec.FinalResponse, GateLabel: rec.GateLabel,
@@ -301,7 +301,7 @@ func probeLive(ctx context.Context, e env.Environment, exprs []string) (*PagePro
 // (bench_eval/, beside the workspace, so final_runs/ stays the model's and
 // the gate's) and reads the page the script was last active on through the
 // driver's probe.
-func (x *HarnessExecutor) rerun(ctx context.Context, cfg *config.Config, a Attempt, runDir string) (*PageProbe, string) {
+func (x *HarnessExecutor) rerun(ctx context.Context, cfg *config.Config, a Attempt, runDir, shared string) (*PageProbe, string) {
 	src := filepath.Join(runDir, "workspace", "final_script.py")
 	script, err := os.ReadFile(src)
 	if err != nil {
@@ -327,7 +327,23 @@ func (x *HarnessExecutor) rerun(ctx context.Context, cfg *config.Config, a Attem
 	if err != nil {
 		return nil, err.Error()
 	}
-	vars[probe.Env] = reqPath
+	// The rerun's launch() is a context of the worker's shared Chromium
+	// (or of one started for it) whose driver reads the probe, rather
+	// than a driver and a Chromium of its own asked through WRIGHT_PROBE.
+	ps, err := harness.StartProbeScripts(cfg, dir, shared, &req)
+	if err != nil {
+		return nil, err.Error()
+	}
+	if ps != nil {
+		// Closed once the script ends, before probe.json is read: the
+		// driver writes it when the script's browser ends.
+		defer ps.Close()
+		for k, v := range ps.Vars() {
+			vars[k] = v
+		}
+	} else {
+		vars[probe.Env] = reqPath
+	}
 	timeout := x.RerunTimeout
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
@@ -345,6 +361,9 @@ func (x *HarnessExecutor) rerun(ctx context.Context, cfg *config.Config, a Attem
 	cmd.Stdout, cmd.Stderr = log, log
 	setProcessGroup(cmd)
 	runErr := cmd.Run()
+	if ps != nil {
+		ps.Close()
+	}
 	b, err := os.ReadFile(req.Out)
 	if err != nil {
 		if runErr != nil {

@@ -14,6 +14,7 @@ import (
 
 	"wright/browser"
 	"wright/browser/driver"
+	"wright/browser/probe"
 	"wright/internal/scratch"
 )
 
@@ -45,7 +46,8 @@ type scriptDrivers struct {
 	ws     string
 	opts   browser.Options
 	har    driver.HAROptions
-	filter bool // sandboxed: every request passes the checks of scriptfilter_linux.go
+	filter bool           // sandboxed: every request passes the checks of scriptfilter_linux.go
+	probe  *probe.Request // read from each client's last page when it ends (ProbeScripts)
 	warm   *warmBrowser
 	dir    string
 	l      net.Listener
@@ -57,6 +59,12 @@ type scriptDrivers struct {
 }
 
 func startScriptDrivers(ws string, opts browser.Options, har driver.HAROptions, warm *warmBrowser, filter bool) (*scriptDrivers, error) {
+	return startProbeDrivers(ws, opts, har, warm, filter, nil)
+}
+
+// startProbeDrivers is startScriptDrivers whose drivers read pr from each
+// client's last page when it ends (ProbeScripts).
+func startProbeDrivers(ws string, opts browser.Options, har driver.HAROptions, warm *warmBrowser, filter bool, pr *probe.Request) (*scriptDrivers, error) {
 	// The path as the sandbox binds it, which is how scripts name it.
 	abs, err := filepath.Abs(ws)
 	if err != nil {
@@ -76,7 +84,7 @@ func startScriptDrivers(ws string, opts browser.Options, har driver.HAROptions, 
 		return nil, fmt.Errorf("script drivers: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &scriptDrivers{ws: abs, opts: opts, har: har, filter: filter, warm: warm, dir: dir, l: l, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
+	d := &scriptDrivers{ws: abs, opts: opts, har: har, filter: filter, probe: pr, warm: warm, dir: dir, l: l, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
 	d.wg.Add(1)
 	go d.accept()
 	return d, nil
@@ -126,7 +134,7 @@ func (d *scriptDrivers) accept() {
 // passing through the checks above.
 func (d *scriptDrivers) serve(c net.Conn) {
 	defer c.Close()
-	so := driver.ServerOptions{Browser: d.opts, HAR: d.har}
+	so := driver.ServerOptions{Browser: d.opts, HAR: d.har, Probe: d.probe}
 	if d.warm != nil {
 		so.Warm = d.warm.devTools
 	}

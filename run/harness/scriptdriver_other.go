@@ -5,6 +5,7 @@ package harness
 import (
 	"wright/browser"
 	"wright/browser/driver"
+	"wright/browser/probe"
 )
 
 // DriverSpawnEnv and DriverWarmEnv: see the Linux file. Elsewhere scripts
@@ -18,6 +19,10 @@ const (
 type scriptDrivers struct{}
 
 func startScriptDrivers(string, browser.Options, driver.HAROptions, *warmBrowser, bool) (*scriptDrivers, error) {
+	return nil, errNoScriptDrivers
+}
+
+func startProbeDrivers(string, browser.Options, driver.HAROptions, *warmBrowser, bool, *probe.Request) (*scriptDrivers, error) {
 	return nil, errNoScriptDrivers
 }
 

@@ -18,7 +18,9 @@ import (
 	"wright/browser"
 	"wright/browser/driver"
 	"wright/browser/launcher"
+	"wright/browser/probe"
 	"wright/browser/python"
+	"wright/run/config"
 )
 
 // warmSite is the page the isolation scripts use: /set?who= sets a cookie,
@@ -374,5 +376,53 @@ print(json.dumps(out))
 	}
 	if second["title"] != "page" || warm.started.Load() != 2 {
 		t.Errorf("after the death: %v, %d launches", second, warm.started.Load())
+	}
+}
+
+// The bench's rerun of a final script reads the page it ended on through
+// the warm driver's probe (ProbeScripts), starting no Chromium of its own.
+func TestProbeScriptsReadTheLastPage(t *testing.T) {
+	srv, _ := warmSite(t)
+	lib := t.TempDir()
+	if _, err := python.Install(lib); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	req := &probe.Request{Exprs: []string{"document.title", "location.pathname"}, Out: filepath.Join(dir, "probe.json")}
+	cfg, err := config.Load(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := StartProbeScripts(cfg, dir, "", req)
+	if err != nil || ps == nil {
+		t.Fatalf("start: %v", err)
+	}
+	defer ps.Close()
+	env := append(os.Environ(), "PYTHONPATH="+lib, "PYTHONDONTWRITEBYTECODE=1", "WRIGHT_BIN=/nonexistent-so-a-cold-launch-fails",
+		DriverWarmEnv+"="+ps.Vars()[DriverWarmEnv])
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	const src = `
+import json, sys
+from wright_browser import launch
+with launch() as browser:
+    page = browser.new_page()
+    page.goto(sys.argv[1] + "/page")
+print(json.dumps({"ok": True}))
+`
+	if _, err := runPy(ctx, t, env, dir, "final_script.py", src, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	ps.Close()
+	b, err := os.ReadFile(req.Out)
+	if err != nil {
+		t.Fatalf("no probe written: %v", err)
+	}
+	var got probe.Result
+	if err := json.Unmarshal(b, &got); err != nil || len(got.Values) != 2 || string(got.Values[0].Value) != `"page"` || string(got.Values[1].Value) != `"/page"` {
+		t.Errorf("probe: %s (%v)", b, err)
+	}
+	if n := ps.d.warm.started.Load(); n != 1 {
+		t.Errorf("%d Chromium launches, want 1", n)
 	}
 }
