@@ -105,7 +105,7 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 		return Verdict{}, errors.New("rerun gate: no workspace directory")
 	}
 	script := filepath.Join(o.Workspace, FinalScriptName)
-	src, err := os.ReadFile(script)
+	src, err := readOwnFile(script)
 	if errors.Is(err, os.ErrNotExist) {
 		return refuse(fmt.Sprintf("There is no %s in the workspace (%s). Write the complete script that carries out the task from a fresh browser, saving screenshots into $RUN_DIR/%s/ as final_execution_<n>_<what>.png; the gate then runs it from scratch and has it judged.", FinalScriptName, o.Workspace, ScreenshotsDir)), nil
 	}
@@ -114,6 +114,9 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	}
 
 	runsDir := filepath.Join(o.Workspace, FinalRunsDir)
+	if fi, err := os.Lstat(runsDir); err == nil && !fi.IsDir() {
+		return refuse(fmt.Sprintf("%s/ in the workspace is not a folder (a link or a file), so the gate has nowhere of the workspace's own to run the script. Remove it and say done again; the gate makes the folder itself.", FinalRunsDir)), nil
+	}
 	n, err := NextRunNumber(runsDir)
 	if err != nil {
 		return Verdict{}, fmt.Errorf("rerun gate: %w", err)
@@ -121,7 +124,15 @@ func (g *RerunGate) Check(ctx context.Context) (Verdict, error) {
 	runName := fmt.Sprintf("run_%d", n)
 	rel := FinalRunsDir + "/" + runName
 	runDir := filepath.Join(runsDir, runName)
-	if err := os.MkdirAll(filepath.Join(runDir, ScreenshotsDir), 0o755); err != nil {
+	// Made one level at a time, never through a link the script planted:
+	// Mkdir fails on a name that exists, a link included.
+	if err := os.MkdirAll(runsDir, 0o755); err != nil {
+		return Verdict{}, fmt.Errorf("rerun gate: make %s: %w", FinalRunsDir, err)
+	}
+	if err := os.Mkdir(runDir, 0o755); err != nil {
+		return refuse(fmt.Sprintf("The gate could not make %s for its run (%v): leave final_runs/ to the gate. Say done again.", rel, err)), nil
+	}
+	if err := os.Mkdir(filepath.Join(runDir, ScreenshotsDir), 0o755); err != nil {
 		return Verdict{}, fmt.Errorf("rerun gate: make %s: %w", rel, err)
 	}
 	runScript := filepath.Join(runDir, FinalScriptName)
@@ -397,4 +408,27 @@ func (g *RerunGate) sandboxed(cmd *exec.Cmd) error {
 		cmd.Path = g.opts.Python
 	}
 	return g.opts.Sandbox.Wrap(cmd)
+}
+
+// readOwnFile reads a file the model wrote in its workspace, refusing a link:
+// the gate reads outside the sandbox, and a final_script.py linked to a host
+// file would otherwise be copied into the run folder and its text shown to
+// the model in the gate's answer.
+func readOwnFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%s is a symbolic link; the gate runs only a file of the workspace's own", filepath.Base(path))
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", filepath.Base(path))
+	}
+	return io.ReadAll(io.LimitReader(f, 16<<20))
 }
