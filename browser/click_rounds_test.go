@@ -129,3 +129,31 @@ document.getElementById('b').addEventListener('mouseover', () => window.overs++)
 		t.Errorf("the first click in a reloaded document: %s, want %s", got, want)
 	}
 }
+
+// A click that moves the URL within the document (a #fragment link, a
+// handler's pushState) returns with URL() already the new one; a click
+// that moves nothing leaves it as it was.
+func TestClickURLWithinTheDocument(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>same</title>
+<a id="frag" href="#here">here</a>
+<button id="push" onclick="history.pushState({}, '', '/pushed')">push</button>
+<button id="still" onclick="this.textContent = 'done'">still</button>`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx := context.Background()
+	p := testPage(t)
+	if _, err := p.Goto(ctx, srv.URL+"/", Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ sel, suffix string }{{"#still", "/"}, {"#frag", "/#here"}, {"#push", "/pushed"}, {"#still", "/pushed"}} {
+		if err := loc(t, p, c.sel).Click(ctx, ClickOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if u := p.URL(); !strings.HasSuffix(u, c.suffix) {
+			t.Errorf("right after a click on %s the URL is %s, want it to end in %s", c.sel, u, c.suffix)
+		}
+	}
+}

@@ -112,16 +112,21 @@ func (l *Locator) click(ctx context.Context, name string, opts ClickOptions) err
 	if err != nil {
 		return o.fail(err, "")
 	}
+	unchanged := false
 	err = l.p.waitNavigationsAfter(o, opts.NoWaitAfter, func() error {
 		if err := l.p.mouse.clickWith(o, pt, opts, mods); err != nil {
 			return o.fail(err, "clicking "+l.selector)
 		}
 		return nil
-	}, func() { l.p.submissionBarrier(o, mark, inMain) })
+	}, func() { unchanged = l.p.submissionBarrier(o, mark, inMain) })
 	if err != nil {
 		return err
 	}
-	l.p.settleURL(o, mark.Href)
+	if !unchanged {
+		// The URL may have moved within the document (a #fragment link):
+		// settleURL reads it and waits for the events to agree.
+		l.p.settleURL(o, mark.Href)
+	}
 	return nil
 }
 
@@ -168,7 +173,10 @@ func (p *Page) markInput(o *op) (inputMark, error) {
 // next frame: it is paid only when the main frame's document counted a
 // submission since before (one quick call), or when that cannot be told
 // (no mark; the element is in a frame, whose submissions are not counted).
-func (p *Page) submissionBarrier(o *op, before inputMark, inMain bool) {
+// unchanged reports that the document's URL, read after the action in the
+// same call, is still the one before it, so there is nothing for
+// settleURL to wait for.
+func (p *Page) submissionBarrier(o *op, before inputMark, inMain bool) (unchanged bool) {
 	if before.ok && inMain {
 		var after inputMark
 		ec, err := p.main(o)
@@ -178,15 +186,16 @@ func (p *Page) submissionBarrier(o *op, before inputMark, inMain bool) {
 		if err != nil {
 			// The document is gone: the navigation has started, and its
 			// events say when it commits.
-			return
+			return false
 		}
 		if after.Submissions == before.Submissions {
-			return
+			return after.Href == before.Href
 		}
 	}
 	if ec, err := p.main(o); err == nil {
 		_, _ = proto.RuntimeEvaluate{Expression: "new Promise(r => setTimeout(r, 0))", AwaitPromise: true, ContextID: ec.id}.Call(o.rodPage())
 	}
+	return false
 }
 
 // waitNavigationsAfter runs act and then, unless noWait, barrier, and
