@@ -135,6 +135,11 @@ func (d *scriptDrivers) accept() {
 func (d *scriptDrivers) serve(c net.Conn) {
 	defer c.Close()
 	so := driver.ServerOptions{Browser: d.opts, HAR: d.har, Probe: d.probe}
+	if d.filter {
+		// Beneath the filter's check, the driver's own: a link swapped in
+		// after the filter looked is not followed out of the workspace.
+		so.FileRoot = d.ws
+	}
 	if d.warm != nil {
 		so.Warm = d.warm.devTools
 	}
