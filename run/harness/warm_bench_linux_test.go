@@ -53,6 +53,13 @@ func BenchmarkWarmLaunch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The interpreter itself, as node is: a python3 on PATH may be a
+	// version manager's shell shim, which would time the shim.
+	py, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		b.Fatalf("python3: %v", err)
+	}
+	python := strings.TrimSpace(string(py))
 	_, warm, env := warmDrivers(b)
 	base := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
 		return strings.HasPrefix(kv, "WRIGHT_BIN=") || strings.HasPrefix(kv, DriverWarmEnv+"=")
@@ -63,8 +70,8 @@ func BenchmarkWarmLaunch(b *testing.B) {
 		argv []string
 		env  []string
 	}{
-		{"wright warm", []string{"python3", filepath.Join(scripts, "five.py"), srv.URL}, env},
-		{"wright cold", []string{"python3", filepath.Join(scripts, "five.py"), srv.URL}, cold},
+		{"wright warm", []string{python, filepath.Join(scripts, "five.py"), srv.URL}, env},
+		{"wright cold", []string{python, filepath.Join(scripts, "five.py"), srv.URL}, cold},
 		{"playwright node", []string{"node", filepath.Join(scripts, "five.cjs"), srv.URL},
 			append(slices.Clone(base), "PW_CORE="+pwCore, "PW_CHROMIUM="+chromium)},
 	}
