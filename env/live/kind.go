@@ -2,6 +2,9 @@ package live
 
 import (
 	"context"
+	"os/exec"
+	"strings"
+	"sync"
 
 	"wright/env"
 )
@@ -35,5 +38,16 @@ except (ValueError, UnicodeDecodeError) as e:
 `
 
 func checkPython(ctx context.Context, code string) error {
-	return env.CheckWith(ctx, "python_code", code, []string{"python3", "-I", "-S", "-c", pythonCheck}, nil)
+	return env.CheckWith(ctx, "python_code", code, []string{checker(), "-I", "-S", "-c", pythonCheck}, nil)
 }
+
+// checker is the interpreter behind python3 on PATH, asked once: a version
+// manager's python3 (pyenv, asdf) is a shell script that picks a version on
+// every start, about 100 ms that each step's check would pay again.
+var checker = sync.OnceValue(func() string {
+	out, err := exec.Command("python3", "-I", "-S", "-c", "import sys; print(sys.executable)").Output()
+	if exe := strings.TrimSpace(string(out)); err == nil && exe != "" {
+		return exe
+	}
+	return "python3"
+})
