@@ -198,49 +198,6 @@ func (p *Page) submissionBarrier(o *op, before inputMark, inMain bool) (unchange
 	return false
 }
 
-// waitNavigationsAfter runs act and then, unless noWait, barrier, and
-// waits until every navigation act started in this page has committed (or
-// stopped). It is waitNavigationsOf with the caller's barrier.
-func (p *Page) waitNavigationsAfter(o *op, noWait bool, act func() error, barrier func()) error {
-	if noWait {
-		return act()
-	}
-	w := &navWatch{pending: map[proto.PageFrameID]bool{}, changed: make(chan struct{})}
-	p.navs.mu.Lock()
-	if p.navs.list == nil {
-		p.navs.list = map[*navWatch]bool{}
-	}
-	p.navs.list[w] = true
-	p.navs.mu.Unlock()
-	defer func() {
-		p.navs.mu.Lock()
-		delete(p.navs.list, w)
-		p.navs.mu.Unlock()
-	}()
-	if err := act(); err != nil {
-		return err
-	}
-	barrier()
-	for {
-		p.navs.mu.Lock()
-		n, ch := len(w.pending), w.changed
-		p.navs.mu.Unlock()
-		if n == 0 {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-o.ctx.Done():
-			if err := p.closedErr(); err != nil {
-				return err
-			}
-			// The action was done; a navigation that did not commit in
-			// the action's time is not its failure.
-			return nil
-		}
-	}
-}
-
 // Hover moves the mouse over the element.
 func (l *Locator) Hover(ctx context.Context, force bool, timeout time.Duration) error {
 	o := l.p.begin(ctx, timeout)

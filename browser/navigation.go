@@ -679,6 +679,20 @@ func (p *Page) noteNavigation(msg *rod.Message) {
 // waitNavigationsOf runs act and then, unless noWait, waits until every
 // navigation it started in this page has committed (or stopped).
 func (p *Page) waitNavigationsOf(o *op, noWait bool, what string, act func() error) error {
+	return p.waitNavigationsAfter(o, noWait, act, func() {
+		// A form's submission is a task the input queued: let the page's
+		// main thread run it before looking. An error (the page navigated
+		// away) says as much.
+		if ec, err := p.main(o); err == nil {
+			_, _ = proto.RuntimeEvaluate{Expression: "new Promise(r => setTimeout(r, 0))", AwaitPromise: true, ContextID: ec.id}.Call(o.rodPage())
+		}
+	})
+}
+
+// waitNavigationsAfter runs act and then, unless noWait, barrier, and
+// waits until every navigation act started in this page has committed (or
+// stopped).
+func (p *Page) waitNavigationsAfter(o *op, noWait bool, act func() error, barrier func()) error {
 	if noWait {
 		return act()
 	}
@@ -697,12 +711,7 @@ func (p *Page) waitNavigationsOf(o *op, noWait bool, what string, act func() err
 	if err := act(); err != nil {
 		return err
 	}
-	// A form's submission is a task the input queued: let the page's main
-	// thread run it before looking. An error (the page navigated away)
-	// says as much.
-	if ec, err := p.main(o); err == nil {
-		_, _ = proto.RuntimeEvaluate{Expression: "new Promise(r => setTimeout(r, 0))", AwaitPromise: true, ContextID: ec.id}.Call(o.rodPage())
-	}
+	barrier()
 	for {
 		p.navs.mu.Lock()
 		n, ch := len(w.pending), w.changed
@@ -716,8 +725,8 @@ func (p *Page) waitNavigationsOf(o *op, noWait bool, what string, act func() err
 			if err := p.closedErr(); err != nil {
 				return err
 			}
-			// The action itself was done; a navigation that never
-			// committed in the action's time is not its failure.
+			// The action was done; a navigation that did not commit in
+			// the action's time is not its failure.
 			return nil
 		}
 	}
