@@ -230,6 +230,12 @@ func attach(ctx context.Context, opts Options) (*Browser, error) {
 		opts.OwnContextsOnly = true
 	}
 	b := &Browser{opts: opts, attached: true}
+	if opts.FreshContext && opts.ContextProxy != "" {
+		// Every context of this client goes through that proxy, as a
+		// launched browser's pages go through its --proxy-server: its
+		// failure answers become the net errors Playwright raises.
+		b.proxy = opts.ContextProxy
+	}
 	if err := b.connect(ctx, wsURL); err != nil {
 		return nil, err
 	}
