@@ -21,6 +21,7 @@ import (
 	"wright/bench"
 	"wright/browser"
 	"wright/demo"
+	"wright/internal/scratch"
 	"wright/library"
 	"wright/model"
 	"wright/run/config"
@@ -323,7 +324,9 @@ func reportBench(cmd *cobra.Command, f benchFlags, outcome bench.Outcome) error 
 // recorded replies it needs go to a temporary folder, so that nothing is
 // written under -o before the bench is known to start.
 func checkBenchConfigs(f benchFlags, tasks []bench.Task, exe string) error {
-	recDir, err := os.MkdirTemp("", "wright-bench-check-")
+	// A scratch folder, owned: a bench killed during the check leaves it
+	// for the next run to sweep.
+	recDir, err := scratch.MkdirTemp("", "bench-check-")
 	if err != nil {
 		return fmt.Errorf("check the bench's config: %w", err)
 	}
