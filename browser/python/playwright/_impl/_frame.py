@@ -244,7 +244,7 @@ class Frame(_Locating):
         if self._main:
             return self._page.goto(url, wait_until=wait_until, timeout=timeout, referer=referer)
         page = self._page
-        page._check_referer(url, referer)
+        _check_referer(page, url, referer)
         if page._context is not None and page._context._options.get("base_url"):
             url = urllib.parse.urljoin(page._context._options["base_url"], url)
         self._check_attached("Navigating frame was detached!", "Frame.goto")
@@ -325,3 +325,13 @@ _SELECTOR_SHORTCUTS = {
     "is_editable": "is_editable", "dispatch_event": "dispatch_event", "set_checked": "set_checked",
     "eval_on_selector": None, "tap": "tap",
 }
+
+
+def _check_referer(page, url, referer):
+    """A referer given to goto may not repeat one the page's (or its context's) extra headers set."""
+    headers = page._extra_headers
+    if headers is None and page._context is not None:
+        headers = page._context._emulation.get("extra_http_headers")
+    if referer is not None and any(k.lower() == "referer" for k in (headers or {})):
+        raise Error('"referer" is already specified as extra HTTP header (navigating to %s)' % url,
+                    type="InvalidParams")

@@ -27,7 +27,7 @@ from ._files import Download, FileChooser
 from ._locator import FrameLocator, Locator, _HIGHLIGHT_JS, _Locating
 from ._element_handle import ElementHandle
 from ._waiter import _NavigationWaiter, _describe_pattern, _url_predicate
-from ._frame import Frame, _SET_CONTENT_JS
+from ._frame import Frame, _SET_CONTENT_JS, _check_referer
 from ._pdf import _pdf
 from ._video import Screencast
 
@@ -291,7 +291,7 @@ class Page(_Routing, _Emitter, _Locating):
 
     def goto(self, url, wait_until=None, timeout=None, referer=None):
         """Navigate; returns the main document's Response (None for about: and data: URLs, which have none)."""
-        self._check_referer(url, referer)
+        _check_referer(self, url, referer)
         if self._context is not None and self._context._options.get("base_url"):
             url = urllib.parse.urljoin(self._context._options["base_url"], url)
         self._nav_response = None
@@ -1081,14 +1081,6 @@ class Page(_Routing, _Emitter, _Locating):
         self._extra_headers = merged
         self._call("page.emulate", extra_http_headers=merged)
 
-    def _check_referer(self, url, referer):
-        headers = self._extra_headers
-        if headers is None and self._context is not None:
-            headers = self._context._emulation.get("extra_http_headers")
-        if referer is not None and any(k.lower() == "referer" for k in (headers or {})):
-            raise Error('"referer" is already specified as extra HTTP header (navigating to %s)' % url,
-                        type="InvalidParams")
-
     def _navigation_timeout(self, timeout, params):
         """A navigation's timeout: the one given, else the page's or context's navigation timeout (else
         None: the default timeout). Its load state is checked here, with Playwright's message."""
@@ -1109,13 +1101,12 @@ class Page(_Routing, _Emitter, _Locating):
             element = ElementHandle(self, params.get("handle"), "input")
             self._emit("filechooser", FileChooser(self, element, params.get("multiple")))
         elif kind == "download":
-            download = Download(self, params)
-            if self._context is not None:
-                # Deleted with the context, as Playwright's downloads are (BrowserContext.close).
-                self._context.__dict__.setdefault("_downloads", []).append(download)
+            download, ctx = Download(self, params), self._context
+            if ctx is not None:  # deleted with the context, as Playwright's downloads are (BrowserContext.close)
+                ctx.__dict__.setdefault("_downloads", []).append(download)
             self._emit("download", download)
-            if self._context is not None:
-                self._context._emit("download", download)
+            if ctx is not None:
+                ctx._emit("download", download)
 
     def _files_listener_added(self, event):
         if event == "filechooser" and not self._choosers_on:
