@@ -159,7 +159,9 @@ func TestHTTPHostileClient(t *testing.T) {
 		fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nMcp-Session-Id: %s\r\n"+
 			"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":\"2.0\",", addr, hostileToken, c.session)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	// The loop ends at the first 429; the deadline is for a loaded machine,
+	// where the two connections' handlers may take a while to start.
+	deadline := time.Now().Add(20 * time.Second)
 	var code int
 	var body string
 	for time.Now().Before(deadline) {
