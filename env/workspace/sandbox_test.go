@@ -87,7 +87,7 @@ echo inside > %q && echo ws-ok`, outside, os.Getpid(), filepath.Join(dir, "f")))
 	// arguments, and the loop would end before the sleep exists.
 	st.run(`env -i /usr/bin/setsid /usr/bin/sleep 876.5 </dev/null >/dev/null 2>&1 &
 while ! pgrep -f 'sleep 876[.]5' >/dev/null; do sleep 0.05; done`)
-	if len(sleepersOf("876.5")) == 0 {
+	if !waitStarted("876.5") {
 		t.Fatal("the background sleep did not start")
 	}
 	obs = st.run("exit 3")
@@ -101,7 +101,7 @@ while ! pgrep -f 'sleep 876[.]5' >/dev/null; do sleep 0.05; done`)
 	}
 	st.run(`env -i /usr/bin/setsid /usr/bin/sleep 876.6 </dev/null >/dev/null 2>&1 &
 while ! pgrep -f 'sleep 876[.]6' >/dev/null; do sleep 0.05; done`)
-	if len(sleepersOf("876.6")) == 0 {
+	if !waitStarted("876.6") {
 		t.Fatal("the second background sleep did not start")
 	}
 	if err := s.Close(); err != nil {
@@ -120,6 +120,19 @@ func sleepersOf(marker string) []string {
 		}
 	}
 	return out
+}
+
+// waitStarted gives a process the shell saw start a moment to be seen from
+// outside the sandbox too (a loaded machine).
+func waitStarted(marker string) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for len(sleepersOf(marker)) == 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
 }
 
 func waitGone(t *testing.T, marker string) {
