@@ -412,22 +412,9 @@ func (p *Page) callOnce(o *op, c JSCall) (*JSResult, error) {
 			fn = "async function () { return (\n" + c.Source + "\n); }"
 		}
 	}
-	args := []*proto.RuntimeCallArgument{{ObjectID: compiler}}
-	if len(c.Arg) > 0 {
-		var v any
-		if err := json.Unmarshal(c.Arg, &v); err != nil {
-			return nil, newErr(ErrInvalidParams, "arg is not valid JSON: %v", err)
-		}
-		args = append(args, &proto.RuntimeCallArgument{Value: gson.New(v)})
-	} else {
-		args = append(args, &proto.RuntimeCallArgument{})
-	}
-	args = append(args, &proto.RuntimeCallArgument{Value: gson.New(c.Element != "")})
-	if c.Element != "" {
-		args = append(args, &proto.RuntimeCallArgument{ObjectID: target})
-	}
-	for _, h := range c.Handles {
-		args = append(args, &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(h)})
+	args, err := callArguments(&proto.RuntimeCallArgument{ObjectID: compiler}, c, target)
+	if err != nil {
+		return nil, err
 	}
 	res, err := proto.RuntimeCallFunctionOn{
 		ObjectID: target, FunctionDeclaration: callDeclaration(fn, c), Arguments: args,
@@ -752,4 +739,29 @@ func (p *Page) RequestGC(ctx context.Context) error {
 		return o.fail(err, "collecting garbage")
 	}
 	return nil
+}
+
+// callArguments are a js.call's arguments to the engine's call wrapper
+// (callDeclaration), after first (the page's compiler, or nothing where there
+// is none, as in a worker): the argument, whether there is an element, the
+// element, then the handles the argument refers to.
+func callArguments(first *proto.RuntimeCallArgument, c JSCall, target proto.RuntimeRemoteObjectID) ([]*proto.RuntimeCallArgument, error) {
+	args := []*proto.RuntimeCallArgument{first}
+	if len(c.Arg) > 0 {
+		var v any
+		if err := json.Unmarshal(c.Arg, &v); err != nil {
+			return nil, newErr(ErrInvalidParams, "arg is not valid JSON: %v", err)
+		}
+		args = append(args, &proto.RuntimeCallArgument{Value: gson.New(v)})
+	} else {
+		args = append(args, &proto.RuntimeCallArgument{})
+	}
+	args = append(args, &proto.RuntimeCallArgument{Value: gson.New(c.Element != "")})
+	if c.Element != "" {
+		args = append(args, &proto.RuntimeCallArgument{ObjectID: target})
+	}
+	for _, h := range c.Handles {
+		args = append(args, &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(h)})
+	}
+	return args, nil
 }

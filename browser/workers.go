@@ -2,14 +2,12 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
-	"github.com/ysmood/gson"
 )
 
 // A page's dedicated web workers (Playwright's page.workers). The page's own
@@ -325,22 +323,9 @@ func (w *Worker) call(o *op, c JSCall) (*JSResult, error) {
 	if !isFunctionSource(c.Source) {
 		fn = "async function () { return (\n" + c.Source + "\n); }"
 	}
-	args := []*proto.RuntimeCallArgument{{}} // no compiler of the page's in a worker
-	if len(c.Arg) > 0 {
-		var v any
-		if err := json.Unmarshal(c.Arg, &v); err != nil {
-			return nil, newErr(ErrInvalidParams, "arg is not valid JSON: %v", err)
-		}
-		args = append(args, &proto.RuntimeCallArgument{Value: gson.New(v)})
-	} else {
-		args = append(args, &proto.RuntimeCallArgument{})
-	}
-	args = append(args, &proto.RuntimeCallArgument{Value: gson.New(c.Element != "")})
-	if c.Element != "" {
-		args = append(args, &proto.RuntimeCallArgument{ObjectID: target})
-	}
-	for _, h := range c.Handles {
-		args = append(args, &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(h)})
+	args, err := callArguments(&proto.RuntimeCallArgument{}, c, target) // no compiler of the page's in a worker
+	if err != nil {
+		return nil, err
 	}
 	res, err := proto.RuntimeCallFunctionOn{
 		ObjectID: target, FunctionDeclaration: callDeclaration(fn, c), Arguments: args,
