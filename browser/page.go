@@ -133,6 +133,7 @@ type Page struct {
 	ignoreCertErr atomic.Bool     // the context ignores certificate errors, request.fetch too (emulation.go)
 
 	workers     map[string]*Worker // its running dedicated workers, by target id; under mu (workers.go)
+	sockets     webSockets         // its open WebSockets (websockets.go)
 	goneWorkers map[string]bool    // the object-id prefixes of its ended workers; under mu
 
 	cast         *screencast.Caster // the page's screencast (screenshot.go)
@@ -304,6 +305,7 @@ func (p *Page) markClosed(reason string) {
 			defer p.b.wg.Done()
 			p.endScreencast()
 		}()
+		p.closeWebSockets()
 		p.emit(&PageClosedEvent{Reason: reason})
 		close(p.gone)
 	}

@@ -144,5 +144,5 @@ func wireName(ev browser.Event) string {
 	case *browser.WorkerClosedEvent:
 		return "page.worker_closed"
 	}
-	return ""
+	return webSocketWireName(ev)
 }
