@@ -47,6 +47,7 @@ var scenarios = []struct{ name, what string }{
 	{"pw_misc", "console values, page errors of thrown non-Errors, exposed functions, Frame.eval_on_selector"},
 	{"pw_devices", "device descriptors, taps on a touch context, page.pdf, request timing, a CDP session"},
 	{"pw_websocket", "WebSocket routes: in place of a server, forwarding to one, binary, closes, context routes"},
+	{"pw_websocket_events", "WebSocket events: frames as str and bytes, waits failing on a close, errors, page close"},
 	{"pw_video", "record_video_dir videos, page.screencast frames and show_actions labels"},
 	{"pw_expect_locators", "expect() details (class lists, JS values, regex case, labels, viewport ratio)"},
 	{"pw_clock", "page.clock: a countdown run by the fake clock, new documents' time, bad input"},

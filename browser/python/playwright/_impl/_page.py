@@ -10,7 +10,7 @@ import time
 import traceback
 import urllib.parse
 
-from . import _errors
+from . import _errors, _websocket
 from ._errors import Error, StrictModeViolation, TargetClosed, TimeoutError
 from ._str_utils import _api_description, _regex_body
 from ._helpers import _LOAD_STATES, _UNSET, _abs_path, _screenshot_bytes, _url_matches, _viewport
@@ -1195,5 +1195,5 @@ _PAGE_EVENTS = {
     "requestfinished": Page._on_request_end, "requestfailed": Page._on_request_end,
     "filechooser": Page._on_file_event, "download": Page._on_file_event, "close": Page._on_close,
     "screencastframe": lambda page, kind, params: page.screencast._on_event(params),
-    "worker": Page._on_worker, "worker_closed": Page._on_worker_closed,
+    "worker": Page._on_worker, "worker_closed": Page._on_worker_closed, **_websocket.PAGE_EVENTS,
 }

@@ -40,6 +40,7 @@ from playwright._impl import _selectors as _impl_selectors
 from playwright._impl import _tracing as _impl_tracing
 from playwright._impl import _video as _impl_video
 from playwright._impl import _web_socket_route as _impl_web_socket_route
+from playwright._impl import _websocket as _impl_websocket
 from playwright._impl import _worker as _impl_worker
 from playwright._impl._errors import Error, TimeoutError  # noqa: F401
 from playwright._impl._fetch import FormData  # noqa: F401
@@ -74,6 +75,7 @@ ConsoleMessage = _async(_impl_console_message.ConsoleMessage)
 Dialog = _async(_impl_dialog.Dialog)
 CDPSession = _async(_impl_cdp_session.CDPSession)
 WebSocketRoute = _async(_impl_web_socket_route.WebSocketRoute)
+WebSocket = _async(_impl_websocket.WebSocket)
 Request = _async(_impl_network.Request)
 Response = _async(_impl_network.Response)
 Route = _async(_impl_network.Route)
@@ -160,7 +162,6 @@ def async_playwright():
 
 
 _OUT_OF_SCOPE = {
-    "WebSocket": "WebSocket events (not yet in wright)",
     "BrowserBindResult": "Playwright's server protocol",
 }
 
@@ -183,6 +184,7 @@ StorageStateCookie = ScreencastFrame = VirtualCredential = DebuggerLocation = De
 __all__ = [
     "async_playwright", "expect", "Playwright", "BrowserType", "Browser", "BrowserContext", "Page", "Frame",
     "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Touchscreen", "CDPSession",
-    "WebSocketRoute", "Request", "Response", "Route", "Error", "TimeoutError", "Selectors", "APIRequest",
-    "APIRequestContext", "APIResponse", "FormData", "Dialog", "Download", "FileChooser", "ConsoleMessage", "Worker",
+    "WebSocket", "WebSocketRoute", "Request", "Response", "Route", "Error", "TimeoutError", "Selectors",
+    "APIRequest", "APIRequestContext", "APIResponse", "FormData", "Dialog", "Download", "FileChooser", "ConsoleMessage",
+    "Worker",
 ]

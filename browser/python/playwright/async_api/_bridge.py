@@ -105,6 +105,7 @@ _PLAIN = {
     "Browser": _EMITTING | {"is_connected"},
     "CDPSession": _EMITTING,
     "Worker": _EMITTING,
+    "WebSocket": _EMITTING | {"is_closed"},
     "WebSocketRoute": {"connect_to_server", "send", "on_message", "on_close"},
 }
 # Arguments that are listeners (scheduled, not waited for); every other callable argument is awaited.

@@ -10,7 +10,7 @@
         browser.close()
 
 What the client does not implement raises an Error that names it: Playwright's own server protocol
-(BrowserType.connect), web and service workers, WebSocket events, a proxy for a launch or a request
+(BrowserType.connect), web and service workers, a proxy for a launch or a request
 context (the run's URL policy decides what pages may reach), client certificates, screencast frames
 written to a path, and Firefox and WebKit.
 """
@@ -33,6 +33,7 @@ from playwright._impl._worker import Worker  # noqa: F401
 from playwright._impl._dialog import Dialog  # noqa: F401
 from playwright._impl._cdp_session import CDPSession  # noqa: F401
 from playwright._impl._web_socket_route import WebSocketRoute  # noqa: F401
+from playwright._impl._websocket import WebSocket  # noqa: F401
 from playwright._impl._network import Disposable, Request, Response, Route, WebError  # noqa: F401
 from playwright._impl._fetch import APIRequest, APIRequestContext, APIResponse, FormData  # noqa: F401
 from playwright._impl._files import Download, FileChooser  # noqa: F401
@@ -43,7 +44,6 @@ from playwright._impl._assertions import APIResponseAssertions, LocatorAssertion
 ChromiumBrowserContext = BrowserContext
 
 _OUT_OF_SCOPE = {
-    "WebSocket": "WebSocket events (not yet in wright)",
     "BrowserBindResult": "Playwright's server protocol",
 }
 
@@ -66,7 +66,7 @@ StorageStateCookie = ScreencastFrame = VirtualCredential = DebuggerLocation = De
 
 __all__ = [
     "sync_playwright", "expect", "Playwright", "BrowserType", "Browser", "BrowserContext", "Page", "Frame",
-    "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Touchscreen", "CDPSession", "WebSocketRoute", "Response", "Error",
+    "FrameLocator", "Locator", "ElementHandle", "JSHandle", "Keyboard", "Mouse", "Touchscreen", "CDPSession", "WebSocket", "WebSocketRoute", "Response", "Error",
     "APIRequest", "APIRequestContext", "APIResponse", "FormData",
     "TimeoutError", "Selectors", "Worker",
 ]
