@@ -58,6 +58,10 @@ type Options struct {
 	UserDataDir string
 	// Args are extra command-line flags (--name or --name=value).
 	Args []string
+	// Proxy, if set, sends the browser's traffic through a proxy of the
+	// user's (Playwright's launch(proxy=...), proxy.go); refused where a
+	// URL policy or a policy proxy governs the network.
+	Proxy *Proxy
 	// Env is the browser process's environment; nil means this process's.
 	// Live mode passes its own without the API keys, so that code the model
 	// runs cannot read them from the browser's /proc entry.
@@ -180,6 +184,9 @@ func Launch(ctx context.Context, opts Options) (*Browser, error) {
 			return nil, newErr(ErrInvalidParams, "browser flag %q must start with --: arguments can not specify page to be opened (goto the URL once the browser runs)", a)
 		}
 	}
+	if err := opts.checkLaunchProxy(); err != nil {
+		return nil, err
+	}
 	if opts.CDPURL != "" {
 		return attach(ctx, opts)
 	}
@@ -196,12 +203,12 @@ func (o Options) environ() []string {
 func launch(ctx context.Context, opts Options) (*Browser, error) {
 	vp := opts.viewport()
 	proc, err := launcher.Start(ctx, launcher.Config{Executable: opts.Executable, Headed: opts.Headed, UserDataDir: opts.UserDataDir,
-		Width: vp.Width, Height: vp.Height, Args: opts.Args, Env: opts.environ(), Log: opts.BrowserLog})
+		Width: vp.Width, Height: vp.Height, Args: opts.launchArgs(), Env: opts.environ(), Log: opts.BrowserLog})
 	if err != nil {
 		return nil, wrapErr(ErrBrowser, err, "%s", err.Error())
 	}
 	wsURL := proc.URL
-	b := &Browser{opts: opts, proc: proc, proxy: proc.Proxy, pid: proc.PID(), profile: proc.Profile, exited: make(chan struct{}), cleaned: make(chan struct{})}
+	b := &Browser{opts: opts, proc: proc, proxy: opts.policyProxyOf(proc), pid: proc.PID(), profile: proc.Profile, exited: make(chan struct{}), cleaned: make(chan struct{})}
 	b.started.Store(true) // a fresh browser has no tabs of its own
 	go b.reap()
 	if err := b.connect(ctx, wsURL); err != nil {

@@ -27,6 +27,7 @@ type Context struct {
 	own      bool              // NewContext created it (Options.OwnContextsOnly)
 	defaults *ContextDefaults  // nil until SetDefaults; replaced, never changed in place
 	scripts  map[string]string // the named init scripts, by name (SetScript)
+	proxy    *Proxy            // its own proxy (NewContextWithProxy); nil: the browser's
 }
 
 // ContextDefaults is what a client's browser context gives each page that
@@ -75,20 +76,12 @@ func (b *Browser) DefaultContext() *Context { return b.Context("") }
 // NewContext creates an isolated browser context (its own cookies, storage
 // and cache).
 func (b *Browser) NewContext(ctx context.Context) (*Context, error) {
-	id, err := b.createContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	c := b.contextLocked(string(id))
-	c.own = true
-	b.mu.Unlock()
-	return c, nil
+	return b.NewContextWithProxy(ctx, nil)
 }
 
 // freshDefault makes a new context the default one (Options.FreshContext).
 func (b *Browser) freshDefault(ctx context.Context) error {
-	id, err := b.createContext(ctx)
+	id, err := b.createContext(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -118,17 +111,19 @@ func (b *Browser) disposeOwnContexts(ctx context.Context) {
 }
 
 // createContext asks Chromium for an isolated context, through the
-// client's proxy when it has one.
-func (b *Browser) createContext(ctx context.Context) (proto.BrowserBrowserContextID, error) {
+// client's policy proxy when it has one, else through px when given
+// (proxy.go decides which may apply).
+func (b *Browser) createContext(ctx context.Context, px *Proxy) (proto.BrowserBrowserContextID, error) {
 	if err := b.alive(); err != nil {
+		return "", err
+	}
+	server, bypass, err := b.contextProxy(px)
+	if err != nil {
 		return "", err
 	}
 	ctx, cancel := b.opContext(ctx, 0)
 	defer cancel()
-	req := proto.TargetCreateBrowserContext{DisposeOnDetach: true}
-	if b.opts.ContextProxy != "" {
-		req.ProxyServer, req.ProxyBypassList = b.opts.ContextProxy, "<-loopback>"
-	}
+	req := proto.TargetCreateBrowserContext{DisposeOnDetach: true, ProxyServer: server, ProxyBypassList: bypass}
 	res, err := req.Call(b.rod.Context(ctx))
 	if err != nil {
 		return "", b.targetErr(wrapErr(ErrBrowser, err, "create a browser context: %s", cdpMessage(err)))

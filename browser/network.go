@@ -272,7 +272,7 @@ func (rt *Router) patterns() []*proto.FetchRequestPattern {
 		return pats
 	}
 	var pats []*proto.FetchRequestPattern
-	if rt.authOn.Load() {
+	if rt.handlesAuth() {
 		// Auth challenges are reported only for requests Fetch pauses.
 		pats = append(pats, &proto.FetchRequestPattern{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest})
 	} else if p.b.opts.URLPolicy != nil {
@@ -304,7 +304,7 @@ func (rt *Router) Enable(ctx context.Context, on bool) error {
 }
 
 func (rt *Router) fetchEnable(pats []*proto.FetchRequestPattern) proto.FetchEnable {
-	return proto.FetchEnable{Patterns: pats, HandleAuthRequests: rt.authOn.Load()}
+	return proto.FetchEnable{Patterns: pats, HandleAuthRequests: rt.handlesAuth()}
 }
 
 // HTTP authentication (Playwright's http_credentials): while credentials
@@ -336,7 +336,7 @@ func (rt *Router) answerAuth(e *proto.FetchAuthRequired) {
 	defer cancel()
 	answer := &proto.FetchAuthChallengeResponse{Response: proto.FetchAuthChallengeResponseResponseCancelAuth}
 	if e.AuthChallenge != nil && e.AuthChallenge.Source == proto.FetchAuthChallengeSourceProxy {
-		answer.Response = proto.FetchAuthChallengeResponseResponseDefault // the launch's proxy settings decide
+		answer = rt.proxyAnswer(e.RequestID) // proxy.go
 	} else if cr := rt.auth.Load(); cr != nil && rt.firstTry(e.RequestID) {
 		if u, err := url.Parse(e.Request.URL); err == nil && cr.For(u) {
 			if pw, err := p.credentialPassword(cr.Password, u); err != nil {
@@ -749,6 +749,9 @@ type Router struct {
 	// credentials on, also once they are cleared (else Chromium would
 	// retry a failed answer it remembers and fail the load).
 	authOn atomic.Bool
+	// proxyAuth answers the proxy's auth challenges (proxy.go); nil: the
+	// page's proxy has no credentials.
+	proxyAuth atomic.Pointer[Proxy]
 
 	authMu sync.Mutex
 	tried  map[proto.FetchRequestID]bool // requests the credentials were already given to

@@ -328,6 +328,7 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 		setupCtx, gone, stop = b.watchTarget(ctx, id)
 		defer stop()
 	}
+	b.notePageProxy(p) // before setup enables Fetch (proxy.go)
 	err = p.setup(setupCtx, kind != kindForeign)
 	if err == nil && kind == kindPopup {
 		err = b.inheritContext(setupCtx, p)

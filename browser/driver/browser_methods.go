@@ -145,11 +145,14 @@ func onContext(run func(ctx context.Context, bc *browser.Context, raw json.RawMe
 
 // browserNewContext answers browser.new_context.
 func browserNewContext(ctx context.Context, bc *browser.Context, raw json.RawMessage) (any, error) {
-	var p ctxParams
+	var p struct {
+		ctxParams
+		Proxy *browser.Proxy `json:"proxy"` // refused where the browser's network is a run's (package browser)
+	}
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	nc, err := bc.Browser().NewContext(ctx)
+	nc, err := bc.Browser().NewContextWithProxy(ctx, p.Proxy)
 	if err != nil {
 		return nil, err
 	}

@@ -81,6 +81,7 @@ type launchParams struct {
 	CDPURL      string            `json:"cdp_url"`
 	UserDataDir string            `json:"user_data_dir"`
 	Args        []string          `json:"args"`
+	Proxy       *browser.Proxy    `json:"proxy"` // Playwright's launch(proxy=...): a browser of its own
 }
 
 // launch starts the server's browser, or returns the live one it has.
@@ -125,7 +126,7 @@ func (s *Server) launch(ctx context.Context, lp launchParams) (*browser.Browser,
 // so a context of the warm browser serves it (ServerOptions.Warm).
 func (lp launchParams) plain() bool {
 	return (lp.Headless == nil || *lp.Headless) && lp.Executable == "" && lp.CDPURL == "" &&
-		lp.UserDataDir == "" && len(lp.Args) == 0
+		lp.UserDataDir == "" && len(lp.Args) == 0 && lp.Proxy == nil
 }
 
 // sharedBrowser says the current browser is a context of the warm one.
@@ -172,6 +173,9 @@ func (s *Server) launchOptions(lp launchParams) (browser.Options, error) {
 		opts.UserDataDir = lp.UserDataDir
 	}
 	opts.Args = append(append([]string{}, opts.Args...), lp.Args...)
+	if lp.Proxy != nil {
+		opts.Proxy = lp.Proxy // browser.Launch refuses it under the server's URL policy
+	}
 	opts.PageIDs = &s.pageIDs
 	return opts, nil
 }

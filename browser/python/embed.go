@@ -49,6 +49,7 @@ func Install(dir string) (string, error) {
 	if err := atomicfile.Write(path, []byte(Module), 0o644); err != nil {
 		return "", fmt.Errorf("install python client: %w", err)
 	}
+	installBytecode(dir) // bytecode.go
 	return path, nil
 }
 

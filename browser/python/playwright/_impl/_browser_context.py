@@ -13,6 +13,7 @@ from ._events import _Emitter, _fit_args
 from ._fetch import _context_request
 from ._http_credentials import _apply_to_page, _http_credentials
 from ._network import Disposable, _Routing
+from ._proxy import _proxy_settings
 from ._video import VIDEO_OPTIONS, _record_if_asked
 from ._tracing import Tracing
 from . import _har_router
@@ -45,7 +46,7 @@ class BrowserContext(_Routing, _Emitter):
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
                                         "strict_selectors", "service_workers", "permissions", "storage_state",
-                                        "ignore_https_errors", "default_browser_type", "http_credentials") + _har_router.OPTIONS + VIDEO_OPTIONS)
+                                        "ignore_https_errors", "default_browser_type", "http_credentials", "proxy") + _har_router.OPTIONS + VIDEO_OPTIONS)
 
     def __init__(self, browser, options=None, isolated=True, closes_browser=False):
         options = {k: v for k, v in (options or {}).items() if v is not None}
@@ -86,7 +87,9 @@ class BrowserContext(_Routing, _Emitter):
         self._har_routers = []  # archives its route_from_har answers from
         self._clock = Clock(self)
         if isolated:
-            self._id = browser._call("browser.new_context", {"browser": browser.id}).get("context") or ""
+            proxy = _proxy_settings(options.get("proxy"))  # the driver refuses one under a URL policy
+            params = {"browser": browser.id} if proxy is None else {"browser": browser.id, "proxy": proxy}
+            self._id = browser._call("browser.new_context", params).get("context") or ""
         recording = _har_router.start_from_options(self, options)
         if recording is not None:
             self._har_recordings.append(recording)

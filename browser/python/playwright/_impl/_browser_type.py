@@ -11,6 +11,7 @@ from ._helpers import _viewport
 from ._transport import _PipeTransport, _SocketTransport, _driver_binary, _guard_seconds, _install_exit_hooks
 from ._browser_context import BrowserContext
 from ._browser import Browser
+from ._proxy import _proxy_settings
 
 
 # The two entry points' defaults, stated once here:
@@ -27,7 +28,8 @@ WRIGHT_TIMEOUT_MS = 10000
 
 
 def launch_browser(headless, viewport, slow_mo, timeout, default_timeout, executable=None, cdp_url=None,
-                   args=None, user_data_dir=None, browser_type=None, isolated_pages=False, answer_dialogs=False):
+                   args=None, user_data_dir=None, browser_type=None, isolated_pages=False, answer_dialogs=False,
+                   proxy=None):
     """Start `wright driver` (WRIGHT_BIN, else `wright` on PATH) and a browser; returns a Browser.
 
     The driver and Chromium are ended when the Browser closes, at interpreter exit and on SIGTERM.
@@ -35,9 +37,13 @@ def launch_browser(headless, viewport, slow_mo, timeout, default_timeout, execut
     (ms) is the driver's launch timeout, default_timeout the browser's actions' (what the entry point
     gives); cdp_url attaches to a remote browser instead of starting one. isolated_pages makes
     browser.new_page() open a context of its own (Playwright's rule); answer_dialogs makes this client
-    answer dialogs itself (Playwright's rule: one nobody listens to is dismissed).
+    answer dialogs itself (Playwright's rule: one nobody listens to is dismissed). proxy (checked by
+    _proxy_settings) needs a browser of its own, which the driver refuses where a URL policy governs the
+    network.
     """
     params = {"headless": bool(headless), "slow_mo": slow_mo, "timeout": timeout}
+    if proxy is not None:
+        params["proxy"] = proxy
     size = _viewport(viewport, "launch")
     if size is not None:
         params["viewport"] = size
@@ -50,7 +56,7 @@ def launch_browser(headless, viewport, slow_mo, timeout, default_timeout, execut
         transport = _SocketTransport(spawn)
         return _start(transport, params, timeout, default_timeout, answer_dialogs, True, options)
     warm = os.environ.get("WRIGHT_DRIVER_WARM")
-    if warm and headless and not (executable or cdp_url or args or user_data_dir) and not (
+    if warm and headless and not (executable or cdp_url or args or user_data_dir or proxy) and not (
             os.environ.get("WRIGHT_VIDEO") or os.environ.get("WRIGHT_PROBE")):
         # Inside a run wright keeps one Chromium started; a launch that asks for nothing a browser of its
         # own needs is a fresh context of it, in milliseconds. A film or a probe of the run is a driver's
@@ -152,11 +158,10 @@ class BrowserType:
                firefox_user_prefs=None):
         """Start Chromium through `wright driver`. timeout is Playwright's launch timeout (not an action timeout)."""
         self._check("launch")
-        if proxy:
-            raise Error("launch(proxy=...) is not supported by wright: its URL policy decides what pages may reach")
         browser = launch_browser(True if headless is None else headless, PLAYWRIGHT_VIEWPORT, slow_mo or 0,
                                  PLAYWRIGHT_TIMEOUT_MS, PLAYWRIGHT_TIMEOUT_MS, executable=executable_path,
-                                 args=args, browser_type=self, isolated_pages=True, answer_dialogs=True)
+                                 args=args, browser_type=self, isolated_pages=True, answer_dialogs=True,
+                                 proxy=_proxy_settings(proxy))
         browser._traces_dir = os.fspath(traces_dir) if traces_dir else None
         self._playwright._started(browser)
         return browser
@@ -185,9 +190,11 @@ class BrowserType:
         """A browser on a profile directory, returned as its one context."""
         self._check("launch_persistent_context")
         user_data_dir = os.path.abspath(os.fspath(user_data_dir)) if user_data_dir else None
+        proxy = _proxy_settings(context_options.pop("proxy", None))  # the profile's one context is the browser's
         browser = launch_browser(True if headless is None else headless, PLAYWRIGHT_VIEWPORT, slow_mo or 0,
                                  PLAYWRIGHT_TIMEOUT_MS, PLAYWRIGHT_TIMEOUT_MS, executable=executable_path,
-                                 args=args, user_data_dir=user_data_dir, browser_type=self, answer_dialogs=True)
+                                 args=args, user_data_dir=user_data_dir, browser_type=self, answer_dialogs=True,
+                                 proxy=proxy)
         self._playwright._started(browser)
         # The profile's own context, which closes the browser with it.
         context = BrowserContext(browser, context_options, isolated=False, closes_browser=True)
