@@ -22,6 +22,9 @@ func (a action) checks() []string {
 	if a.visible {
 		c = append(c, "visible")
 	}
+	if a.rendered {
+		c = append(c, "rendered")
+	}
 	if a.enabled {
 		c = append(c, "enabled")
 	}
@@ -216,6 +219,7 @@ type action struct {
 	name     string
 	force    bool
 	visible  bool
+	rendered bool // laid out, hidden or of no size included (what scrolling to it needs)
 	stable   bool
 	enabled  bool
 	editable bool
@@ -345,7 +349,7 @@ func (l *Locator) stateWait(o *op, h handle, a action, scroll bool) (string, err
 	var st struct {
 		State string `json:"state"`
 	}
-	checks := map[string]bool{"visible": a.visible, "stable": a.stable, "enabled": a.enabled, "editable": a.editable}
+	checks := map[string]bool{"visible": a.visible, "rendered": a.rendered, "stable": a.stable, "enabled": a.enabled, "editable": a.editable}
 	if err := l.p.callValue(o, h.ec, "check", &st, objArg(h.obj), valArg(checks), valArg(scroll)); err != nil {
 		return "", err
 	}

@@ -905,6 +905,8 @@
   W.check = async function (el, checks, scroll) {
     if (!el.isConnected) return { state: 'detached' };
     if (checks.visible && !isVisible(el)) return { state: 'hidden' };
+    // Laid out at all (a box, maybe hidden or of no size): what scrolling to an element needs.
+    if (checks.rendered && el.getClientRects().length === 0) return { state: 'hidden' };
     if (checks.enabled && isDisabled(retarget(el, 'follow-label'))) return { state: 'disabled' };
     if (checks.editable) {
       const t = tag(el);

@@ -353,7 +353,7 @@ func (l *Locator) Focus(ctx context.Context, timeout time.Duration) error {
 func (l *Locator) ScrollIntoViewIfNeeded(ctx context.Context, timeout time.Duration) error {
 	o := l.p.begin(ctx, timeout)
 	defer o.end()
-	h, _, err := l.actionable(o, action{name: "scroll into view", visible: true, stable: true})
+	h, _, err := l.actionable(o, action{name: "scroll into view", rendered: true, stable: true})
 	if err != nil {
 		return err
 	}
