@@ -72,7 +72,21 @@ class ElementHandle(JSHandle):
         fid = self._page._call("page.node_frames", handle=self._id).get("owner")
         if not fid:
             return None
-        return self._page._frame_for(fid, main=fid == self._page._main_id())
+        page = self._page if self._owns_frame(self._page, fid) else self._page_of_frame(fid)
+        return page._frame_for(fid, main=fid == page._main_id())
+
+    @staticmethod
+    def _owns_frame(page, fid):
+        return fid == page._main_id() or fid in page._frames_by_id() or any(
+            f.get("frame") == fid for f in page._frame_tree())
+
+    def _page_of_frame(self, fid):
+        """The page whose frame fid is: a node adopted into another page's document (a popup's, through
+        window.opener) belongs to that page's frame. The handle's own page when no other has it."""
+        for other in self._page.context.pages:
+            if other is not self._page and self._owns_frame(other, fid):
+                return other
+        return self._page
 
     def content_frame(self):
         """The frame an <iframe> or <frame> element shows; None for other elements."""

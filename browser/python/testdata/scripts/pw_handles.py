@@ -24,6 +24,16 @@ with sync_playwright() as p:
     body = frame.evaluate_handle("document.body").as_element()
     check(body.owner_frame() == frame, "owner_frame of an element inside the iframe")
     check(page.query_selector("iframe").owner_frame() == page.main_frame, "the iframe element itself")
+    # a node moved into a popup's document (through window.opener) is in the popup's main frame
+    with page.expect_popup() as popup_info:
+        page.evaluate("u => { window.__popup = window.open(u); }", url("help.html"))
+    popup = popup_info.value
+    popup.wait_for_load_state("domcontentloaded")
+    moved = page.evaluate_handle("() => document.body.appendChild(document.createElement('div'))").as_element()
+    check(moved.owner_frame() == page.main_frame, "a new node is in its page's frame")
+    page.evaluate("() => window.__popup.document.body.appendChild(document.querySelector('body > div:last-child'))")
+    check(moved.owner_frame() == popup.main_frame, "an adopted node is in the popup's frame")
+    popup.close()
 
     # a removed element fails at once instead of waiting out the timeout
     page.set_content("<button>go</button>")
