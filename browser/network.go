@@ -102,7 +102,7 @@ func (bc *Context) APIClient(ctx context.Context) (*apirequest.Client, error) {
 		return nil, err
 	}
 	d := bc.defaultsValue()
-	c := &apirequest.Client{Policy: b.opts.URLPolicy, Proxy: apirequest.RunProxy(b.policyProxy()),
+	c := &apirequest.Client{Policy: b.opts.URLPolicy, Proxy: bc.apiProxy(),
 		Jar: contextJar{bc}, IgnoreHTTPSErrors: d.IgnoreHTTPSErrors, Credentials: d.HTTPCredentials}
 	if d.Emulation != nil && d.Emulation.UserAgent != "" {
 		c.UserAgent = d.Emulation.UserAgent

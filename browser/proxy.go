@@ -2,6 +2,9 @@ package browser
 
 import (
 	"context"
+	"net"
+	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"slices"
@@ -9,6 +12,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"wright/browser/apirequest"
 	"wright/browser/launcher"
 )
 
@@ -245,4 +249,73 @@ func (rt *Router) proxyAnswer(id proto.FetchRequestID) *proto.FetchAuthChallenge
 	}
 	return &proto.FetchAuthChallengeResponse{Response: proto.FetchAuthChallengeResponseResponseProvideCredentials,
 		Username: cr.Username, Password: cr.Password}
+}
+
+// apiProxy picks the proxy of the context's API requests (context.request):
+// the context's own proxy, else the launch's, else the run's policy proxy,
+// the way the context's pages go.
+func (c *Context) apiProxy() func(*http.Request) (*url.URL, error) {
+	b := c.b
+	b.mu.Lock()
+	px := c.proxy
+	b.mu.Unlock()
+	if px == nil {
+		px = b.opts.Proxy
+	}
+	if px == nil {
+		return apirequest.RunProxy(b.policyProxy())
+	}
+	server, rules, err := px.normalized()
+	u, perr := url.Parse(server)
+	if err == nil && perr != nil {
+		err = perr
+	}
+	if err == nil && px.Username != "" {
+		u.User = url.UserPassword(px.Username, px.Password) // Go's transport answers with them up front
+	}
+	return func(r *http.Request) (*url.URL, error) {
+		if err != nil {
+			return nil, err
+		}
+		if bypassed(rules, r.URL.Hostname()) {
+			return nil, nil
+		}
+		return u, nil
+	}
+}
+
+// bypassed says whether host goes direct under Chromium's bypass rules as
+// normalized gives them: a host name ("example.com"), its subdomains
+// ("*.example.com"), an address range ("10.0.0.0/8"), "<local>" (names
+// without a dot); a rule's port is not compared.
+func bypassed(rules []string, host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	addr, addrErr := netip.ParseAddr(host)
+	for _, rule := range rules {
+		rule = strings.ToLower(rule)
+		switch {
+		case rule == "<-loopback>":
+		case rule == "<local>":
+			if !strings.Contains(host, ".") && addrErr != nil {
+				return true
+			}
+		case strings.Contains(rule, "/"):
+			if pfx, err := netip.ParsePrefix(rule); err == nil && addrErr == nil && pfx.Contains(addr) {
+				return true
+			}
+		default:
+			if h, _, err := net.SplitHostPort(rule); err == nil {
+				rule = h
+			}
+			rule = strings.TrimSuffix(strings.TrimPrefix(rule, "["), "]")
+			if suffix, ok := strings.CutPrefix(rule, "*"); ok {
+				if strings.HasSuffix(host, suffix) {
+					return true
+				}
+			} else if host == rule {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -130,6 +130,21 @@ func TestContextProxyIsTheContextsAlone(t *testing.T) {
 			t.Errorf("%s: %v, want it to go direct (ERR_NAME_NOT_RESOLVED)", u, err)
 		}
 	}
+	// context.request goes the way its pages go, the credentials sent up front.
+	api, err := c.APIClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := api.Do(ctx, apirequest.Request{URL: "http://non-existent.test/api", Method: "GET"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, _ := base64.StdEncoding.DecodeString(res.Body); !strings.Contains(string(body), "proxied non-existent.test "+auth) {
+		t.Errorf("context.request: %d %q, want the proxy's answer", res.Status, body)
+	}
+	if _, err := api.Do(ctx, apirequest.Request{URL: "http://a.skip.test/api", Method: "GET"}); err == nil {
+		t.Errorf("context.request to a bypassed host reached something: through the proxy?")
+	}
 	// The server's challenge is not the proxy's: the proxy's credentials do not answer it.
 	if got := titleAt(ctx, t, p, "http://non-existent.test/login"); got != "401" {
 		t.Errorf("a server's challenge: title %q, want the server's 401 left unanswered", got)
@@ -207,6 +222,17 @@ func TestProxyRefusedWhereTheRunGovernsTheNetwork(t *testing.T) {
 	}
 	if _, err := shared.NewContextWithProxy(ctx, &Proxy{Server: "ftp://x:1"}); err == nil || !strings.Contains(err.Error(), "scheme") {
 		t.Errorf("an ftp proxy: %v, want it refused", err)
+	}
+}
+
+func TestBypassed(t *testing.T) {
+	rules := []string{"a.test", "*.b.test", "10.0.0.0/8", "<local>", "<-loopback>", "c.test:8080", "[::1]"}
+	for host, want := range map[string]bool{"a.test": true, "x.a.test": false, "x.b.test": true, "b.test": false,
+		"10.1.2.3": true, "11.0.0.1": false, "intranet": true, "localhost.test": false, "c.test": true,
+		"::1": true, "A.TEST": true, "other.test": false} {
+		if got := bypassed(rules, host); got != want {
+			t.Errorf("%s: bypassed %v, want %v", host, got, want)
+		}
 	}
 }
 
