@@ -667,6 +667,8 @@
       case 'attr': return queryAttrEngine(root, p, p.light);
       case 'testid': return queryTestID(root, p.value);
       case 'custom': return queryCustom(root, p);
+      // A nested locator's own chain, run inside each element reached so far.
+      case 'chain': return chain(p.inner, [root], st);
     }
     fail('InvalidSelector', 'unknown selector engine ' + p.engine);
   }

@@ -30,7 +30,7 @@ type Part struct {
 	N             int        `json:"n"`
 	Visible       bool       `json:"visible"`
 	Ref           string     `json:"ref,omitempty"`
-	Inner         []Part     `json:"inner,omitempty"` // has, has-not, and, or: a nested chain
+	Inner         []Part     `json:"inner,omitempty"` // has, has-not, and, or, chain: a nested chain
 	// Custom is a registered selector engine's name (Value is its body).
 	Custom string `json:"custom,omitempty"`
 }
@@ -304,7 +304,14 @@ func parseEngine(name, body string, depth int) ([]Part, error) {
 			return nil, err
 		}
 		if base == "internal:chain" {
-			return inner, nil
+			if !scoped(inner) {
+				return inner, nil
+			}
+			// An or, and or nth inside a nested locator (div.locator(a.or_(b)))
+			// applies within each element the chain has reached, not to the
+			// whole chain before it: flattened, "div >> button >> or=span"
+			// would add every span of the page.
+			return []Part{{Engine: "chain", Inner: inner}}, nil
 		}
 		return []Part{{Engine: strings.TrimPrefix(base, "internal:"), Inner: inner}}, nil
 	case "internal:attr", "internal:testid":
@@ -321,6 +328,17 @@ func parseEngine(name, body string, depth int) ([]Part, error) {
 		return nil, fmt.Errorf("internal:control=%s is not supported", body)
 	}
 	return one(parseWrightEngine(name, body))
+}
+
+// scoped says whether a nested chain has a part whose meaning depends on
+// where the chain starts (or, and, nth), so that it cannot be flattened.
+func scoped(parts []Part) bool {
+	for _, p := range parts {
+		if p.Engine == "or" || p.Engine == "and" || p.Engine == "nth" {
+			return true
+		}
+	}
+	return false
 }
 
 // parseNested decodes the JSON string body of internal:has= and friends

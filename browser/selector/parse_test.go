@@ -11,6 +11,10 @@ func TestParseSelector(t *testing.T) {
 		want []Part
 	}{
 		{"#a .b", []Part{{Engine: "css", CSS: "#a .b"}}},
+		// a nested chain is flattened unless its meaning depends on where it starts
+		{`div >> internal:chain="span >> b"`, []Part{{Engine: "css", CSS: "div"}, {Engine: "css", CSS: "span"}, {Engine: "css", CSS: "b"}}},
+		{`div >> internal:chain="b >> internal:or=\"i\""`, []Part{{Engine: "css", CSS: "div"}, {Engine: "chain", Inner: []Part{{Engine: "css", CSS: "b"}, {Engine: "or", Inner: []Part{{Engine: "css", CSS: "i"}}}}}}},
+		{`ul >> internal:chain="li >> nth=1"`, []Part{{Engine: "css", CSS: "ul"}, {Engine: "chain", Inner: []Part{{Engine: "css", CSS: "li"}, {Engine: "nth", N: 1}}}}},
 		{"css=div > p", []Part{{Engine: "css", CSS: "div > p"}}},
 		{"//div[@id='x']", []Part{{Engine: "xpath", XPath: "//div[@id='x']"}}},
 		{`text="Save"`, []Part{{Engine: "text", Match: &TextMatch{Kind: "node", Value: "Save"}}}},

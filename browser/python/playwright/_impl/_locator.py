@@ -23,7 +23,8 @@ class _Locating:
         if isinstance(selector, Locator):
             if selector.page is not self._owner_page():
                 raise Error("locator(): the inner locator belongs to another page", type="InvalidParams")
-            selector = selector.selector
+            # The inner locator's whole chain applies inside each match, as one part
+            selector = "internal:chain=" + json.dumps(selector.selector, ensure_ascii=False)
         if not isinstance(selector, str) or not selector.strip():
             raise ValueError("locator(): selector must be a non-empty str, not %r" % (selector,))
         loc = self._sub(selector)
