@@ -1,10 +1,13 @@
 package browser
 
 import (
+	"bufio"
 	"context"
 	"encoding/base64"
 	"fmt"
 	"html"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -263,5 +266,105 @@ func TestProxyNormalized(t *testing.T) {
 		if err != nil || server != c.server || strings.Join(bypass, " ") != c.bypass {
 			t.Errorf("%+v: %q %q %v, want %q %q", c.px, server, bypass, err, c.server, c.bypass)
 		}
+	}
+}
+
+// socksProxy is a SOCKS5 proxy for the tests (no authentication) that is
+// also every host it is asked for: it answers each CONNECT's stream as an
+// HTTP server whose page's title names the host and port the browser
+// gave, so a test sees that names go to the proxy unresolved.
+func socksProxy(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go serveSocks(conn)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func serveSocks(conn net.Conn) {
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+	r := bufio.NewReader(conn)
+	head := make([]byte, 2)
+	if _, err := io.ReadFull(r, head); err != nil || head[0] != 5 {
+		return
+	}
+	if _, err := io.ReadFull(r, make([]byte, head[1])); err != nil {
+		return
+	}
+	conn.Write([]byte{5, 0}) // no authentication
+	req := make([]byte, 4)
+	if _, err := io.ReadFull(r, req); err != nil || req[1] != 1 {
+		return
+	}
+	var host string
+	switch req[3] {
+	case 1:
+		ip := make([]byte, 4)
+		io.ReadFull(r, ip)
+		host = net.IP(ip).String()
+	case 3:
+		n, _ := r.ReadByte()
+		name := make([]byte, n)
+		io.ReadFull(r, name)
+		host = string(name)
+	default:
+		return
+	}
+	port := make([]byte, 2)
+	if _, err := io.ReadFull(r, port); err != nil {
+		return
+	}
+	conn.Write([]byte{5, 0, 0, 1, 0, 0, 0, 0, 0, 0})
+	hreq, err := http.ReadRequest(r)
+	if err != nil {
+		return
+	}
+	body := fmt.Sprintf("<title>socks %s:%d %s</title>", host, int(port[0])<<8|int(port[1]), hreq.URL.Path)
+	fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+}
+
+func TestSocksProxyGetsTheNames(t *testing.T) {
+	if noBrowse != "" {
+		t.Skip(noBrowse)
+	}
+	addr := socksProxy(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b, err := Launch(ctx, Options{Proxy: &Proxy{Server: "socks5://" + addr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(context.Background())
+	p, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := titleAt(ctx, t, p, "http://non-existent.test:8080/x"); got != "socks non-existent.test:8080 /x" {
+		t.Errorf("launch: title %q", got)
+	}
+	// Per context too, in a browser launched without one.
+	c, err := shared.NewContextWithProxy(ctx, &Proxy{Server: "socks5://" + addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	q, err := c.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := titleAt(ctx, t, q, "http://ctx.test/y"); got != "socks ctx.test:80 /y" {
+		t.Errorf("context: title %q", got)
 	}
 }
