@@ -18,6 +18,7 @@ type Emulation struct {
 	ColorScheme       string            `json:"color_scheme"`
 	ReducedMotion     string            `json:"reduced_motion"`
 	ForcedColors      string            `json:"forced_colors"`
+	Contrast          string            `json:"contrast"`
 	Offline           *bool             `json:"offline"`
 	Geolocation       *struct {
 		Latitude  float64  `json:"latitude"`
@@ -65,7 +66,7 @@ func (p *Page) Emulate(ctx context.Context, e Emulation) error {
 		calls = append(calls, proto.PageSetBypassCSP{Enabled: true})
 	}
 	var features []*proto.EmulationMediaFeature
-	for name, v := range map[string]string{"prefers-color-scheme": e.ColorScheme, "prefers-reduced-motion": e.ReducedMotion, "forced-colors": e.ForcedColors} {
+	for name, v := range map[string]string{"prefers-color-scheme": e.ColorScheme, "prefers-reduced-motion": e.ReducedMotion, "forced-colors": e.ForcedColors, "prefers-contrast": e.Contrast} {
 		if v != "" {
 			if v == "no-override" || v == "null" {
 				v = ""

@@ -42,7 +42,7 @@ class BrowserContext(_Routing, _Emitter):
 
     # Options applied to each page through the driver's page.emulate.
     _EMULATED = ("user_agent", "locale", "timezone_id", "extra_http_headers", "java_script_enabled", "bypass_csp",
-                 "color_scheme", "reduced_motion", "forced_colors", "offline", "geolocation", "is_mobile",
+                 "color_scheme", "reduced_motion", "forced_colors", "contrast", "offline", "geolocation", "is_mobile",
                  "has_touch", "device_scale_factor")
     _SUPPORTED = frozenset(_EMULATED + ("viewport", "no_viewport", "base_url", "accept_downloads", "screen",
                                         "strict_selectors", "service_workers", "permissions", "storage_state",

@@ -21,7 +21,7 @@ from ._worker import Worker
 from ._dialog import Dialog
 from ._fetch import _page_request
 from ._network import Disposable, PageError, Request, Response, Route, WebError, _Routing, _route_through
-from ._network import _timing_ended
+from ._network import PAGE_EVENTS as _NETWORK_EVENTS, _timing_ended
 from ._input import Keyboard, Mouse, Touchscreen
 from ._files import Download, FileChooser
 from ._locator import FrameLocator, Locator, _HIGHLIGHT_JS, _Locating
@@ -1060,7 +1060,7 @@ class Page(_Routing, _Emitter, _Locating):
         if state is None:
             ctx = self._context
             state = dict(ctx._emulation) if ctx is not None else {}
-            state = {k: state.get(k) for k in ("color_scheme", "reduced_motion", "forced_colors")}
+            state = {k: state.get(k) for k in ("color_scheme", "reduced_motion", "forced_colors", "contrast")}
             self._media = state
         given = {"media": media, "color_scheme": color_scheme, "reduced_motion": reduced_motion,
                  "forced_colors": forced_colors, "contrast": contrast}
@@ -1192,7 +1192,7 @@ _PAGE_EVENTS = {
     "locator_handler": Page._on_locator_handler, "route": Page._on_route,
     "framenavigated": Page._on_frame_navigated, "frameattached": Page._on_frame_event,
     "framedetached": Page._on_frame_event, "request": Page._on_request, "response": Page._on_response,
-    "requestfinished": Page._on_request_end, "requestfailed": Page._on_request_end,
+    "requestfinished": Page._on_request_end, "requestfailed": Page._on_request_end, **_NETWORK_EVENTS,
     "filechooser": Page._on_file_event, "download": Page._on_file_event, "close": Page._on_close,
     "screencastframe": lambda page, kind, params: page.screencast._on_event(params),
     "worker": Page._on_worker, "worker_closed": Page._on_worker_closed, **_websocket.PAGE_EVENTS,

@@ -12,6 +12,13 @@ with sync_playwright() as p:
     a, b = one.new_page(), two.new_page()
     check(a.evaluate("[navigator.userAgent, navigator.language, innerWidth]") == ["wright-test-agent", "de-DE", 500],
           "context options reach the page")
+    media = browser.new_context(contrast="more", forced_colors="active")
+    mp = media.new_page()
+    check(mp.evaluate("[matchMedia('(prefers-contrast: more)').matches, matchMedia('(forced-colors: active)').matches]")
+          == [True, True], "a context's contrast and forced colors")
+    mp.emulate_media(color_scheme="dark")  # the context's other media features stay
+    check(mp.evaluate("matchMedia('(prefers-contrast: more)').matches"), "contrast kept by emulate_media")
+    media.close()
 
     # isolation: cookies and localStorage are per context
     a.goto(url("form.html"))
