@@ -79,6 +79,11 @@ func titleAt(ctx context.Context, t *testing.T, p *Page, u string) string {
 	return title
 }
 
+func titleOf(ctx context.Context, p *Page) string {
+	title, _ := p.Title(ctx)
+	return title
+}
+
 func TestLaunchProxyCarriesEveryHostAndAnswersItsChallenge(t *testing.T) {
 	if noBrowse != "" {
 		t.Skip(noBrowse)
@@ -126,6 +131,18 @@ func TestContextProxyIsTheContextsAlone(t *testing.T) {
 	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte("user:secret"))
 	if got, want := titleAt(ctx, t, p, "http://non-existent.test/x"), "proxied non-existent.test "+auth; got != want {
 		t.Errorf("title %q, want %q", got, want)
+	}
+	// A popup is the context's too, its proxy's challenges answered from its first request.
+	before := len(shared.Pages())
+	if _, err := p.Evaluate(ctx, `() => { window.open('http://non-existent.test/popup') }`, nil, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	popup := waitForPage(t, p.ID(), before)
+	if err := popup.WaitForLoadState(ctx, Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := titleOf(ctx, popup), "proxied non-existent.test "+auth; got != want {
+		t.Errorf("popup: title %q, want %q", got, want)
 	}
 	// The bypass list goes direct: those hosts do not resolve.
 	for _, u := range []string{"http://bypassed.test/", "http://a.skip.test/"} {
