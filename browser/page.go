@@ -202,18 +202,37 @@ func (p *Page) setup(ctx context.Context, emulate bool) error {
 	if pats := p.router.patterns(); pats != nil {
 		calls = append(calls, p.router.fetchEnable(pats))
 	}
-	for _, c := range calls {
-		if err := callCDP(r, c); err != nil {
-			return wrapErr(ErrBrowser, err, "set up page %s: %s: %s", p.id, c.ProtoReq(), cdpMessage(err))
+	// The calls are independent of each other, so they go out together and
+	// the page pays one round trip instead of one per call: a new tab's
+	// first answer waits for its renderer to start, and the others queue
+	// behind it on the session (Chromium answers a session's calls in the
+	// order they came, whatever order that is).
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		wg.Go(func() { errs[i] = callCDP(r, c) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return wrapErr(ErrBrowser, err, "set up page %s: %s: %s", p.id, calls[i].ProtoReq(), cdpMessage(err))
 		}
 	}
-	tree, err := proto.PageGetFrameTree{}.Call(r)
-	if err != nil {
-		return wrapErr(ErrBrowser, err, "set up page %s: %s", p.id, cdpMessage(err))
-	}
-	ready := ""
+	// The document's state is read once the lifecycle events are on, so an
+	// event is either seen or inferred from that state, never missed. The
+	// frame tree and the ready state are read side by side.
+	var (
+		tree    *proto.PageGetFrameTreeResult
+		treeErr error
+		ready   string
+	)
+	wg.Go(func() { tree, treeErr = proto.PageGetFrameTree{}.Call(r) })
 	if v, err := (proto.RuntimeEvaluate{Expression: "document.readyState", ReturnByValue: true}).Call(r); err == nil && v.Result != nil {
 		ready = v.Result.Value.Str()
+	}
+	wg.Wait()
+	if treeErr != nil {
+		return wrapErr(ErrBrowser, treeErr, "set up page %s: %s", p.id, cdpMessage(treeErr))
 	}
 	p.mu.Lock()
 	if p.url == "" {
