@@ -36,6 +36,7 @@ var scenarios = []struct{ name, what string }{
 	{"pw_handles", "element handles: previews, owner frames, detached elements, page state shortcuts"},
 	{"pw_request", "APIRequestContext (page.request) and route.fetch"},
 	{"pw_http_credentials", "http_credentials: Basic auth for the context's origin only, in pages and context.request"},
+	{"pw_proxy", "proxy=: per browser and per context, the proxy's own credentials, bad values, refused under a run's proxy"},
 	{"pw_locators", "or_/and_, description, regex test ids, repr, wait_for_function"},
 	{"pw_lifecycle", "disposable init scripts, pages as context managers, browser events"},
 	{"pw_files", "files, file choosers, downloads, drag and drop"},
