@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -113,4 +114,62 @@ func BenchmarkWarmLaunch(b *testing.B) {
 	b.Logf("warm / playwright %.2fx   cold / playwright %.2fx   warm / cold %.2fx   Chromium launches for %d warm scripts: %d",
 		float64(med[0])/float64(med[2]), float64(med[1])/float64(med[2]), float64(med[0])/float64(med[1]), rounds+1, warm.started.Load())
 	b.ReportMetric(float64(med[0])/float64(med[2]), "warm/playwright")
+}
+
+// BenchmarkWarmSteps times the parts of the five-line script inside the
+// process (bench/measure/warm/five_timed.py on the warm browser): the
+// client's import, launch(), new_page(), goto, title and close(). It runs
+// WARM_ROUNDS scripts (default 20) after one untimed, and reports each
+// part's median, to see where a warm script's time goes. With
+// WRIGHT_TRACE_CALLS=1 each script prints its driver calls and their times.
+func BenchmarkWarmSteps(b *testing.B) {
+	rounds := 20
+	if s := os.Getenv("WARM_ROUNDS"); s != "" {
+		fmt.Sscan(s, &rounds)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "<!doctype html><title>five lines</title><h1>hello</h1>")
+	}))
+	defer srv.Close()
+	script, err := filepath.Abs(filepath.Join("..", "..", "bench", "measure", "warm", "five_timed.py"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _, env := warmDrivers(b)
+	parts := []string{"import", "launch", "new_page", "goto", "title", "close"}
+	got := map[string][]float64{}
+	dir := b.TempDir()
+	for r := -1; r < rounds; r++ {
+		cmd := exec.CommandContext(ctx, "python3", script, srv.URL)
+		cmd.Env, cmd.Dir, cmd.WaitDelay = env, dir, 5*time.Second
+		if os.Getenv("WRIGHT_TRACE_CALLS") != "" {
+			cmd.Stderr = os.Stderr // the script's trace of its driver calls
+		}
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatalf("five_timed.py: %v\n%s", err, out)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		var res map[string]any
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil || res["page_title"] != "five lines" {
+			b.Fatalf("five_timed.py printed %q (%v)", out, err)
+		}
+		if r < 0 {
+			continue // the warm browser's first start
+		}
+		for _, k := range parts {
+			v, _ := res[k].(float64)
+			got[k] = append(got[k], v)
+		}
+	}
+	line := ""
+	for _, k := range parts {
+		slices.Sort(got[k])
+		med := got[k][len(got[k])/2]
+		line += fmt.Sprintf("  %s %.1f", k, med)
+		b.ReportMetric(med, k+"_median_ms")
+	}
+	b.Logf("medians over %d warm scripts, ms:%s", rounds, line)
 }
