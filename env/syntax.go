@@ -46,12 +46,19 @@ func CheckWith(ctx context.Context, field, code string, argv []string, tidy func
 	if tidy != nil {
 		msg = tidy(msg)
 	}
+	if msg == "" {
+		msg = fmt.Sprintf("the checker failed with exit code %d", exitErr.ExitCode())
+	}
+	return Unparsed(field, msg)
+}
+
+// Unparsed is the *SyntaxError for code in field that a checker refused
+// with msg: what CheckWith returns, for a checker that is not a process of
+// its own (live mode asks its running Python).
+func Unparsed(field, msg string) error {
 	const limit = 1500
 	if len(msg) > limit {
 		msg = msg[:limit] + "\n..."
-	}
-	if msg == "" {
-		msg = fmt.Sprintf("the checker failed with exit code %d", exitErr.ExitCode())
 	}
 	return &SyntaxError{Message: fmt.Sprintf("Your %s does not parse, so nothing was run:\n%s\nFix the syntax and send the action again.", field, strings.ToValidUTF8(msg, "?"))}
 }

@@ -85,3 +85,26 @@ func BenchmarkObservationPages(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSyntaxCheck times a step's syntax check, a ten-line action,
+// answered by the running runner (what a step does now) and by a python3
+// of its own (what it did before, and still does with no runner up).
+//
+//	go test ./env/live -run '^$' -bench SyntaxCheck -benchtime 20x
+func BenchmarkSyntaxCheck(b *testing.B) {
+	site := fixtureSite(b)
+	e, _ := startEnv(b, site.URL+"/", nil)
+	code := strings.Repeat("page.get_by_role('button', name='Save').click()\n", 10)
+	for _, side := range []struct {
+		name  string
+		check func(context.Context, string) error
+	}{{"runner", e.Kind().Check}, {"process", checkPython}} {
+		b.Run(side.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := side.check(context.Background(), code); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -35,3 +35,40 @@ func TestPythonCheck(t *testing.T) {
 	}
 	t.Logf("a check: %v (mean of 5) on %s", time.Since(began)/5, checker())
 }
+
+// TestSyntaxCheckAnsweredByTheRunner: with a runner up, a step's check is
+// answered by it (no python3 of its own) and says exactly what the process
+// check says, for good code and bad, bytes that are not UTF-8 and a coding
+// line included; code of the model's that replaced ast.parse in the shared
+// interpreter does not change what the check says.
+func TestSyntaxCheckAnsweredByTheRunner(t *testing.T) {
+	site := fixtureSite(t)
+	e, _ := startEnv(t, site.URL+"/", nil)
+	ctx := context.Background()
+	codes := []string{
+		"print(1)",
+		"x = 1\nawait page.get_by_role('button').click()\n",
+		"x = (\n1",
+		"def f(:\n    pass",
+		"print(1)\n    print(2)",
+		"a\x00b",
+		"s = '\xff\xfe'",
+		"# -*- coding: latin-1 -*-\ns = '\xe9'\n",
+		"if True:\n\tx = (1,\n",
+	}
+	same := func(when string) {
+		t.Helper()
+		for _, code := range codes {
+			if _, ok := e.checkInRunner(ctx, code); !ok {
+				t.Fatalf("%s: the runner did not answer the check of %q", when, code)
+			}
+			got, want := e.Kind().Check(ctx, code), checkPython(ctx, code)
+			if (got == nil) != (want == nil) || (got != nil && got.Error() != want.Error()) {
+				t.Errorf("%s: %q: the runner's check says %v, the process check %v", when, code, got, want)
+			}
+		}
+	}
+	same("at the start")
+	wantSuccess(t, step(t, e, 1, "import ast\nast.parse = lambda *a, **k: None\nprint('replaced')"))
+	same("after the model replaced ast.parse")
+}

@@ -6,6 +6,7 @@ stderr (this process's fd 1 and 2) never carry protocol. Requests:
 
   {"op": "bind", "id": N, "socket": PATH, "page": "p1", "context": ID}   (re)connect to the driver, bind browser and page (in its context)
   {"op": "exec", "id": N, "file": ABS_PATH, "code": "...", "marker": "..."}
+  {"op": "check", "id": N, "source": BASE64}   parse a step's code, run nothing: {"message": ""} or why not
 
 After a step, "marker" is written to fd 1, so wright knows it has read all of the step's output. A SIGINT
 interrupts a running step with KeyboardInterrupt; between steps it is ignored.
@@ -17,6 +18,7 @@ after each step `page` and `browser` name the sync objects of whatever page the 
 """
 
 import ast
+import base64
 import builtins
 import inspect
 import json
@@ -274,6 +276,31 @@ class Runner:
         return answer
 
 
+# Taken when the runner starts: the model's code shares this interpreter, and an `ast.parse` it replaced
+# must not decide what the next step's check says.
+_parse = ast.parse
+_b64decode = base64.b64decode
+
+
+def check_source(req):
+    """A step's syntax check, as env/live's own process check (kind.go) words it: ast.parse of the bytes."""
+    src = _b64decode(req.get("source", ""))
+    try:
+        _parse(src, "<python_code>")
+    except SyntaxError as e:
+        msg = ("line %s: %s" % (e.lineno, e.msg)) if e.lineno else str(e.msg)
+        if e.text and e.text.strip():
+            text = e.text.rstrip("\r\n")
+            msg += "\n    " + text
+            if e.offset and 0 < e.offset <= len(text) + 1:
+                pad = "".join(c if c == "\t" else " " for c in text[:e.offset - 1])
+                msg += "\n    " + pad + "^"
+        return {"message": msg}
+    except (ValueError, UnicodeDecodeError) as e:
+        return {"message": str(e)}
+    return {"message": ""}
+
+
 def _write_marker(marker):
     try:
         for stream in (sys.stdout, sys.stderr):
@@ -322,6 +349,8 @@ def main(argv):
                     _write_marker(req.get("marker", ""))
             elif req.get("op") == "bind":
                 answer = runner.bind(req)
+            elif req.get("op") == "check":
+                answer = check_source(req)
             else:
                 answer = {"error": "unknown op %r" % req.get("op")}
         except KeyboardInterrupt:
