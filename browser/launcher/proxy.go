@@ -19,13 +19,13 @@ func ProxyBypassList(rules []string) string {
 }
 
 // ProxyFlags are the flags that send a browser's traffic through server
-// (scheme://host:port) except for the hosts bypass names. A SOCKS proxy
+// (scheme://host:port) except for the hosts bypass names. A SOCKS5 proxy
 // also resolves the names: the browser resolves none itself (but the
 // proxy's own), so no host name a page asks for leaks to the local
-// resolver.
+// resolver. (SOCKS4 takes addresses, which the browser must resolve.)
 func ProxyFlags(server string, bypass []string) []string {
 	flags := []string{"--proxy-server=" + server, "--proxy-bypass-list=" + ProxyBypassList(bypass)}
-	if u, err := url.Parse(server); err == nil && strings.HasPrefix(u.Scheme, "socks") {
+	if u, err := url.Parse(server); err == nil && u.Scheme == "socks5" {
 		flags = append(flags, "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE "+u.Hostname())
 	}
 	return flags

@@ -18,6 +18,11 @@ func TestProxyFlags(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("socks5: %q, want %q", got, want)
 	}
+	// SOCKS4 takes addresses: the browser resolves the names itself.
+	got = ProxyFlags("socks4://proxy.test:1080", nil)
+	if len(got) != 2 {
+		t.Errorf("socks4: %q, want no resolver rules", got)
+	}
 	if got := ProxyBypassList([]string{"<-loopback>"}); got != "<-loopback>" {
 		t.Errorf("bypass with <-loopback> already: %q", got)
 	}
