@@ -75,7 +75,23 @@ ConsoleMessage = _async(_impl_console_message.ConsoleMessage)
 Dialog = _async(_impl_dialog.Dialog)
 CDPSession = _async(_impl_cdp_session.CDPSession)
 WebSocketRoute = _async(_impl_web_socket_route.WebSocketRoute)
-WebSocket = _async(_impl_websocket.WebSocket)
+
+
+async def _ws_wait_for_event(self, event, predicate=None, timeout=None):
+    # The wait starts here, on the loop, where the socket's events run (_impl/_websocket.py): a frame that
+    # comes while a worker thread would still be starting the wait is not missed.
+    hub = self._hub
+    waiter = self._impl_obj.expect_event(event, _bridge.unwrap(predicate, hub), timeout)
+    waiter.__enter__()
+    try:
+        await hub.run(waiter.__exit__, None, None, None)
+    except BaseException as exc:
+        waiter.__exit__(type(exc), exc, None)  # no wait: takes its listeners off
+        raise
+    return _bridge.wrap(waiter.value, hub)
+
+
+WebSocket = _async(_impl_websocket.WebSocket, extra={"wait_for_event": _ws_wait_for_event})
 Request = _async(_impl_network.Request)
 Response = _async(_impl_network.Response)
 Route = _async(_impl_network.Route)

@@ -1,5 +1,6 @@
 """WebSocket events: page.on("websocket") and expect_websocket, frames as str and bytes, waits that fail on
-a close, a refused handshake's socketerror, a page's close closing its sockets; the same under the async API."""
+a close, a refused handshake's socketerror, frames held for a first listener, a page's close closing its
+sockets; the same under the async API."""
 import asyncio
 
 from support import check, expect_error, url
@@ -58,6 +59,20 @@ with sync_playwright() as p:
         page.wait_for_timeout(50)
     check(bad.is_closed(), "closed after its error")
 
+    # Frames that came before the script listened for them are held for its first listener, once.
+    with page.expect_websocket() as info:
+        page.evaluate(OPEN_JS, WS)
+    late = info.value
+    for _ in range(100):
+        if page.evaluate("window.got") == 2:
+            break
+        page.wait_for_timeout(50)
+    early, again = [], []
+    late.on("framereceived", early.append)
+    late.on("framereceived", again.append)
+    check(early == ["echo:hello", b"echo:\x00\x01\xff"] and again == [], "held frames: %r %r" % (early, again))
+    page.evaluate("window.ws.close()")
+
     # A socket still open when its page closes is closed with it.
     other = browser.new_page()
     other.goto(url("form.html"))
@@ -83,12 +98,14 @@ async def main():
             await page.evaluate(OPEN_JS, WS)
         ws = await info.value
         check(isinstance(ws, AsyncWebSocket), "an async WebSocket: %r" % ws)
-        ws.on("framereceived", frames.append)
         check(ws.is_closed() is False, "is_closed is a plain call under the async API")
-        await ws.wait_for_event("framereceived")
+        # The first frame may have come already: it is held for the first wait or listener of its event.
+        first = await ws.wait_for_event("framereceived")
+        check(first == "echo:hello", "the first frame: %r" % (first,))
+        ws.on("close", frames.append)
         async with ws.expect_event("close"):
             await page.evaluate("window.ws.close()")
-        check(ws.is_closed() is True and frames and frames[0] == "echo:hello", "async frames: %r" % frames)
+        check(ws.is_closed() is True and frames == [ws], "closed once: %r" % frames)
         await browser.close()
 
 
