@@ -142,7 +142,8 @@ func (p *Page) observe(msg *rod.Message) {
 			p.emit(&BindingEvent{Name: strings.TrimPrefix(e.Name, bindingPrefix),
 				Payload: e.Payload, Context: int(e.ExecutionContextID)})
 		}
-	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed":
+	case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed",
+		"Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
 		p.observeNetwork(msg)
 	default:
 		p.observeFrames(msg)

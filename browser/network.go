@@ -423,7 +423,15 @@ func (rt *Router) decide(e *proto.FetchRequestPaused) {
 		_, ours := rt.fulfilledRedirects.LoadAndDelete(e.RedirectedRequestID)
 		serverRedirect = !ours
 	}
-	if rt.on.Load() && p.b.hasSubscribers() && !serverRedirect {
+	// A CORS preflight is no request of the page's to route (Playwright's routes never see one): with
+	// routing on, the request it asks for is routed itself, so the preflight is granted here, after the
+	// policy allowed its URL. Chromium's own requests (a favicon) have no network id, no request event
+	// for the client to know them by, and are not routed either.
+	if rt.on.Load() && p.b.hasSubscribers() && !serverRedirect && isPreflight(e) {
+		_ = grantPreflight(r, e)
+		return
+	}
+	if rt.on.Load() && p.b.hasSubscribers() && !serverRedirect && e.NetworkID != "" {
 		rt.hold(string(e.RequestID), info)
 		p.emit(&RouteEvent{Route: string(e.RequestID), RequestInfo: info})
 		return
@@ -759,6 +767,8 @@ type Router struct {
 	mu   sync.Mutex
 	held map[string]RequestInfo // routed requests a replayer answers if they continue (Options.Replay)
 
+	raw rawHeaders // extra infos waiting for their request (network_headers.go)
+
 	// fulfilledRedirects: routed requests a client answered with a redirect; the hop
 	// that follows one is routed again (a route made it), unlike a server's.
 	fulfilledRedirects sync.Map // proto.FetchRequestID -> struct{}
@@ -770,7 +780,9 @@ func (p *Page) observeNetwork(msg *rod.Message) {
 	case "Network.requestWillBeSent":
 		var e proto.NetworkRequestWillBeSent
 		if msg.Load(&e) {
+			p.redirectWithoutRaw(&e)
 			p.emitRequest(&e)
+			p.requestSent(&e)
 		}
 	case "Network.responseReceived":
 		var e proto.NetworkResponseReceived
@@ -781,15 +793,28 @@ func (p *Page) observeNetwork(msg *rod.Message) {
 				RemoteIP: e.Response.RemoteIPAddress, RemotePort: e.Response.RemotePort, Protocol: e.Response.Protocol,
 				Security: securityDetails(e.Response.SecurityDetails), Timing: e.Response.Timing,
 			})
+			p.responseGot(&e)
+		}
+	case "Network.requestWillBeSentExtraInfo":
+		var e proto.NetworkRequestWillBeSentExtraInfo
+		if msg.Load(&e) {
+			p.extraInfo(e.RequestID, "request", e.Headers)
+		}
+	case "Network.responseReceivedExtraInfo":
+		var e proto.NetworkResponseReceivedExtraInfo
+		if msg.Load(&e) {
+			p.extraInfo(e.RequestID, "response", e.Headers)
 		}
 	case "Network.loadingFinished":
 		var e proto.NetworkLoadingFinished
 		if msg.Load(&e) {
+			p.requestEnded(e.RequestID)
 			p.emit(&RequestFinishedEvent{Request: string(e.RequestID), Timestamp: float64(e.Timestamp)})
 		}
 	case "Network.loadingFailed":
 		var e proto.NetworkLoadingFailed
 		if msg.Load(&e) {
+			p.requestEnded(e.RequestID)
 			p.emit(&RequestFailedEvent{Request: string(e.RequestID), Error: e.ErrorText, Canceled: e.Canceled})
 		}
 	}

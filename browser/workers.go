@@ -152,7 +152,8 @@ func (w *Worker) pump(events <-chan *rod.Message) {
 			if msg.Load(&e) && e.ExceptionDetails != nil && p.b.hasSubscribers() {
 				p.emitPageError(e.ExceptionDetails)
 			}
-		case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed":
+		case "Network.requestWillBeSent", "Network.responseReceived", "Network.loadingFinished", "Network.loadingFailed",
+			"Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
 			if p.b.hasSubscribers() {
 				p.observeNetwork(msg)
 			}

@@ -139,6 +139,8 @@ func wireName(ev browser.Event) string {
 		return "page.requestfinished"
 	case *browser.RequestFailedEvent:
 		return "page.requestfailed"
+	case *browser.RawHeadersEvent:
+		return "page.rawheaders"
 	case *browser.WorkerEvent:
 		return "page.worker"
 	case *browser.WorkerClosedEvent:

@@ -238,7 +238,10 @@ def _data_body(api, headers, data):
         return ("application/json" if json_type else "application/octet-stream"), data.encode("utf-8")
     if isinstance(data, (dict, list, int, float, bool)) or data is None:
         return "application/json", json.dumps(data).encode("utf-8")
-    raise Error("%s: Unsupported 'data' type: %s" % (api, type(data)))
+    # The async API hands a script's callable over wrapped (its bridge's Callback keeps it as .f): the error
+    # names the type the script passed.
+    given = data.f if callable(data) and callable(getattr(data, "f", None)) else data
+    raise Error("%s: Unsupported 'data' type: %s" % (api, type(given)))
 
 
 def _json_parsable(s):

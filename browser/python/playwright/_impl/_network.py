@@ -25,6 +25,7 @@ class Request:
         self.url = params.get("url") or ""
         self.method = params.get("method") or "GET"
         self._headers = {k.lower(): v for k, v in (params.get("headers") or {}).items()}
+        self._original_url = self.url  # what a continue's new URL is checked against, whatever fallbacks did
         self.post_data = params.get("post_data")
         self._post_data_b64 = params.get("post_data_b64")
         self.resource_type = params.get("resource_type") or "other"
@@ -41,6 +42,14 @@ class Request:
         self._timestamp = params.get("timestamp")
         self._raw_timing = None  # Chromium's resource timing, from the response
         self.timing = _timing(self._wall_time, self._timestamp, None)
+        # The headers as sent on the wire (the driver's page.rawheaders), None until known; _raw_none: none
+        # will come. _raw_next: a redirect's next hop's, come early; _raw_response: its response's, come
+        # before the response itself.
+        self._raw, self._raw_none, self._raw_next, self._raw_response = None, False, None, None
+        self._raw_from_route = False  # _raw is the paused request's headers, until the wire's come
+        if redirected_from is not None and redirected_from._raw_next is not None:
+            self._raw, self._raw_none = redirected_from._raw_next
+            redirected_from._raw_next = None
 
     def __repr__(self):
         return "<Request url=%r method=%r>" % (self.url, self.method)
@@ -50,13 +59,24 @@ class Request:
         return dict(self._headers)
 
     def all_headers(self):
-        return dict(self._headers)
+        return _joined(self._actual_headers())
 
     def header_value(self, name):
-        return self._headers.get(name.lower())
+        return _joined(self._actual_headers(), name.lower()).get(name.lower())
 
     def headers_array(self):
-        return [{"name": k, "value": v} for k, v in self._headers.items()]
+        return [{"name": k, "value": v} for k, v in self._actual_headers()]
+
+    def _actual_headers(self):
+        """The raw headers, waited for until Chromium reports them or says it will not (then the page's)."""
+        if self._raw is None and not self._raw_none and not self._finished and self.failure is None:
+            page = self._page
+            page._transport_of().pump(page._timeout_ms() / 1000.0,
+                                      lambda: self._raw is not None or self._raw_none or self._finished or
+                                      self.failure is not None or page._closed)
+        if self._raw is not None:
+            return self._raw
+        return [(k, v) for k, v in self._headers.items()]
 
     @property
     def post_data_buffer(self):
@@ -159,6 +179,9 @@ class Response:
         self._headers = {k.lower(): v for k, v in (headers or {}).items()}
         self._from_cache = from_cache
         self._network = None  # the driver's network facts (addresses, security), when it sent them
+        self._raw, self._raw_none = None, False  # as Request's: the headers as received
+        if request is not None and request._raw_response is not None:
+            (self._raw, self._raw_none), request._raw_response = request._raw_response, None
 
     @property
     def ok(self):
@@ -182,20 +205,29 @@ class Response:
         return dict(self._headers)
 
     def all_headers(self):
-        return dict(self._headers)
+        return _joined(self._actual_headers())
 
     def header_value(self, name):
-        return self._headers.get(name.lower())
+        return _joined(self._actual_headers(), name.lower()).get(name.lower())
 
     def header_values(self, name):
-        v = self._headers.get(name.lower())
-        return [] if v is None else v.split("\n")
+        return [v for k, v in self._actual_headers() if k.lower() == name.lower()]
 
     def headers_array(self):
-        out = []
-        for k, v in self._headers.items():
-            out.extend({"name": k, "value": item} for item in v.split("\n"))
-        return out
+        return [{"name": k, "value": v} for k, v in self._actual_headers()]
+
+    def _actual_headers(self):
+        """The raw headers, waited for until Chromium reports them, says it will not, or the body ended
+        (then the ones the response event gave, a repeated header's values split)."""
+        req, page = self._request, self._page
+        if self._raw is None and not self._raw_none and req is not None and page is not None:
+            if not req._finished and req.failure is None:
+                page._transport_of().pump(page._timeout_ms() / 1000.0,
+                                          lambda: self._raw is not None or self._raw_none or req._finished or
+                                          req.failure is not None or page._closed)
+        if self._raw is not None:
+            return self._raw
+        return [(k, item) for k, v in self._headers.items() for item in v.split("\n")]
 
     def finished(self):
         req, page = self._request, self._page
@@ -216,6 +248,9 @@ class Response:
     def body(self):
         if self._request is None or self._page is None:
             raise Error("Response.body: this response has no recorded request (the page was not observed)")
+        if self._request.redirected_to is not None:
+            # The browser keeps no body of a hop it followed (Playwright says so rather than returning b"").
+            raise Error("Response.body: Response body is unavailable for redirect responses")
         self.finished()
         data = self._page._call("network.response_body", request=self._request._id).get("data") or ""
         return base64.b64decode(data)
@@ -248,6 +283,44 @@ class Response:
     @property
     def from_service_worker(self):
         return False
+
+
+def _joined(pairs, only=None):
+    """Headers by lower-case name, a repeated one's values joined as Playwright joins them (", ", and
+    set-cookie's with newlines); only: just that name's."""
+    out = {}
+    for k, v in pairs:
+        name = k.lower()
+        if only is not None and name != only:
+            continue
+        if name in out:
+            out[name] += ("\n" if name == "set-cookie" else ", ") + v
+        else:
+            out[name] = v
+    return out
+
+
+def _on_raw_headers(page, kind, params):
+    """page.rawheaders: what one side of a request carried on the wire, or that Chromium reports none."""
+    req = page._requests.get(params.get("request"))
+    if req is None:
+        return
+    raw = (None, True) if params.get("none") else ([(n, v) for n, v in params.get("headers") or []], False)
+    if params.get("side") == "request":
+        if (req._raw is None and not req._raw_none) or req._raw_from_route:
+            (req._raw, req._raw_none), req._raw_from_route = raw, False
+        elif not raw[1]:
+            req._raw_next = raw  # a redirect's next hop's, before its request event
+        return
+    resp = req._response
+    if resp is not None and resp._raw is None and not resp._raw_none:
+        resp._raw, resp._raw_none = raw
+    elif resp is None:
+        req._raw_response = raw
+
+
+# The page events this module handles (Page's event table takes them in).
+PAGE_EVENTS = {"rawheaders": _on_raw_headers}
 
 
 class PageError(Error):
@@ -295,6 +368,13 @@ class Route:
         self._fell_back = False
         self._overrides = {}
         self._decided = threading.Event()  # set by a settle or a fallback (the async API waits for it)
+        same_hop = (params.get("url") or "").split("#")[0] == request.url.split("#")[0]
+        if same_hop and params.get("headers") is not None and not request._url_overridden:
+            # The paused request's headers are the ones it will go with (a cross-origin fetch's Origin
+            # included); Chromium reports no raw ones while it is paused, so they stand in until it does.
+            request._headers = {k.lower(): v for k, v in params["headers"].items()}
+            if request._raw is None:
+                request._raw, request._raw_from_route = list(params["headers"].items()), True
 
     def __repr__(self):
         return "<Route request=%r>" % self.request
@@ -370,6 +450,10 @@ class Route:
 
     def continue_(self, url=None, method=None, headers=None, post_data=None):
         ov = self._merged(url, method, headers, post_data)
+        if ov.get("url") is not None:
+            old, new = urllib.parse.urlsplit(self.request._original_url), urllib.parse.urlsplit(ov["url"])
+            if old.scheme.lower() != new.scheme.lower():
+                raise Error("Route.continue_: New URL must have same protocol as overridden URL")
         self._apply_overrides(url, method, headers, post_data)
         pd = ov.get("post_data")
         if pd is not None:
@@ -400,6 +484,8 @@ class Route:
             req.method = method
         if headers is not None:
             req._headers = {str(k).lower(): str(v) for k, v in headers.items() if v is not None}
+            # all_headers() says what the request will go with, until the wire's own come
+            req._raw, req._raw_none, req._raw_from_route = list(req._headers.items()), False, True
         if post_data is not None:
             if isinstance(post_data, (dict, list)):
                 post_data = json.dumps(post_data)
