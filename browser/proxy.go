@@ -152,7 +152,8 @@ func (b *Browser) contextProxy(px *Proxy) (server, bypass string, err error) {
 	}
 	why := b.opts.proxyRefusal()
 	if why == "" && b.proxy != "" {
-		why = "this browser's traffic goes through the run's policy proxy, and a proxy of the script's own would route around it"
+		// Its flags name a proxy (a run's script driver names its policy proxy so).
+		why = "this browser's traffic goes through the proxy its --proxy-server flag names (a run's policy proxy), which a proxy of the script's own would route around"
 	}
 	if why != "" {
 		return "", "", newErr(ErrInvalidParams, "new_context(proxy=...): refused: %s", why)
