@@ -175,13 +175,30 @@ func (c *Context) SetDefaults(d ContextDefaults) {
 // context's defaults. It runs while the popup is still held, so they are in
 // place before its first script.
 func (b *Browser) inheritContext(ctx context.Context, p *Page) error {
-	op := b.pageByID(p.opener)
-	if op == nil {
+	var c *Context
+	if op := b.pageByID(p.opener); op != nil {
+		c = op.Context()
+	} else if c = b.ownContextOf(proto.BrowserBrowserContextID(p.browserContext())); c == nil {
 		return nil
 	}
-	c := op.Context()
 	p.setContextID(c.id)
 	return c.applyDefaults(ctx, p)
+}
+
+// ownContextOf is the context with Chromium's id cdp, when the client made
+// it (nil for Chromium's own default context and for unknown ones).
+func (b *Browser) ownContextOf(cdp proto.BrowserBrowserContextID) *Context {
+	if cdp == "" {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, c := range b.contexts {
+		if c.cdp == cdp {
+			return c
+		}
+	}
+	return nil
 }
 
 // applyDefaults gives a page that opened by itself in the context the

@@ -34,9 +34,12 @@ type pageEvent interface {
 }
 
 // PageOpenedEvent: a page opened (popups included); Opener is "" for none.
+// Context names the client's context of a page one of its pages opened
+// without an opener (a shift- or ctrl-click on a link).
 type PageOpenedEvent struct {
-	Page   string `json:"page"`
-	Opener string `json:"opener"`
+	Page    string `json:"page"`
+	Opener  string `json:"opener"`
+	Context string `json:"context,omitempty"`
 }
 
 func (*PageOpenedEvent) event() {}

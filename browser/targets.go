@@ -147,11 +147,14 @@ func (b *Browser) onAttached(msg *rod.Message) {
 		b.release(e.SessionID, true)
 		return
 	}
-	if info.OpenerID != "" && !info.CanAccessOpener {
+	if (info.OpenerID != "" && !info.CanAccessOpener) || (info.OpenerID == "" && info.URL == "") {
 		// A popup without access to its opener (noopener, or a link's
 		// target=_blank) has no renderer until its first navigation is let
 		// go: Page.enable would wait for a resume that never comes. It
-		// runs at once and is adopted as before, its settings late.
+		// runs at once and is adopted as before, its settings late. So
+		// does a tab a page opened with no opener at all (a shift- or
+		// ctrl-click on a link): it has no URL yet, where a tab opened
+		// through CDP starts at about:blank.
 		b.release(e.SessionID, true)
 		b.onTargetCreated(info)
 		return
@@ -241,6 +244,11 @@ func (b *Browser) onTargetCreated(info *proto.TargetTargetInfo) {
 		if op := b.pageByTarget(info.OpenerID); op != nil {
 			opener, kind = op.id, kindPopup
 		}
+	} else if b.ownContextOf(info.BrowserContextID) != nil {
+		// Opened in one of our contexts without an opener (a shift- or
+		// ctrl-click): the context's page, set up as a popup is, with
+		// no opener to report.
+		kind = kindPopup
 	}
 	if b.opts.URLPolicy != nil && !isBlankURL(info.URL) {
 		if err := b.opts.URLPolicy(info.URL); err != nil {
@@ -345,7 +353,11 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 	if kind != kindForeign {
 		p.recordAll(ctx)
 	}
-	b.emit(&PageOpenedEvent{Page: p.id, Opener: opener})
+	ev := &PageOpenedEvent{Page: p.id, Opener: opener}
+	if opener == "" && kind == kindPopup {
+		ev.Context = p.ContextID() // a page of ours opened with no opener (a shift-click)
+	}
+	b.emit(ev)
 	return p, nil
 }
 

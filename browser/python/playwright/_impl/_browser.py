@@ -103,6 +103,12 @@ class Browser(_Emitter):
         if method == "browser.page":
             if opener:
                 self._place_popup(page, opener, announce=True)
+            elif params.get("context") and page._context is None:
+                # opened by a page of that context without an opener (a shift- or ctrl-click on a link)
+                for context in self._contexts:
+                    if context._id == params["context"]:
+                        context._adopt(page, popup=True)  # its "page" event
+                        break
             return
         page._on_driver_event(method, params)
 

@@ -13,6 +13,17 @@ with sync_playwright() as p:
     check(msg.value.text == "from the popup", msg.value)
     check(msg.value.page is popup.value and popup.value.context is context, "the message names the popup")
 
+    # a shift- or ctrl-click on a link opens a page of the context with no opener, set up as the context's
+    page.set_content('<a href="%s">help</a>' % url("help.html"))
+    for key in ("Shift", "Control"):
+        with context.expect_page() as opened:
+            page.click("a", modifiers=[key])
+        tab = opened.value
+        tab.wait_for_load_state()
+        check(tab.opener() is None and tab.context is context and tab in context.pages, (key, tab))
+        check(tab.url == url("help.html") and tab.evaluate("innerWidth") == 1280, (key, tab.url))
+        tab.close()
+
     # loads and navigations of any page
     popup.value.wait_for_load_state()
     with context.expect_event("pageload", lambda pg: pg is page) as loaded:
