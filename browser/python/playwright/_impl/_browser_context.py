@@ -429,8 +429,7 @@ class BrowserContext(_Routing, _Emitter):
         if self._closed:
             return
         self._closed = True
-        if self._request is not None:
-            self._request.dispose()
+        _context_request(self).dispose(reason)  # context.request, made now if need be, says why it is closed
         if not self._browser.is_connected():
             return
         self.tracing._context_closing()
