@@ -87,8 +87,7 @@ func (p *Page) emit(ev pageEvent) {
 
 // observe turns the page's CDP events into client events.
 func (p *Page) observe(msg *rod.Message) {
-	if isWebSocketEvent(msg.Method) {
-		p.observeWebSocket(msg) // before the check: the socket table is kept for later subscribers too
+	if p.observeWebSocket(msg) { // before the check: the socket table is kept for later subscribers too
 		return
 	}
 	if !p.b.hasSubscribers() {

@@ -91,14 +91,22 @@ func (p *Page) WebSocketDrops() WebSocketDrops {
 	return t.dropped
 }
 
-// isWebSocketEvent says whether a CDP event is one observeWebSocket takes.
-func isWebSocketEvent(method string) bool {
-	return strings.HasPrefix(method, "Network.webSocket")
-}
-
-// observeWebSocket follows the page's sockets. It runs whether or not a
-// client listens, so the table stays right for one that subscribes later.
-func (p *Page) observeWebSocket(msg *rod.Message) {
+// observeWebSocket follows the page's sockets, and says whether msg was
+// one of their events. It runs whether or not a client listens, so the
+// table stays right for one that subscribes later. A main frame's new
+// document closes the sockets of the old one: Chromium ends them without
+// a Network.webSocketClosed.
+func (p *Page) observeWebSocket(msg *rod.Message) bool {
+	if msg.Method == "Page.frameNavigated" {
+		var e proto.PageFrameNavigated
+		if msg.Load(&e) && e.Frame != nil && e.Frame.ParentID == "" {
+			p.sockets.closeAll(p)
+		}
+		return false
+	}
+	if !strings.HasPrefix(msg.Method, "Network.webSocket") {
+		return false
+	}
 	switch msg.Method {
 	case "Network.webSocketCreated":
 		var e proto.NetworkWebSocketCreated
@@ -128,6 +136,7 @@ func (p *Page) observeWebSocket(msg *rod.Message) {
 			}
 		}
 	}
+	return true
 }
 
 // emitFrame forwards one frame of a followed socket, unless it is too big.
@@ -155,10 +164,17 @@ func (p *Page) emitFrame(id proto.NetworkRequestID, sent bool, f *proto.NetworkW
 // closeWebSockets closes every socket the page still has: its page closed,
 // and Chromium says nothing more of them.
 func (p *Page) closeWebSockets() {
-	t := &p.sockets
+	p.sockets.mu.Lock()
+	p.sockets.ended = true
+	p.sockets.mu.Unlock()
+	p.sockets.closeAll(p)
+}
+
+// closeAll closes the sockets the table holds, announcing each on p.
+func (t *webSockets) closeAll(p *Page) {
 	t.mu.Lock()
 	open := t.open
-	t.open, t.ended = nil, true
+	t.open = nil
 	t.mu.Unlock()
 	for id, ws := range open {
 		p.emit(&WebSocketClosedEvent{Socket: string(id), DroppedFrames: ws.droppedFrames})

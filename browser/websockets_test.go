@@ -239,3 +239,28 @@ func typesOf(evs []Event) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// A socket of a document the page leaves is closed: its entry goes, so a
+// page that navigates often does not fill its table with the dead.
+func TestWebSocketClosedByNavigation(t *testing.T) {
+	base := wsEcho(t)
+	p := open(t, "/form.html")
+	ch := events(t, p)
+	if _, err := p.Evaluate(bg, `url => new Promise(f => { const ws = new WebSocket(url); ws.onopen = () => f(); })`,
+		json.RawMessage(jsString(base+"/ws")), 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Goto(bg, site.URL+"/form.html?again", Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	evs := socketEvents(t, ch, hasClose)
+	if names := typesOf(evs); names != "open close" {
+		t.Fatalf("events %q, want open close", names)
+	}
+	p.sockets.mu.Lock()
+	n := len(p.sockets.open)
+	p.sockets.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d sockets still followed after the navigation", n)
+	}
+}
