@@ -78,7 +78,13 @@ func (f *Frame) Goto(ctx context.Context, url, referer string, waitUntil WaitUnt
 		o.cancel()
 		<-listening
 	}()
-	res, err := proto.PageNavigate{URL: url, FrameID: fid, Referrer: referer}.Call(o.rodPage())
+	nav := proto.PageNavigate{URL: url, FrameID: fid, Referrer: referer}
+	if referer != "" {
+		// A referer the caller names is sent as given: the page's default
+		// policy would trim or drop one from another origin.
+		nav.ReferrerPolicy = proto.PageReferrerPolicyUnsafeURL
+	}
+	res, err := nav.Call(o.rodPage())
 	if err != nil {
 		return GotoResult{}, o.fail(p.jsErr(err), fmt.Sprintf("navigating frame to %s", url))
 	}
@@ -221,6 +227,12 @@ func (p *Page) gotoTarget(url string, waitUntil WaitUntil) (string, string, erro
 // Goto navigates the page. HTTP error statuses are results, not errors; an
 // unreachable host, a refused policy or a timeout are.
 func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeout time.Duration) (GotoResult, error) {
+	return p.GotoReferer(ctx, url, "", waitUntil, timeout)
+}
+
+// GotoReferer is Goto with the Referer header of the navigation's request
+// ("" for none).
+func (p *Page) GotoReferer(ctx context.Context, url, referer string, waitUntil WaitUntil, timeout time.Duration) (GotoResult, error) {
 	url, ev, err := p.gotoTarget(url, waitUntil)
 	if err != nil {
 		return GotoResult{}, err
@@ -233,7 +245,11 @@ func (p *Page) Goto(ctx context.Context, url string, waitUntil WaitUntil, timeou
 	p.mu.Unlock()
 	idle := p.watchIdle(o, ev == "networkIdle")
 	defer idle.close()
-	res, err := proto.PageNavigate{URL: url}.Call(o.rodPage())
+	nav := proto.PageNavigate{URL: url, Referrer: referer}
+	if referer != "" {
+		nav.ReferrerPolicy = proto.PageReferrerPolicyUnsafeURL // as given (see Frame.Goto)
+	}
+	res, err := nav.Call(o.rodPage())
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot navigate to invalid URL") {
 			return GotoResult{}, newErr(ErrNavigation, "Cannot navigate to invalid URL %q: give an absolute URL such as https://example.com/", url)

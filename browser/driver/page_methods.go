@@ -38,9 +38,10 @@ func pageSetHTTPCredentials(ctx context.Context, p *browser.Page, cp *struct {
 
 func pageGoto(ctx context.Context, p *browser.Page, np *struct {
 	navParams
-	URL string `json:"url"`
+	URL     string `json:"url"`
+	Referer string `json:"referer"`
 }, to time.Duration) (any, error) {
-	res, err := p.Goto(ctx, np.URL, browser.WaitUntil(np.WaitUntil), to)
+	res, err := p.GotoReferer(ctx, np.URL, np.Referer, browser.WaitUntil(np.WaitUntil), to)
 	if err != nil {
 		return nil, err
 	}

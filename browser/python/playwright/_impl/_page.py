@@ -1,13 +1,10 @@
 """Page: one tab, its navigation, content, evaluation, screenshots, ARIA snapshot and locator handlers."""
 
 import collections
-import datetime
-import inspect
 import json
 import os
 import re
 import time
-import traceback
 import urllib.parse
 
 from . import _errors, _websocket
@@ -30,6 +27,9 @@ from ._waiter import _NavigationWaiter, _describe_pattern, _url_predicate
 from ._frame import Frame, _SET_CONTENT_JS, _check_referer
 from ._pdf import _pdf
 from ._video import Screencast
+from ._lazy import lazy
+
+datetime, inspect, traceback = lazy("datetime"), lazy("inspect"), lazy("traceback")
 
 
 # add_script_tag / add_style_tag: insert the tag, settle on its load (or error).
@@ -295,7 +295,7 @@ class Page(_Routing, _Emitter, _Locating):
         if self._context is not None and self._context._options.get("base_url"):
             url = urllib.parse.urljoin(self._context._options["base_url"], url)
         self._nav_response = None
-        result = self._call("page.goto", timeout, url=url, wait_until=wait_until)
+        result = self._call("page.goto", timeout, url=url, wait_until=wait_until, referer=referer or "")
         final = result.get("url", url)
         if re.match(r"(?i)^(about|data):", url):
             return None

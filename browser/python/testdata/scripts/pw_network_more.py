@@ -66,6 +66,10 @@ with sync_playwright() as p:
     err = expect_error(TimeoutError, lambda: page.click("#missing"), "Timeout 1ms exceeded")
     check(__file__ in err.stack, err.stack)
     page.set_default_timeout(10000)
+    # goto's referer is sent as given, from another origin too; the page's own requests send the page's
+    with page.expect_request("**/help.html") as sent:
+        page.goto(url("help.html"), referer="http://referrer.example/")
+    check(sent.value.headers.get("referer") == "http://referrer.example/", sent.value.headers)
     page.set_content("<input type=checkbox>")
     page.set_checked("input", True)
     check(page.is_checked("input", timeout=10) is True, "set_checked")
