@@ -103,6 +103,8 @@ APIResponse = _async(_impl_fetch.APIResponse)
 Download = _async(_impl_files.Download)
 FileChooser = _async(_impl_files.FileChooser)
 Tracing = _async(_impl_tracing.Tracing)
+# playwright.request.new_context()'s tracing (HARs of its calls): the same Tracing to a script
+_async(_impl_fetch._RequestTracing, name="Tracing")
 Video = _async(_impl_video.Video)
 Screencast = _async(_impl_video.Screencast)
 PageAssertions = _async(_impl_assertions.PageAssertions)

@@ -1,6 +1,7 @@
 """Playwright's async API: overlapping calls, async route handlers and listeners, expect_* as async with,
 a cancelled task, timeouts, expect(); and that a sync script never loads asyncio."""
 import asyncio
+import os
 import struct
 import subprocess
 import sys
@@ -113,6 +114,14 @@ async def main():
               "the mask is gone after the screenshot")
 
         await browser.close()
+
+        # an API request context's tracing is awaited too (a HAR of its calls)
+        request = await p.request.new_context()
+        await request.tracing.start_har(path="calls.har")
+        await request.get(url("help.html"))
+        await request.tracing.stop_har()
+        await request.dispose()
+        check(os.path.exists("calls.har") and "help.html" in open("calls.har").read(), "the request context's HAR")
 
 
 asyncio.run(main())
