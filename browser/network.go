@@ -425,13 +425,12 @@ func (rt *Router) decide(e *proto.FetchRequestPaused) {
 	}
 	// A CORS preflight is no request of the page's to route (Playwright's routes never see one): with
 	// routing on, the request it asks for is routed itself, so the preflight is granted here, after the
-	// policy allowed its URL. Chromium's own requests (a favicon) have no network id, no request event
-	// for the client to know them by, and are not routed either.
+	// policy allowed its URL. Chromium's own favicon fetch is not routed either (isBrowsersOwn).
 	if rt.on.Load() && p.b.hasSubscribers() && !serverRedirect && isPreflight(e) {
 		_ = grantPreflight(r, e)
 		return
 	}
-	if rt.on.Load() && p.b.hasSubscribers() && !serverRedirect && e.NetworkID != "" {
+	if rt.on.Load() && p.b.hasSubscribers() && !serverRedirect && !isBrowsersOwn(e) {
 		rt.hold(string(e.RequestID), info)
 		p.emit(&RouteEvent{Route: string(e.RequestID), RequestInfo: info})
 		return

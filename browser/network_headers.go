@@ -2,6 +2,7 @@ package browser
 
 import (
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -145,6 +146,23 @@ func headerOf(h proto.NetworkHeaders, name string) string {
 		}
 	}
 	return ""
+}
+
+// isBrowsersOwn says whether a paused request is the browser's own:
+// one without a network id (no request event will name it), or the
+// favicon fetch the new headless mode makes after a page loads (type
+// Other; Playwright's headless shell makes none, so its routes never see
+// one). A page's own fetch or image of /favicon.ico has another type and
+// is routed.
+func isBrowsersOwn(e *proto.FetchRequestPaused) bool {
+	if e.NetworkID == "" {
+		return true
+	}
+	if e.ResourceType != proto.NetworkResourceTypeOther || e.Request.Method != http.MethodGet {
+		return false
+	}
+	u, err := url.Parse(e.Request.URL)
+	return err == nil && u.Path == "/favicon.ico"
 }
 
 // grantPreflight answers a CORS preflight as a server that allows the
