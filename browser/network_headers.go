@@ -62,7 +62,7 @@ func headerPairs(h proto.NetworkHeaders) [][2]string {
 // extraInfo handles one Network.*ExtraInfo event: sent now when its request
 // is known, else kept for it.
 func (p *Page) extraInfo(id proto.NetworkRequestID, side string, h proto.NetworkHeaders) {
-	ev := &RawHeadersEvent{Request: string(id), Side: side, Headers: headerPairs(h)}
+	ev := &RawHeadersEvent{Request: string(id), Side: side, Headers: p.guardRaw(headerPairs(h))}
 	r := &p.router.raw
 	r.mu.Lock()
 	if !r.seen[id] {
@@ -75,6 +75,29 @@ func (p *Page) extraInfo(id proto.NetworkRequestID, side string, h proto.Network
 	}
 	r.mu.Unlock()
 	p.emit(ev)
+}
+
+// redactedCredentials stands in for credentials the driver added to a request.
+const redactedCredentials = "<redacted by wright: credentials the driver answered a challenge with>"
+
+// guardRaw keeps out of the client what the network stack added that the
+// script must not read: the answer to a proxy's challenge, always (a run's
+// proxy credentials are not the script's), and in a run with secrets the
+// answer to a server's (http_credentials may name secrets, which the driver
+// alone resolves); the rest as every read is, write-only secrets replaced
+// by their placeholders. The renderer's view never held either header.
+func (p *Page) guardRaw(hs [][2]string) [][2]string {
+	src := p.b.opts.Secrets
+	for i, h := range hs {
+		switch {
+		case strings.EqualFold(h[0], "Proxy-Authorization"),
+			src != nil && p.router.authOn.Load() && strings.EqualFold(h[0], "Authorization"):
+			hs[i][1] = redactedCredentials
+		case src != nil:
+			hs[i][1] = src.RedactReads(h[1])
+		}
+	}
+	return hs
 }
 
 // requestSent is called once the client has been told of request id (a

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -134,5 +135,28 @@ func TestRoutedPreflight(t *testing.T) {
 	defer mu.Unlock()
 	if len(methods) != 1 || methods[0] != "PUT" {
 		t.Fatalf("routed: %v (the preflight is the driver's, the PUT the route's)", methods)
+	}
+}
+
+// TestRawHeadersGuard: the credentials the driver answered a challenge
+// with never reach the client in raw headers (a proxy's always, a server's
+// in a run with secrets), and write-only secrets read as placeholders.
+func TestRawHeadersGuard(t *testing.T) {
+	const value = "S3cretValue-0123456789"
+	p := &Page{b: &Browser{opts: Options{Secrets: hostSecrets{name: "pw", value: value, host: "127.0.0.1"}}}}
+	p.router.authOn.Store(true)
+	got := p.guardRaw([][2]string{{"Authorization", "Basic dXNlcjpTM2NyZXQ="}, {"proxy-authorization", "Basic eDp5"},
+		{"Cookie", "token=" + value}, {"Accept", "*/*"}})
+	want := [][2]string{{"Authorization", redactedCredentials}, {"proxy-authorization", redactedCredentials},
+		{"Cookie", "token=<secret>pw</secret>"}, {"Accept", "*/*"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("guarded: %v\nwant %v", got, want)
+	}
+	// Without secrets a server's Authorization is the script's own to read (it gave the credentials).
+	plain := &Page{b: &Browser{}}
+	plain.router.authOn.Store(true)
+	got = plain.guardRaw([][2]string{{"Authorization", "Basic eDp5"}, {"Proxy-Authorization", "Basic eDp5"}})
+	if got[0][1] != "Basic eDp5" || got[1][1] != redactedCredentials {
+		t.Fatalf("without secrets: %v", got)
 	}
 }
