@@ -87,6 +87,10 @@ type Page struct {
 	ctx    context.Context // the page's life
 	cancel context.CancelFunc
 
+	// windowOpens are the features of this page's window.open calls whose
+	// popups are not adopted yet (windowfeatures.go); guarded by mu.
+	windowOpens [][]string
+
 	aria *aria.Registry
 
 	navs navWatches // actions waiting for the navigations they start (navigation.go)
@@ -283,6 +287,7 @@ func (p *Page) pump(events <-chan *rod.Message) {
 		p.trackNavigation(msg)
 		p.noteNavigation(msg)
 		p.recordLog(msg)
+		p.noteWindowOpen(msg)
 		switch msg.Method {
 		case "Runtime.executionContextsCleared", "Runtime.executionContextDestroyed":
 			p.mu.Lock()

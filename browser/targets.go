@@ -341,6 +341,9 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 	if err == nil && kind == kindPopup {
 		err = b.inheritContext(setupCtx, p)
 	}
+	if op := b.pageByID(opener); err == nil && op != nil {
+		err = b.sizeFromWindowFeatures(setupCtx, p, op)
+	}
 	if err != nil {
 		if kind == kindPopup && (gone() || targetGone(err)) {
 			b.announceClosed(p, opener)

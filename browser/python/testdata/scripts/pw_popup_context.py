@@ -36,5 +36,19 @@ with sync_playwright() as p:
         answer = page.evaluate("() => window.open('').prompt('hey?')")
     check(answer == "yes hey?", answer)
     check(second.value.context is context, "the popup is in the context")
+
+    # a window.open that names a size gives its popup that viewport; one that names none, the context's
+    with page.expect_popup() as sized:
+        size = page.evaluate("""async () => {
+            const w = window.open('', 'sized', 'toolbar=no,width=300,height=200');
+            for (let i = 0; i < 300 && !(w.innerWidth === 300 && w.innerHeight === 200); i++)
+              await new Promise(r => setTimeout(r, 10));
+            return [w.innerWidth, w.innerHeight];
+        }""")
+    check(size == [300, 200], size)
+    check(sized.value.evaluate("[innerWidth, innerHeight]") == [300, 200], "the sized popup")
+    with page.expect_popup() as plain:
+        page.evaluate("() => { window.open(''); }")
+    check(plain.value.evaluate("[innerWidth, innerHeight]") == [400, 500], "the context's viewport")
     browser.close()
 print("OK")
