@@ -72,8 +72,10 @@ func compileIn(dir string) map[string][]byte {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), compileLimit)
 	defer cancel()
+	// The package alone: wright_browser.py is a small file, and its
+	// __pycache__ would be one more entry beside the client in dir.
 	cmd := exec.CommandContext(ctx, py, "-m", "compileall", "-q", "--invalidation-mode", "checked-hash",
-		filepath.Join(dir, PackageName), filepath.Join(dir, FileName))
+		filepath.Join(dir, PackageName))
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -81,7 +83,7 @@ func compileIn(dir string) map[string][]byte {
 		return nil
 	}
 	files := map[string][]byte{}
-	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(filepath.Join(dir, PackageName), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -93,7 +95,7 @@ func compileIn(dir string) map[string][]byte {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if !strings.HasPrefix(rel, PackageName+"/") && !strings.HasPrefix(rel, "__pycache__/"+strings.TrimSuffix(FileName, ".py")+".") {
+		if !strings.HasPrefix(rel, PackageName+"/") {
 			return nil // not the client's
 		}
 		data, err := os.ReadFile(path)

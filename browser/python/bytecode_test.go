@@ -34,8 +34,8 @@ func TestInstallWritesBytecodePythonUses(t *testing.T) {
 		}
 		// -v names the file each module's code came from.
 		for _, want := range []string{
+			filepath.Join(dir, PackageName, "__pycache__", "__init__."),
 			filepath.Join(dir, PackageName, "_impl", "__pycache__", "_page."),
-			filepath.Join(dir, "__pycache__", "wright_browser."),
 		} {
 			if !strings.Contains(string(out), "code object from '"+want) {
 				t.Errorf("%s install: the import did not load %s*.pyc", name, want)
