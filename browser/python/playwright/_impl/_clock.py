@@ -11,11 +11,13 @@ number of seconds since the epoch, a date string (parsed by the browser's Date) 
 Ticks (run_for, fast_forward) are milliseconds or "ss", "mm:ss", "hh:mm:ss".
 """
 
-import datetime
 import json
 import time as _time
 
 from ._errors import Error, TargetClosed
+from ._lazy import lazy
+
+datetime = lazy("datetime")
 
 _MAX_DATE = 8.64e15  # the largest time a JavaScript Date holds, in ms
 

@@ -2,7 +2,9 @@
 
 import builtins
 import sys
-import traceback
+from ._lazy import lazy
+
+traceback = lazy("traceback")
 
 
 class Error(Exception):

@@ -2,9 +2,11 @@
 the waiter behind every expect_* and wait_for_event.
 """
 
-import inspect
 
 from ._errors import Error, TargetClosed, TimeoutError
+from ._lazy import lazy
+
+inspect = lazy("inspect")
 
 
 def _fit_args(f, args):

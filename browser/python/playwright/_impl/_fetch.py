@@ -4,17 +4,19 @@ under the run's URL policy and through its proxy as the browser's requests are; 
 request (params, form, multipart, JSON) and the answer."""
 
 import base64
-import datetime
 import json
-import mimetypes
 import os
 import pathlib
 import urllib.parse
-import uuid
 import weakref
 
 from ._errors import Error
 from ._transport import _PipeTransport, _SocketTransport, _driver_binary, _guard_seconds, _install_exit_hooks
+from ._lazy import lazy
+
+datetime = lazy("datetime")
+mimetypes = lazy("mimetypes")
+uuid = lazy("uuid")
 
 
 class APIResponse:

@@ -1,10 +1,12 @@
 """Files: set_input_files, file choosers, downloads and drag-and-drop of files."""
 
 import base64
-import mimetypes
 import os
 
 from ._errors import Error, TargetClosed
+from ._lazy import lazy
+
+mimetypes = lazy("mimetypes")
 
 
 def _drop_file(item):

@@ -1,7 +1,6 @@
 """Values that cross into the page and back (Playwright's evaluate semantics), and JSHandle."""
 
 import builtins
-import datetime
 import math
 import re
 import urllib.parse
@@ -10,6 +9,9 @@ from . import _errors
 from ._errors import Error, InvalidParams
 from ._str_utils import _regex_body
 from ._helpers import _UNSET
+from ._lazy import lazy
+
+datetime = lazy("datetime")
 
 
 class _ArgumentTypeError(Error, builtins.TypeError):

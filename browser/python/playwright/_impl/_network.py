@@ -1,9 +1,7 @@
 """Network: Request, Response and Route, the route table Page and BrowserContext share, and page errors."""
 
 import base64
-import inspect
 import json
-import mimetypes
 import os
 import re
 import threading
@@ -14,6 +12,10 @@ from ._errors import CallbackCancelled, Error, InvalidParams, TargetClosed
 from ._helpers import _url_matches
 from ._fetch import _fetch
 from ._web_socket_route import _route_web_socket
+from ._lazy import lazy
+
+inspect = lazy("inspect")
+mimetypes = lazy("mimetypes")
 
 
 class Request:

@@ -1,8 +1,10 @@
 """Path helpers that Playwright's test-suite and plugins import."""
 
-import inspect
 import os
 from pathlib import Path
+from ._lazy import lazy
+
+inspect = lazy("inspect")
 
 
 def get_file_dirname() -> Path:

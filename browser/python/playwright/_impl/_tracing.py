@@ -9,10 +9,8 @@ another traced call (page.click runs a locator's click) is part of the outer one
 """
 
 import functools
-import inspect
 import os
 import threading
-import traceback
 
 from . import _har_router
 from ._errors import Error
@@ -23,6 +21,10 @@ from ._input import Keyboard, Mouse
 from ._locator import Locator
 from ._network import Disposable
 from ._page import Page
+from ._lazy import lazy
+
+inspect = lazy("inspect")
+traceback = lazy("traceback")
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _state = threading.local()  # .depth: traced calls running on this thread

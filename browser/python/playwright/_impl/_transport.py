@@ -13,13 +13,15 @@ import os
 import queue
 import shutil
 import signal
-import subprocess
 import sys
 import threading
 import time
 
 from . import _errors
 from ._errors import Error, InvalidParams, TargetClosed, TimeoutError, _error_from
+from ._lazy import lazy
+
+subprocess = lazy("subprocess")
 
 
 _live = set()  # transports that own a driver process, ended at exit or SIGTERM

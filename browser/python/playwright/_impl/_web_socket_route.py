@@ -8,11 +8,13 @@ the run's URL policy first (websocket.check) so a refused host is an error by na
 the main frame are not routed."""
 
 import base64
-import inspect
 import json
 
 from ._errors import Error
 from ._helpers import _url_matches
+from ._lazy import lazy
+
+inspect = lazy("inspect")
 
 _BINDING = "__wrightWebSocket"
 
