@@ -3,6 +3,8 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -45,6 +47,10 @@ type Options struct {
 	// ws://host:port/devtools/browser/<id>, or http://host:port (the
 	// WebSocket URL is read from /json/version).
 	CDPURL string
+	// CDPHeaders are sent with the requests to CDPURL (the WebSocket
+	// handshake, and the /json/version lookup of an http:// URL), and to
+	// no other host: Playwright's connect_over_cdp(headers=...).
+	CDPHeaders map[string]string
 	// Headed shows the browser window; the default is headless.
 	Headed bool
 	// Viewport of new pages; zero means 1280x1800.
@@ -137,7 +143,7 @@ func (o Options) viewport() Viewport {
 type Browser struct {
 	opts     Options
 	rod      *rod.Browser
-	ws       *cdp.WebSocket
+	ws       interface{ Close() error } // the CDP connection (rod's for a browser we launched, cdpSocket when attached)
 	attached bool
 
 	// For a launched browser: the process and its end.
@@ -229,7 +235,7 @@ func launch(ctx context.Context, opts Options) (*Browser, error) {
 }
 
 func attach(ctx context.Context, opts Options) (*Browser, error) {
-	wsURL, err := resolveCDPURL(ctx, opts.CDPURL)
+	wsURL, err := resolveCDPURL(ctx, opts.CDPURL, opts.cdpHeader())
 	if err != nil {
 		return nil, err
 	}
@@ -281,8 +287,21 @@ func attach(ctx context.Context, opts Options) (*Browser, error) {
 	return b, nil
 }
 
-// resolveCDPURL turns http://host:port into the browser's WebSocket URL.
-func resolveCDPURL(ctx context.Context, u string) (string, error) {
+// cdpHeader is Options.CDPHeaders as an http.Header; nil for none.
+func (o Options) cdpHeader() http.Header {
+	if len(o.CDPHeaders) == 0 {
+		return nil
+	}
+	h := http.Header{}
+	for k, v := range o.CDPHeaders {
+		h.Set(k, v)
+	}
+	return h
+}
+
+// resolveCDPURL turns http://host:port into the browser's WebSocket URL,
+// sending header with the lookup.
+func resolveCDPURL(ctx context.Context, u string, header http.Header) (string, error) {
 	parsed, err := url.Parse(u)
 	if err != nil || parsed.Host == "" {
 		return "", newErr(ErrInvalidParams, "cdp_url %q is not a ws:// or http:// URL", u)
@@ -302,7 +321,20 @@ func resolveCDPURL(ctx context.Context, u string) (string, error) {
 	if err != nil {
 		return "", wrapErr(ErrBrowser, err, "cdp_url %q: %v", u, err)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	// A redirect to another host would take the headers with it.
+	client := &http.Client{CheckRedirect: func(r *http.Request, via []*http.Request) error {
+		if len(header) > 0 && !strings.EqualFold(hostPort(r.URL), hostPort(via[0].URL)) {
+			return fmt.Errorf("%s redirects to another host, which the headers are not for", parsed.String())
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}}
+	resp, err := client.Do(req)
 	if err != nil {
 		return "", wrapErr(ErrBrowser, err, "reach the browser at %s: %v", parsed.String(), err)
 	}
@@ -317,9 +349,22 @@ func resolveCDPURL(ctx context.Context, u string) (string, error) {
 }
 
 func (b *Browser) connect(ctx context.Context, wsURL string) error {
-	ws := &cdp.WebSocket{}
-	if err := ws.Connect(ctx, wsURL, nil); err != nil {
-		return wrapErr(ErrBrowser, err, "connect to the browser at %s: %v", wsURL, err)
+	var ws interface {
+		cdp.WebSocketable
+		Close() error
+	}
+	if b.attached {
+		sock, err := dialCDP(ctx, wsURL, b.opts.attachHeader(wsURL))
+		if err != nil {
+			return wrapErr(ErrBrowser, err, "connect to the browser at %s: %v", wsURL, err)
+		}
+		ws = sock
+	} else {
+		sock := &cdp.WebSocket{}
+		if err := sock.Connect(ctx, wsURL, nil); err != nil {
+			return wrapErr(ErrBrowser, err, "connect to the browser at %s: %v", wsURL, err)
+		}
+		ws = sock
 	}
 	b.ws, b.wsURL = ws, wsURL
 	b.ctx, b.cancel = context.WithCancel(context.Background())

@@ -46,7 +46,10 @@ func browserPages(ctx context.Context, b *browser.Browser) (any, error) {
 		if p.Opener() != "" {
 			opener = p.Opener()
 		}
-		list = append(list, map[string]any{"page": p.ID(), "url": p.URL(), "title": title, "opener": opener})
+		// context lets a client of a browser it attached to place the tabs
+		// that others opened there since (Playwright lists them in the
+		// browser's default context).
+		list = append(list, map[string]any{"page": p.ID(), "url": p.URL(), "title": title, "opener": opener, "context": p.ContextID()})
 	}
 	return map[string]any{"pages": list}, nil
 }

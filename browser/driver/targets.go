@@ -79,6 +79,7 @@ type launchParams struct {
 	Timeout     ms                `json:"timeout"`
 	Executable  string            `json:"executable"`
 	CDPURL      string            `json:"cdp_url"`
+	CDPHeaders  map[string]string `json:"cdp_headers"` // sent to cdp_url's endpoint only
 	UserDataDir string            `json:"user_data_dir"`
 	Args        []string          `json:"args"`
 	Proxy       *browser.Proxy    `json:"proxy"` // Playwright's launch(proxy=...): a browser of its own
@@ -164,7 +165,9 @@ func (s *Server) launchOptions(lp launchParams) (browser.Options, error) {
 		opts.Executable = lp.Executable
 	}
 	if lp.CDPURL != "" {
-		opts.CDPURL = lp.CDPURL
+		// The headers go with the endpoint the request names, never to
+		// one the server was configured with.
+		opts.CDPURL, opts.CDPHeaders = lp.CDPURL, lp.CDPHeaders
 	}
 	if lp.UserDataDir != "" {
 		if !filepath.IsAbs(lp.UserDataDir) {

@@ -290,6 +290,10 @@ class BrowserContext(_Routing, _Emitter):
                 if opener._context is self:
                     page._context = self
                     self._pages.append(page)
+            elif page._context is None and not info.get("opener") and not info.get("context") and (
+                    getattr(self._browser, "_over_cdp", False) and self is self._browser._default_ctx):
+                # A tab another client (or the user) opened in the browser's own context since we attached.
+                self._adopt(page)
         self._pages = [p for p in self._pages if p.id in open_ids]
         return list(self._pages)
 

@@ -29,7 +29,7 @@ WRIGHT_TIMEOUT_MS = 10000
 
 def launch_browser(headless, viewport, slow_mo, timeout, default_timeout, executable=None, cdp_url=None,
                    args=None, user_data_dir=None, browser_type=None, isolated_pages=False, answer_dialogs=False,
-                   proxy=None):
+                   proxy=None, cdp_headers=None):
     """Start `wright driver` (WRIGHT_BIN, else `wright` on PATH) and a browser; returns a Browser.
 
     The driver and Chromium are ended when the Browser closes, at interpreter exit and on SIGTERM.
@@ -70,6 +70,8 @@ def launch_browser(headless, viewport, slow_mo, timeout, default_timeout, execut
         params["executable"] = os.path.abspath(executable)
     if cdp_url:
         params["cdp_url"] = cdp_url
+        if cdp_headers:
+            params["cdp_headers"] = {str(k): str(v) for k, v in dict(cdp_headers).items()}
     if args:
         params["args"] = [str(a) for a in args]
     own_dir = False
@@ -169,12 +171,14 @@ class BrowserType:
     def connect_over_cdp(self, endpoint_url, timeout=None, slow_mo=None, headers=None):
         """Attach to a running Chromium's DevTools endpoint (http://host:port or ws://...)."""
         self._check("connect_over_cdp")
-        browser = launch_browser(True, PLAYWRIGHT_VIEWPORT, slow_mo or 0, PLAYWRIGHT_TIMEOUT_MS,
-                                 PLAYWRIGHT_TIMEOUT_MS, cdp_url=endpoint_url, browser_type=self,
-                                 isolated_pages=True)
+        browser = launch_browser(True, PLAYWRIGHT_VIEWPORT, slow_mo or 0,
+                                 PLAYWRIGHT_TIMEOUT_MS if timeout is None else timeout, PLAYWRIGHT_TIMEOUT_MS,
+                                 cdp_url=endpoint_url, browser_type=self, isolated_pages=True,
+                                 cdp_headers=headers)
         self._playwright._started(browser)
         # The browser's own default context is listed first, holding the pages it had open, as in
         # Playwright: a script attaches to reach those pages (browser.contexts[0].pages).
+        browser._over_cdp = True
         context = browser._default_context()
         browser._contexts.insert(0, context)
         for page in browser.pages:
