@@ -228,8 +228,47 @@ class BrowserContext(_Routing, _Emitter):
                 json.dump(state, f)
         return state
 
+    def set_storage_state(self, storage_state):
+        """Replace this context's cookies and storage with storage_state (a dict as storage_state() returns, or
+        the path of its JSON): its cookies are cleared and the localStorage and IndexedDB of every origin its
+        pages have shown or the state names are emptied, then the state's are written, once, as Playwright does."""
+        if not isinstance(storage_state, dict):
+            with open(storage_state, "r", encoding="utf-8") as f:
+                storage_state = json.load(f)
+        self.clear_cookies()
+        wanted = {}
+        for origin in self._origins:
+            wanted[origin] = {"origin": origin, "items": {}, "indexedDB": []}
+        for item in storage_state.get("origins") or []:
+            origin = item.get("origin")
+            if origin:
+                wanted[origin] = {"origin": origin, "items": {i["name"]: i["value"] for i in item.get("localStorage") or []},
+                                  "indexedDB": item.get("indexedDB") or []}
+        for page in self.pages:
+            if not wanted:
+                break
+            try:
+                origin = page.evaluate("() => location.origin")
+                if origin in wanted:
+                    page.evaluate(_STORAGE_RESET_JS, wanted[origin])
+                    del wanted[origin]
+            except Error:
+                continue  # a page that closed or navigated: its origin is done elsewhere
+        if wanted:
+            self._in_blank_documents(list(wanted), lambda page, origin: page.evaluate(_STORAGE_RESET_JS, wanted[origin]))
+        for origin in wanted:
+            self._origins[origin] = True
+        if storage_state.get("cookies"):
+            self.add_cookies([{k: v for k, v in c.items() if not (k == "expires" and v == -1)}
+                              for c in storage_state["cookies"]])
+
     def _read_storage_elsewhere(self, origins, indexed_db):
         """Read the storage of origins from a hidden page of this context that shows an empty document of each."""
+        return self._in_blank_documents(origins, lambda page, origin: page.evaluate(_STORAGE_READ_JS, indexed_db))
+
+    def _in_blank_documents(self, origins, fn):
+        """fn(page, origin) in a hidden page of this context that shows an empty document of each origin (nothing
+        is fetched from the network); their results by origin, leaving out those that failed."""
         result = {}
         page = self._browser._page(self._ccall("context.new_page")["page"])
         try:
@@ -237,7 +276,7 @@ class BrowserContext(_Routing, _Emitter):
             for origin in origins:
                 try:
                     page.goto(origin + "/", wait_until="domcontentloaded")
-                    item = page.evaluate(_STORAGE_READ_JS, indexed_db)
+                    item = fn(page, origin)
                 except Error:
                     continue
                 result[origin] = item
@@ -522,4 +561,16 @@ _STORAGE_WRITE_JS = r"""({origin, items, indexedDB: dbs}) => {
     };
     open.onsuccess = () => open.result.close();
   }
+}"""
+
+# Empties an origin's localStorage and IndexedDB, then writes a storage state's (set_storage_state).
+_STORAGE_RESET_JS = r"""async (state) => {
+  if (location.origin !== state.origin) return;
+  localStorage.clear();
+  const dbs = indexedDB.databases ? await indexedDB.databases() : [];
+  await Promise.all(dbs.map((d) => new Promise((done) => {
+    const req = indexedDB.deleteDatabase(d.name);
+    req.onsuccess = req.onerror = req.onblocked = done;
+  })));
+  (""" + _STORAGE_WRITE_JS + """)(state);
 }"""
