@@ -36,6 +36,9 @@ func (p *Page) emitRequest(e *proto.NetworkRequestWillBeSent) {
 	if strings.HasPrefix(e.Request.URL, "data:") {
 		return // data: URLs are no requests to the network (Playwright reports none)
 	}
+	if faviconFetch(e) {
+		return // headless Chromium's own, which Playwright's headless shell never makes (network_headers.go)
+	}
 	ev := &RequestEvent{
 		RequestInfo: requestInfo(string(e.RequestID), e.Request.URL, e.Request, e.Type,
 			e.Type == proto.NetworkResourceTypeDocument && string(e.LoaderID) == string(e.RequestID)),

@@ -188,6 +188,18 @@ func isBrowsersOwn(e *proto.FetchRequestPaused) bool {
 	return err == nil && u.Path == "/favicon.ico"
 }
 
+// faviconFetch says whether a request Network reports is the favicon fetch
+// headless Chromium makes by itself (type Other, no script or parser
+// behind it); the client is not told of it, as its route never sees it.
+func faviconFetch(e *proto.NetworkRequestWillBeSent) bool {
+	if e.Type != proto.NetworkResourceTypeOther || e.Request.Method != http.MethodGet ||
+		e.Initiator == nil || e.Initiator.Type != proto.NetworkInitiatorTypeOther {
+		return false
+	}
+	u, err := url.Parse(e.Request.URL)
+	return err == nil && u.Path == "/favicon.ico"
+}
+
 // grantPreflight answers a CORS preflight as a server that allows the
 // request it asks about (the origin, the method and the headers it names).
 func grantPreflight(c proto.Client, e *proto.FetchRequestPaused) error {

@@ -80,6 +80,9 @@ func TestRawHeaders(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	if _, ok := ids[srv.URL+"/favicon.ico"]; ok {
+		t.Errorf("headless Chromium's own favicon fetch was reported as the page's request")
+	}
 	first := map[string]int{}
 	for i, o := range order {
 		if _, ok := first[o]; !ok {
