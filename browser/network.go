@@ -535,6 +535,9 @@ func (rt *Router) Continue(ctx context.Context, id string, ov RouteOverrides) er
 	}
 	if ov.PostData != nil {
 		req.PostData = []byte(mustB64(*ov.PostData))
+		if len(req.PostData) == 0 {
+			return rt.call(ctx, emptyBodyContinue{FetchContinueRequest: req})
+		}
 	}
 	return rt.call(ctx, req)
 }

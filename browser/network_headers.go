@@ -222,3 +222,11 @@ func grantPreflight(c proto.Client, e *proto.FetchRequestPaused) error {
 	}
 	return proto.FetchFulfillRequest{RequestID: e.RequestID, ResponseCode: 204, ResponseHeaders: headers, Body: []byte{}}.Call(c)
 }
+
+// emptyBodyContinue is Fetch.continueRequest with an empty postData sent
+// as such: rod's request omits an empty body, and Chromium then sends the
+// original one.
+type emptyBodyContinue struct {
+	proto.FetchContinueRequest
+	PostData string `json:"postData"`
+}

@@ -3,6 +3,7 @@ package browser
 import (
 	"encoding/base64"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -161,5 +162,45 @@ func TestRawHeadersGuard(t *testing.T) {
 	got = plain.guardRaw([][2]string{{"Authorization", "Basic eDp5"}, {"Proxy-Authorization", "Basic eDp5"}})
 	if got[0][1] != "Basic eDp5" || got[1][1] != redactedCredentials {
 		t.Fatalf("without secrets: %v", got)
+	}
+}
+
+// TestContinueWithEmptyBody: continue_(post_data="") sends an empty body,
+// not the page's own.
+func TestContinueWithEmptyBody(t *testing.T) {
+	bodies := make(chan string, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			b, _ := io.ReadAll(r.Body)
+			bodies <- string(b)
+		}
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte("<title>post</title>"))
+	}))
+	defer srv.Close()
+	p := testPage(t)
+	if _, err := p.Goto(bg, srv.URL+"/", Load, 0); err != nil {
+		t.Fatal(err)
+	}
+	empty := ""
+	cancel := shared.Subscribe(func(e Event) {
+		if r, ok := e.(*RouteEvent); ok && r.Page == p.ID() {
+			id := r.Route
+			go func() { _ = p.Router().Continue(bg, id, RouteOverrides{PostData: &empty}) }()
+		}
+	}, false)
+	defer cancel()
+	if err := p.Router().Enable(bg, true); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = p.Router().Enable(bg, false) }()
+	eval[string](t, p, "fetch('/post', {method: 'POST', body: 'original'}).then(r => r.text())")
+	select {
+	case b := <-bodies:
+		if b != "" {
+			t.Fatalf("the server got %q, want an empty body", b)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no POST reached the server")
 	}
 }
