@@ -593,9 +593,11 @@ def _read_state(storage_state):
 def _default_user_agent():
     """What a request context of no browser calls itself, as Playwright's does (servers may tell them apart)."""
     import platform
+    import sys
 
     from .. import __version__
-    return "Playwright/%s (%s; %s) wright" % (__version__, platform.machine(), platform.system().lower())
+    return "Playwright/%s (%s; %s) python/%d.%d wright" % (__version__, platform.machine(), platform.system().lower(),
+                                                           sys.version_info.major, sys.version_info.minor)
 
 
 def _link():
