@@ -73,6 +73,14 @@ with sync_playwright() as p:
     check(early == ["echo:hello", b"echo:\x00\x01\xff"] and again == [], "held frames: %r %r" % (early, again))
     page.evaluate("window.ws.close()")
 
+    # What the driver says of a socket the client never saw, or a frame it cannot read, is dropped quietly.
+    for params in ({"socket": "unknown", "opcode": 1, "data": "x"}, {"socket": "unknown"},
+                   {"socket": late._id, "opcode": 2, "data": "not base64!"}, {"socket": late._id, "opcode": 9}):
+        page._on_driver_event("page.websocket_frame", params)
+    page._on_driver_event("page.websocket_close", {"socket": "unknown"})
+    page._on_driver_event("page.websocket_error", {})
+    check(page.evaluate("1") == 1, "the page still works")
+
     # A socket still open when its page closes is closed with it.
     other = browser.new_page()
     other.goto(url("form.html"))
