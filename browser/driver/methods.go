@@ -70,7 +70,7 @@ var methods = map[string]method{
 	"page.reload":              {handle: onPageTimed(pageReload)},
 	"page.go_back":             {handle: onPageTimed(pageGoBack)},
 	"page.go_forward":          {handle: onPageTimed(pageGoForward)},
-	"page.url":                 {handle: onPage(pageURL), quiet: true},
+	"page.url":                 {handle: pageURL, quiet: true},
 	"page.title":               {handle: onPage(pageTitle)},
 	"page.content":             {handle: onPage(pageContent)},
 	"page.bring_to_front":      {handle: onPage(pageBringToFront)},

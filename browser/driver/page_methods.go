@@ -77,7 +77,23 @@ func history(u string, ok bool, err error) (any, error) {
 	return map[string]any{"url": u}, nil
 }
 
-func pageURL(ctx context.Context, p *browser.Page, _ *pageParams) (any, error) {
+// pageURL answers page.url, for a page that has closed too: Playwright's
+// page.url stays the URL the page last showed, which a "close" handler
+// reads.
+func pageURL(ctx context.Context, c *conn, raw json.RawMessage) (any, error) {
+	var pp pageParams
+	if err := decode(raw, &pp); err != nil {
+		return nil, err
+	}
+	if b, _ := c.s.current(); b != nil && pp.Page != "" {
+		if p := b.Page(pp.Page); p != nil && p.Err() != nil {
+			return map[string]any{"url": p.URL()}, nil
+		}
+	}
+	p, err := c.s.page(pp.Page)
+	if err != nil {
+		return nil, err
+	}
 	return map[string]any{"url": p.URL()}, nil
 }
 

@@ -350,6 +350,14 @@ class BrowserContext(_Routing, _Emitter):
         result = self._ccall("context.new_page")
         page = self._browser._page(result["page"])
         self._adopt(page)
+        if self._init_scripts:
+            # The tab's first document (about:blank) began before the scripts were added; in Playwright it
+            # runs them too, so a page that is never navigated has what they set up (and calls what they call).
+            for script in self._init_scripts:
+                try:
+                    page.evaluate("(source) => { (0, eval)(source); }", script)
+                except Error:
+                    pass  # an init script that throws is the page's error, never the caller's
         return page
 
     def _timeout_ms(self):
@@ -428,10 +436,11 @@ class BrowserContext(_Routing, _Emitter):
             page._viewport = _viewport(viewport, "new_context")
         elif viewport is _UNSET:
             page._viewport = self._browser._viewport
-        for script in self._init_scripts:
-            page.add_init_script(script)
+        # The bindings first: an init script may call an exposed function, in the page's first document too.
         for name in self._bindings:
             page._call("page.expose_binding", name=name)
+        for script in self._init_scripts:
+            page.add_init_script(script)
         if self._routes:
             page._routes_changed()
 

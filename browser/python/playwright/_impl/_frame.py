@@ -1,5 +1,6 @@
 """Frames: Frame (the main frame and child frames) and the frame events keep up to date."""
 
+import os
 import re
 import urllib.parse
 
@@ -301,6 +302,31 @@ class Frame(_Locating):
             return self.wait_for_load_state(wait_until, timeout=timeout)
         with self.expect_navigation(url=url, wait_until=wait_until, timeout=timeout):
             pass
+
+    def add_script_tag(self, url=None, path=None, content=None, type=None):
+        """A <script> in this frame's document (its URL, file or text), as page.add_script_tag does in the main frame."""
+        if self._main:
+            return self._page.add_script_tag(url=url, path=path, content=content, type=type)
+        if path is not None:
+            with open(path, "r", encoding="utf-8") as f:
+                content = f.read() + "\n//# sourceURL=" + os.fspath(path).replace("\n", "")
+        return self._add_tag("script", url, content, type or "")
+
+    def add_style_tag(self, url=None, path=None, content=None):
+        """A stylesheet in this frame's document (its URL, file or text)."""
+        if self._main:
+            return self._page.add_style_tag(url=url, path=path, content=content)
+        if path is not None:
+            with open(path, "r", encoding="utf-8") as f:
+                content = f.read() + "\n/*# sourceURL=" + os.fspath(path).replace("\n", "") + "*/"
+        return self._add_tag("style", url, content, "")
+
+    def _add_tag(self, tag, url, content, type):
+        from ._page import _ADD_TAG_JS  # _page imports this module
+        if url is None and content is None:
+            raise Error("Provide an object with a `url`, `path` or `content` property", type="InvalidParams")
+        return _js_call(self._page, _ADD_TAG_JS, {"tag": tag, "url": url, "content": content, "type": type},
+                        context=self._doc()._id, return_handle=True)
 
     def __getattr__(self, name):
         if name.startswith("_"):
