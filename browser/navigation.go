@@ -18,7 +18,16 @@ type frameLoads struct {
 	mu      sync.Mutex
 	events  map[proto.NetworkLoaderID]map[string]bool
 	status  map[proto.NetworkLoaderID]int
+	gone    bool // the frame was detached: its navigation can never end
 	changed chan struct{}
+}
+
+func (f *frameLoads) detached() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gone = true
+	close(f.changed)
+	f.changed = make(chan struct{})
 }
 
 func (f *frameLoads) note(loader proto.NetworkLoaderID, event string, status int) {
@@ -37,10 +46,10 @@ func (f *frameLoads) note(loader proto.NetworkLoaderID, event string, status int
 	f.changed = make(chan struct{})
 }
 
-func (f *frameLoads) seen(loader proto.NetworkLoaderID, event string) (bool, int, <-chan struct{}) {
+func (f *frameLoads) seen(loader proto.NetworkLoaderID, event string) (ok bool, status int, gone bool, changed <-chan struct{}) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.events[loader][event], f.status[loader], f.changed
+	return f.events[loader][event], f.status[loader], f.gone, f.changed
 }
 
 // Goto navigates the frame (Playwright's frame.goto of a child frame) and
@@ -68,6 +77,10 @@ func (f *Frame) Goto(ctx context.Context, url, referer string, waitUntil WaitUnt
 		if e.FrameID == fid && e.Type == proto.NetworkResourceTypeDocument {
 			loads.note(e.LoaderID, "", e.Response.Status)
 		}
+	}, func(e *proto.PageFrameDetached) {
+		if e.FrameID == fid && e.Reason != proto.PageFrameDetachedReasonSwap {
+			loads.detached() // removed from its parent: a swap to another process is the same frame
+		}
 	})
 	listening := make(chan struct{})
 	go func() {
@@ -89,6 +102,10 @@ func (f *Frame) Goto(ctx context.Context, url, referer string, waitUntil WaitUnt
 		return GotoResult{}, o.fail(p.jsErr(err), fmt.Sprintf("navigating frame to %s", url))
 	}
 	if res.ErrorText != "" && res.ErrorText != "net::ERR_HTTP_RESPONSE_CODE_FAILURE" {
+		if _, _, gone, _ := loads.seen(res.LoaderID, ev); gone || !p.hasFrame(o, fid) {
+			// Aborted because the frame went, not by the network.
+			return GotoResult{}, newErr(ErrNavigation, "Navigating frame was detached! (navigating to %s: the frame was removed from its page; %s)", url, res.ErrorText)
+		}
 		res.ErrorText = p.tunnelError(o.ctx, url, res.ErrorText)
 		return GotoResult{}, newErr(ErrNavigation, "navigation to %s failed: %s", url, res.ErrorText)
 	}
@@ -96,9 +113,12 @@ func (f *Frame) Goto(ctx context.Context, url, referer string, waitUntil WaitUnt
 		return GotoResult{URL: url}, nil
 	}
 	for {
-		ok, status, ch := loads.seen(res.LoaderID, ev)
+		ok, status, gone, ch := loads.seen(res.LoaderID, ev)
 		if ok {
 			return GotoResult{URL: url, Status: status}, nil
+		}
+		if gone {
+			return GotoResult{}, newErr(ErrNavigation, "Navigating frame was detached! (navigating to %s: the frame was removed from its page)", url)
 		}
 		if err := o.waitChange(ch, time.Second); err != nil {
 			return GotoResult{}, o.fail(err, fmt.Sprintf("navigating frame to %q, waiting until %q", url, strings.ToLower(ev)))
@@ -107,6 +127,13 @@ func (f *Frame) Goto(ctx context.Context, url, referer string, waitUntil WaitUnt
 			return GotoResult{}, err
 		}
 	}
+}
+
+// hasFrame says whether the page still has the frame (true when it cannot
+// tell): a navigation that failed as the frame went reports the detach.
+func (p *Page) hasFrame(o *op, fid proto.PageFrameID) bool {
+	tree, err := proto.PageGetFrameTree{}.Call(o.rodPage())
+	return err != nil || frameIn(tree.FrameTree, fid)
 }
 
 // name is the load state as Playwright spells it ("load" when unset).

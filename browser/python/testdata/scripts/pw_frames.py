@@ -1,4 +1,5 @@
 """Playwright's frames: one object per frame, frame events, detaching, child-frame navigation."""
+import time
 from support import check, expect_error, url
 from playwright.sync_api import Error, sync_playwright
 
@@ -55,5 +56,12 @@ with sync_playwright() as p:
     kinds = [k for k, _ in events]
     check(kinds.count("framedetached") == 2 and kinds.count("frameattached") == 0, "leaving: %s" % kinds)
     check(page.frames == [page.main_frame], "no child frames left")
+
+    # a frame removed while it navigates ends its goto with an error, not a timeout
+    page.set_content("<iframe></iframe>")
+    page.evaluate("setTimeout(() => document.querySelector('iframe').remove(), 500)")
+    started = time.monotonic()
+    expect_error(Error, lambda: page.frames[1].goto(url("slow"), timeout=20000), "frame was detached")
+    check(time.monotonic() - started < 10, "the goto ended when the frame went")
     browser.close()
 print("OK")
