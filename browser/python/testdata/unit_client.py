@@ -168,7 +168,7 @@ class SelectorTest(unittest.TestCase):
         self.assertEqual(p.locator("li", has_text="x").selector, 'li >> has-text="x"i')
         self.assertEqual(p.locator("aria-ref=e12").selector, "aria-ref=e12")
         inner = p.get_by_text("Go")
-        self.assertEqual(base.locator(inner).selector, '#list >> internal:text="Go"i')
+        self.assertEqual(base.locator(inner).selector, '#list >> internal:chain="internal:text=\\"Go\\"i"')
         self.assertEqual(base.page, p)
         with self.assertRaises(TypeError):
             base.nth(True)
