@@ -39,6 +39,7 @@ var scenarios = []struct{ name, what string }{
 	{"pw_proxy", "proxy=: per browser and per context, the proxy's own credentials, bad values, refused under a run's proxy"},
 	{"pw_locators", "or_/and_, description, regex test ids, repr, wait_for_function"},
 	{"pw_lifecycle", "disposable init scripts, pages as context managers, browser events"},
+	{"pw_context_state", "set_storage_state, init scripts in a first document, child frames' tags, two CDP clients"},
 	{"pw_files", "files, file choosers, downloads, drag and drop"},
 	{"pw_assertions_more", "the accessible error message assertion and soft assertions"},
 	{"pw_popup_context", "a popup has its context's settings before its first script runs"},
