@@ -378,9 +378,18 @@ func (b *Browser) connect(ctx context.Context, wsURL string) error {
 	// everything it could take from there is set explicitly.
 	b.rod = rod.New().ControlURL("").Client(rc).Context(b.ctx).NoDefaultDevice().
 		SlowMotion(0).Trace(false).Monitor("").Logger(utils.LoggerQuiet)
-	if err := b.rod.Connect(); err != nil {
+	// The session starts on the connection's own context, so a server that
+	// answers the handshake and then nothing would hold the start-up past
+	// ctx: closing the socket then ends the calls waiting on it.
+	stop := context.AfterFunc(ctx, func() { _ = ws.Close() })
+	err := b.rod.Connect()
+	stop()
+	if err != nil {
 		b.cancel()
 		_ = ws.Close()
+		if ctx.Err() != nil {
+			return wrapErr(ErrBrowser, ctx.Err(), "start the DevTools session at %s: no answer in time (%v)", wsURL, ctx.Err())
+		}
 		return wrapErr(ErrBrowser, err, "start the DevTools session: %s", cdpMessage(err))
 	}
 	events := b.rod.Event()

@@ -78,3 +78,17 @@ func TestAttachHeadersStayWithTheNamedHost(t *testing.T) {
 		t.Errorf("another host got the headers: %v", h)
 	}
 }
+
+func TestAttachToASilentEndpointEndsWithItsContext(t *testing.T) {
+	srv, _ := fakeEndpoint(t, func(c *websocket.Conn) { time.Sleep(10 * time.Second) })
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := Launch(ctx, Options{CDPURL: "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws"})
+	if err == nil || !strings.Contains(err.Error(), "no answer in time") {
+		t.Fatalf("attach to a server that never answers: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the attach took %v, past its context's 2s", d)
+	}
+}

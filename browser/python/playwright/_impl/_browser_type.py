@@ -171,10 +171,11 @@ class BrowserType:
     def connect_over_cdp(self, endpoint_url, timeout=None, slow_mo=None, headers=None):
         """Attach to a running Chromium's DevTools endpoint (http://host:port or ws://...)."""
         self._check("connect_over_cdp")
-        browser = launch_browser(True, PLAYWRIGHT_VIEWPORT, slow_mo or 0,
-                                 PLAYWRIGHT_TIMEOUT_MS if timeout is None else timeout, PLAYWRIGHT_TIMEOUT_MS,
-                                 cdp_url=endpoint_url, browser_type=self, isolated_pages=True,
-                                 cdp_headers=headers)
+        # timeout is Playwright's bound on the attach; the driver bounds it itself (a minute), and the
+        # params' timeout is the browser's default for waiting calls, which stays Playwright's.
+        browser = launch_browser(True, PLAYWRIGHT_VIEWPORT, slow_mo or 0, PLAYWRIGHT_TIMEOUT_MS,
+                                 PLAYWRIGHT_TIMEOUT_MS, cdp_url=endpoint_url, browser_type=self,
+                                 isolated_pages=True, cdp_headers=headers)
         self._playwright._started(browser)
         # The browser's own default context is listed first, holding the pages it had open, as in
         # Playwright: a script attaches to reach those pages (browser.contexts[0].pages).
