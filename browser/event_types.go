@@ -226,10 +226,12 @@ type ResponseEvent struct {
 	StatusText string               `json:"status_text"`
 	Headers    proto.NetworkHeaders `json:"headers"`
 	FromCache  bool                 `json:"from_cache"`
-	RemoteIP   string               `json:"remote_ip"`
-	RemotePort *int                 `json:"remote_port"`
-	Protocol   string               `json:"protocol"`
-	Security   map[string]any       `json:"security"` // nil for plain HTTP
+	// FromServiceWorker: a service worker of the page answered it.
+	FromServiceWorker bool           `json:"from_service_worker,omitempty"`
+	RemoteIP          string         `json:"remote_ip"`
+	RemotePort        *int           `json:"remote_port"`
+	Protocol          string         `json:"protocol"`
+	Security          map[string]any `json:"security"` // nil for plain HTTP
 	// Timing is Chromium's resource timing (ms after its requestTime, -1
 	// where not measured); nil for a response from a cache or a route.
 	Timing *proto.NetworkResourceTiming `json:"timing,omitempty"`

@@ -795,7 +795,8 @@ func (p *Page) observeNetwork(msg *rod.Message) {
 			p.emit(&ResponseEvent{
 				Request: string(e.RequestID), URL: e.Response.URL, Status: e.Response.Status,
 				StatusText: e.Response.StatusText, Headers: e.Response.Headers, FromCache: e.Response.FromDiskCache,
-				RemoteIP: e.Response.RemoteIPAddress, RemotePort: e.Response.RemotePort, Protocol: e.Response.Protocol,
+				FromServiceWorker: e.Response.FromServiceWorker,
+				RemoteIP:          e.Response.RemoteIPAddress, RemotePort: e.Response.RemotePort, Protocol: e.Response.Protocol,
 				Security: securityDetails(e.Response.SecurityDetails), Timing: e.Response.Timing,
 			})
 			p.responseGot(&e)

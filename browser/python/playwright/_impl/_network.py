@@ -284,7 +284,8 @@ class Response:
 
     @property
     def from_service_worker(self):
-        return False
+        """Whether a service worker of the page answered it (its fetch handler), not the network."""
+        return bool(self._net().get("from_service_worker"))
 
 
 def _joined(pairs, only=None):
