@@ -89,7 +89,7 @@ type Page struct {
 
 	// windowOpens are the features of this page's window.open calls whose
 	// popups are not adopted yet (windowfeatures.go); guarded by mu.
-	windowOpens [][]string
+	windowOpens []windowOpen
 
 	aria *aria.Registry
 

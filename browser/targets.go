@@ -342,7 +342,7 @@ func (b *Browser) adopt(ctx context.Context, id proto.TargetTargetID, opener str
 		err = b.inheritContext(setupCtx, p)
 	}
 	if op := b.pageByID(opener); err == nil && op != nil {
-		err = b.sizeFromWindowFeatures(setupCtx, p, op)
+		err = b.fromWindowOpen(setupCtx, p, op)
 	}
 	if err != nil {
 		if kind == kindPopup && (gone() || targetGone(err)) {

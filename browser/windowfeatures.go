@@ -10,9 +10,10 @@ import (
 )
 
 // A window.open with a size in its features ("width=600,height=300") gives
-// its popup that viewport, as a browser would size the new window. Chromium
-// reports the features on the opener (Page.windowOpen) before the popup is
-// adopted; each popup of the opener takes the oldest features not taken yet.
+// its popup that viewport, as a browser would size the new window, and its
+// URL is the popup's until the popup's document commits. Chromium reports
+// them on the opener (Page.windowOpen) before the popup is adopted; each
+// popup of the opener takes the oldest window.open not taken yet.
 
 // maxWindowOpens bounds the features a page keeps for popups not adopted
 // yet: a page opening windows in a loop cannot grow the queue for ever.
@@ -29,19 +30,25 @@ func (p *Page) noteWindowOpen(msg *rod.Message) {
 	if len(p.windowOpens) >= maxWindowOpens {
 		p.windowOpens = p.windowOpens[1:]
 	}
-	p.windowOpens = append(p.windowOpens, e.WindowFeatures)
+	p.windowOpens = append(p.windowOpens, windowOpen{url: e.URL, features: e.WindowFeatures})
 }
 
-// nextWindowFeatures takes the oldest queued features (nil for none).
-func (p *Page) nextWindowFeatures() []string {
+// windowOpen is one window.open of a page, as Chromium reported it.
+type windowOpen struct {
+	url      string
+	features []string
+}
+
+// nextWindowOpen takes the oldest queued window.open (zero for none).
+func (p *Page) nextWindowOpen() windowOpen {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.windowOpens) == 0 {
-		return nil
+		return windowOpen{}
 	}
-	f := p.windowOpens[0]
+	w := p.windowOpens[0]
 	p.windowOpens = p.windowOpens[1:]
-	return f
+	return w
 }
 
 // featuresSize reads width= and height= from window features; ok only
@@ -63,10 +70,20 @@ func featuresSize(features []string) (width, height int, ok bool) {
 	return width, height, width > 0 && height > 0
 }
 
-// sizeFromWindowFeatures gives popup p the size its opener's window.open
-// asked for, with its context's scale and mobile settings.
-func (b *Browser) sizeFromWindowFeatures(ctx context.Context, p, opener *Page) error {
-	w, h, ok := featuresSize(opener.nextWindowFeatures())
+// fromWindowOpen gives popup p what its opener's window.open asked for:
+// the size, with its context's scale and mobile settings, and, until its
+// first document commits, the URL it is opening (Chromium's target info has
+// none yet, so popup.url would be blank when the popup is announced).
+func (b *Browser) fromWindowOpen(ctx context.Context, p, opener *Page) error {
+	open := opener.nextWindowOpen()
+	if !isBlankURL(open.url) {
+		p.mu.Lock()
+		if isBlankURL(p.url) {
+			p.url = open.url
+		}
+		p.mu.Unlock()
+	}
+	w, h, ok := featuresSize(open.features)
 	if !ok {
 		return nil
 	}

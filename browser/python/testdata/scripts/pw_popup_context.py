@@ -50,5 +50,11 @@ with sync_playwright() as p:
     with page.expect_popup() as plain:
         page.evaluate("() => { window.open(''); }")
     check(plain.value.evaluate("[innerWidth, innerHeight]") == [400, 500], "the context's viewport")
+    # a popup's URL, when it is announced, is the one window.open asked for, its document committed or not
+    for _ in range(3):
+        with page.expect_popup() as opened:
+            page.evaluate("u => { window.open(u); }", url("help.html"))
+        check(opened.value.url == url("help.html"), opened.value.url)
+        opened.value.close()
     browser.close()
 print("OK")
