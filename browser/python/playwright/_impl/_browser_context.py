@@ -353,11 +353,12 @@ class BrowserContext(_Routing, _Emitter):
         if self._init_scripts:
             # The tab's first document (about:blank) began before the scripts were added; in Playwright it
             # runs them too, so a page that is never navigated has what they set up (and calls what they call).
-            for script in self._init_scripts:
-                try:
-                    page.evaluate("(source) => { (0, eval)(source); }", script)
-                except Error:
-                    pass  # an init script that throws is the page's error, never the caller's
+            # One round trip for all; one that throws is the page's error, never the caller's nor the next's.
+            try:
+                page.evaluate("(sources) => { for (const s of sources) { try { (0, eval)(s); } catch (e) {"
+                              " setTimeout(() => { throw e; }); } } }", list(self._init_scripts))
+            except Error:
+                pass
         return page
 
     def _timeout_ms(self):
