@@ -108,6 +108,7 @@ func TestCheckBashPrefixes(t *testing.T) {
 		"declare -A m=([k]=v); echo \"${m[k]:-none}\" ${x//a/b} $'t\\t' \"$(echo \"$(date)\")\" `pwd`\n" +
 		"{ echo a; } 2>/dev/null | sort -u; (cd /tmp && ls) || true\n" +
 		"function g { until false; do break; done; select x in a b; do break; done; }\n"
+	t.Logf("%d prefixes", len(script)+1)
 	ctx := context.Background()
 	for i := range len(script) + 1 {
 		code := script[:i]
