@@ -844,7 +844,7 @@ func apiChain(raw []string) string {
 	return b.String()
 }
 
-var customName = regexp.MustCompile(`^[a-zA-Z0-9_]+$`)
+var customName = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`) // Playwright's rule: its message names [a-zA-Z0-9_], its check lets "-" in
 
 // ValidCustomName tells whether a registered engine may take name.
 func ValidCustomName(name string) bool { return customName.MatchString(name) }

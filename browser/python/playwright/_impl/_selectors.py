@@ -27,7 +27,7 @@ class Selectors:
                 script = f.read()
         if not isinstance(script, str) or not script.strip():
             raise Error("Selectors.register: either script or path with the engine's source is required")
-        if not re.fullmatch(r"[a-zA-Z0-9_]+", name or ""):
+        if not re.fullmatch(r"[a-zA-Z0-9_-]+", name or ""):  # "-" too, as Playwright allows
             raise Error("Selectors.register: Selector engine name may only contain [a-zA-Z0-9_] characters")
         if name.lower() in _PREDEFINED_ENGINES:
             raise Error('Selectors.register: "%s" is a predefined selector engine' % name)

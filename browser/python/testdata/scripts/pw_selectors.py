@@ -14,6 +14,8 @@ with sync_playwright() as p:
     browser = p.chromium.launch()
     context = browser.new_context()
     p.selectors.register("tag2", TAG)  # after the context exists
+    p.selectors.register("tag-with-dashes", TAG)  # "-" is allowed in a name, as in Playwright
+    expect_error(Error, lambda: p.selectors.register("tag-with-dashes", TAG), "has been already registered")
     with tempfile.NamedTemporaryFile("w", suffix=".js", delete=False) as f:
         f.write("({ queryAll(root) { return Array.from(root.querySelectorAll('section')); } })")
     p.selectors.register("sect", path=f.name)
@@ -25,6 +27,7 @@ with sync_playwright() as p:
     page.set_content("<div><span></span></div><div><section>s</section></div><iframe srcdoc='<p>in frame</p>'></iframe>")
     check(page.eval_on_selector("tag=DIV", "e => e.nodeName") == "DIV", "tag=DIV")
     check(page.eval_on_selector_all("tag2=DIV", "es => es.length") == 2, "tag2=DIV finds both")
+    check(page.eval_on_selector_all("tag-with-dashes=DIV", "es => es.length") == 2, "a dashed engine name")
     check(page.eval_on_selector("div >> tag=SPAN", "e => e.nodeName") == "SPAN", "chained after css")
     check(page.locator("sect=x").text_content() == "s", "engine from a file")
     page.locator("tag=section").click()
