@@ -310,6 +310,11 @@ class Locator(_Locating):
             index = picked + ([] if index is None else ([index] if isinstance(index, int) else list(index)))
         if value is None and label is None and index is None:
             value = []
+        for name, given in (("value", value), ("label", label)):
+            # A None among the items is a mistake, not "nothing": Playwright names the type it got.
+            if isinstance(given, (list, tuple)) and any(v is None for v in given):
+                raise Error("Locator.select_option: options[%d].%s: expected string, got object"
+                            % ([v is None for v in given].index(True), name), type="InvalidParams")
         result = self._call("locator.select_option", timeout, value=value, label=label, index=index,
                             force=force or None)
         return result.get("values") or []

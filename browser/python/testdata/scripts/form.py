@@ -15,6 +15,11 @@ with launch() as browser:
     check(country.select_option(value="fr") == ["fr"], "select by value")
     check(country.select_option(index=3) == ["jp"], "select by index")
     check(country.select_option(label="Germany") == ["de"], "select by label")
+    try:
+        country.select_option(["de", None])
+        check(False, "a None among the options was taken")
+    except Exception as e:  # wright_browser's Error
+        check("options[1].value: expected string, got object" in str(e), str(e))
     check(country.input_value() == "de", "select value: %r" % country.input_value())
 
     newsletter = page.get_by_label("Send me the newsletter")
