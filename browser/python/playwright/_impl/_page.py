@@ -23,7 +23,7 @@ from ._input import Keyboard, Mouse, Touchscreen
 from ._files import Download, FileChooser
 from ._locator import FrameLocator, Locator, _HIGHLIGHT_JS, _Locating
 from ._element_handle import ElementHandle
-from ._waiter import _NavigationWaiter, _describe_pattern, _url_predicate
+from ._waiter import _NavigationWaiter, _against_base, _describe_pattern, _url_predicate
 from ._frame import Frame, _SET_CONTENT_JS, _check_referer
 from ._pdf import _pdf
 from ._video import Screencast
@@ -345,7 +345,7 @@ class Page(_Routing, _Emitter, _Locating):
             if wait_until:
                 self.wait_for_load_state(wait_until, timeout=timeout)
             return
-        target = _regex_body(url) if isinstance(url, re.Pattern) else url
+        target = _regex_body(url) if isinstance(url, re.Pattern) else _against_base(self, url)
         self._call("page.wait_for_url", timeout, url=target, wait_until=wait_until)
 
     def wait_for_function(self, expression, arg=_UNSET, timeout=None, polling=100):

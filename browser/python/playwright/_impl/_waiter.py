@@ -25,6 +25,15 @@ def _url_predicate(url_or_predicate, page):
     return lambda r: _url_matches(url_or_predicate, r.url, base)
 
 
+def _against_base(page, url):
+    """A str URL or glob made absolute against the page's context's base_url (as goto and route do)."""
+    base = page._context._options.get("base_url") if page._context is not None else None
+    if not base or not isinstance(url, str):
+        return url
+    from ._glob import resolve_glob  # the glob module is only needed here
+    return resolve_glob(base, url)
+
+
 class _NavigationWaiter(_EventWaiter):
     """expect_navigation / wait_for_url: the next navigation of one frame (the page's main frame, or
     frame) to a matching URL, then its load state. A navigation of that frame that fails (a refused

@@ -12,6 +12,15 @@ with sync_playwright() as p:
     a, b = one.new_page(), two.new_page()
     check(a.evaluate("[navigator.userAgent, navigator.language, innerWidth]") == ["wright-test-agent", "de-DE", 500],
           "context options reach the page")
+    # base_url: goto, wait_for_url and route take URLs relative to it
+    based = browser.new_page(base_url=url("sub/"))
+    based.goto("/form.html")
+    based.wait_for_url("/form.html", timeout=5000)
+    check(based.url == url("form.html"), based.url)
+    based.route("./routed.html", lambda route: route.fulfill(body="<p>routed</p>", content_type="text/html"))
+    based.goto("./routed.html")
+    check(based.url == url("sub/routed.html") and based.text_content("p") == "routed", based.url)
+    based.close()
     media = browser.new_context(contrast="more", forced_colors="active")
     mp = media.new_page()
     check(mp.evaluate("[matchMedia('(prefers-contrast: more)').matches, matchMedia('(forced-colors: active)').matches]")
