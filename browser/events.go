@@ -340,12 +340,16 @@ type ConsoleMessage struct {
 	Text string `json:"text"`
 	URL  string `json:"url"`
 	Line int    `json:"line"`
+
+	doc proto.NetworkLoaderID // the main frame's document when it was logged
 }
 
 // PageError is an uncaught exception of a page.
 type PageError struct {
 	Message string `json:"message"`
 	Stack   string `json:"stack"`
+
+	doc proto.NetworkLoaderID // the main frame's document when it was thrown
 }
 
 // Dialog is an alert, confirm, prompt or beforeunload dialog; all are
@@ -379,7 +383,7 @@ func consoleType(t string) string {
 
 func (p *Page) addConsole(typ, text, url string, line int) {
 	p.mu.Lock()
-	p.console = appendCapped(p.console, ConsoleMessage{Type: typ, Text: text, URL: url, Line: line})
+	p.console = appendCapped(p.console, ConsoleMessage{Type: typ, Text: text, URL: url, Line: line, doc: p.loader})
 	p.broadcastLocked()
 	p.mu.Unlock()
 }
@@ -403,7 +407,7 @@ func (p *Page) addPageError(d *proto.RuntimeExceptionDetails) {
 	}
 	msg = strings.TrimPrefix(msg, "Uncaught ")
 	p.mu.Lock()
-	p.errors = appendCapped(p.errors, PageError{Message: msg, Stack: stack})
+	p.errors = appendCapped(p.errors, PageError{Message: msg, Stack: stack, doc: p.loader})
 	p.broadcastLocked()
 	p.mu.Unlock()
 }
@@ -483,6 +487,30 @@ func (p *Page) ConsoleMessages(clear bool) []ConsoleMessage {
 // last clear.
 func (p *Page) PageErrors(clear bool) []PageError {
 	return takeLog(&p.mu, &p.errors, clear)
+}
+
+// ConsoleMessagesOfDocument is ConsoleMessages less those logged before the
+// main frame's current document (Playwright's filter "since-navigation").
+func (p *Page) ConsoleMessagesOfDocument(clear bool) []ConsoleMessage {
+	return ofDocument(p, p.ConsoleMessages(clear), func(m ConsoleMessage) proto.NetworkLoaderID { return m.doc })
+}
+
+// PageErrorsOfDocument is PageErrors of the main frame's current document.
+func (p *Page) PageErrorsOfDocument(clear bool) []PageError {
+	return ofDocument(p, p.PageErrors(clear), func(e PageError) proto.NetworkLoaderID { return e.doc })
+}
+
+func ofDocument[T any](p *Page, log []T, doc func(T) proto.NetworkLoaderID) []T {
+	p.mu.Lock()
+	cur := p.loader
+	p.mu.Unlock()
+	var out []T
+	for _, v := range log {
+		if doc(v) == cur {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Dialogs returns the dialogs since the page opened or the last clear.

@@ -167,12 +167,25 @@ func pageSetViewportSize(ctx context.Context, p *browser.Page, vp *struct {
 	return nil, p.SetViewportSize(ctx, vp.Width, vp.Height)
 }
 
-func pageConsoleMessages(ctx context.Context, p *browser.Page, cp *clearParams) (any, error) {
+func pageConsoleMessages(ctx context.Context, p *browser.Page, cp *logParams) (any, error) {
+	if cp.Filter == "since-navigation" {
+		return map[string]any{"messages": p.ConsoleMessagesOfDocument(cp.Clear)}, nil
+	}
 	return map[string]any{"messages": p.ConsoleMessages(cp.Clear)}, nil
 }
 
-func pagePageErrors(ctx context.Context, p *browser.Page, cp *clearParams) (any, error) {
+func pagePageErrors(ctx context.Context, p *browser.Page, cp *logParams) (any, error) {
+	if cp.Filter == "since-navigation" {
+		return map[string]any{"errors": p.PageErrorsOfDocument(cp.Clear)}, nil
+	}
 	return map[string]any{"errors": p.PageErrors(cp.Clear)}, nil
+}
+
+// logParams are a page log's: clear it after reading, and filter
+// "since-navigation" for only the current document's entries.
+type logParams struct {
+	clearParams
+	Filter string `json:"filter"`
 }
 
 func pageDialogs(ctx context.Context, p *browser.Page, cp *clearParams) (any, error) {

@@ -480,7 +480,7 @@ class Page(_Routing, _Emitter, _Locating):
     def console_messages(self, clear=False, filter=None):
         """Console messages since the page opened (the last 200 or so), oldest first: ConsoleMessage
         objects (.type, .text, .location, .page), which also answer msg["type"], ["text"], ["url"], ["line"]."""
-        records = self._call("page.console_messages", clear=clear or None).get("messages") or []
+        records = self._call("page.console_messages", clear=clear or None, filter=filter).get("messages") or []
         return [ConsoleMessage(self, r) for r in records]
 
     def clear_console_messages(self):
@@ -489,7 +489,7 @@ class Page(_Routing, _Emitter, _Locating):
     def page_errors(self, clear=False, filter=None):
         """Uncaught JavaScript errors, oldest first: PageError objects (.message, .name, .stack), which
         also answer e["message"] and e["stack"]."""
-        records = self._call("page.page_errors", clear=clear or None).get("errors") or []
+        records = self._call("page.page_errors", clear=clear or None, filter=filter).get("errors") or []
         return [PageError(r) for r in records]
 
     def clear_page_errors(self):

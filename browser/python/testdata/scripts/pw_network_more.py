@@ -58,6 +58,17 @@ with sync_playwright() as p:
     errs = page.page_errors()
     check(errs and errs[-1].message == "late" and errs[-1].name == "TypeError" and "late" in errs[-1]["message"],
           [(e.name, e.message) for e in errs])
+    # filter="since-navigation": only what the current document logged or threw
+    page.evaluate("() => { console.log('before-nav'); setTimeout(() => { throw new Error('old') }, 0); }")
+    page.wait_for_timeout(100)
+    page.goto(url("form.html"))
+    page.evaluate("() => { console.log('after-nav'); setTimeout(() => { throw new Error('new') }, 0); }")
+    page.wait_for_timeout(100)
+    texts = [m.text for m in page.console_messages(filter="since-navigation")]
+    check("after-nav" in texts and "before-nav" not in texts, texts)
+    check("before-nav" in [m.text for m in page.console_messages()], "the whole log keeps them")
+    check([e.message for e in page.page_errors(filter="since-navigation")] == ["new"],
+          [e.message for e in page.page_errors(filter="since-navigation")])
 
     # set_default_navigation_timeout governs goto before set_default_timeout; errors carry the caller's stack
     page.set_default_timeout(1)
