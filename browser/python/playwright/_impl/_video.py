@@ -116,6 +116,38 @@ class Screencast:
     def hide_actions(self):
         self._actions = None
 
+    def show_overlay(self, html, duration=None):
+        """Show html over the page (pointer events pass through it) for duration ms, or until the
+        Disposable it returns is disposed; frames and videos show it, the page's own layout is untouched."""
+        if not isinstance(html, str):
+            raise Error("Screencast.show_overlay: html: expected string, got %s" % type(html).__name__,
+                        type="InvalidParams")
+        oid = self._overlay({"html": html, "duration": duration})
+        return Disposable(lambda: self._remove_overlay(oid))
+
+    def show_chapter(self, title, description=None, duration=None):
+        """A centred title card (with an optional description) over the page for duration ms (2 s)."""
+        self._overlay({"title": str(title), "description": None if description is None else str(description),
+                       "duration": 2000 if duration is None else duration})
+
+    def hide_overlays(self):
+        """Hide every overlay of show_overlay/show_chapter until show_overlays()."""
+        self._page._call("page.evaluate", expression=_OVERLAYS_JS, arg={"op": "hide"})
+
+    def show_overlays(self):
+        self._page._call("page.evaluate", expression=_OVERLAYS_JS, arg={"op": "show"})
+
+    def _overlay(self, spec):
+        if spec.get("duration") is not None:
+            spec["duration"] = max(0, float(spec["duration"]))
+        return self._page._call("page.evaluate", expression=_OVERLAYS_JS, arg=dict(spec, op="add")).get("value")
+
+    def _remove_overlay(self, oid):
+        try:
+            self._page._call("page.evaluate", expression=_OVERLAYS_JS, arg={"op": "remove", "id": oid})
+        except Error:
+            pass  # the page went: so did the overlay
+
     def _annotate(self, method, params):
         """Before an action: a label naming it (and its selector) over the page for the set duration."""
         if self._actions is None or method not in _ANNOTATED:
@@ -200,3 +232,36 @@ def _check_choice(name, value, choices):
     if value is not None and value not in choices:
         raise Error("show_actions: %s must be one of %s, got %r" % (name, ", ".join(choices), value),
                     type="InvalidParams")
+
+
+# Overlays live in one closed shadow root at the top of the page, so the page's styles neither reach nor
+# see into them; they let pointer events through, and hide/show toggles them all.
+_OVERLAYS_JS = r"""(o) => {
+  const key = '__wrightOverlays';
+  let st = window[key];
+  if (!st || !st.host.isConnected) {
+    const host = document.createElement('div');
+    host.style.cssText = 'position:fixed;inset:0;z-index:2147483646;pointer-events:none';
+    st = { host, root: host.attachShadow({mode: 'closed'}), next: 1, items: new Map() };
+    Object.defineProperty(window, key, { value: st, configurable: true });
+    (document.body || document.documentElement).appendChild(host);
+  }
+  if (o.op === 'hide' || o.op === 'show') { st.host.style.display = o.op === 'hide' ? 'none' : ''; return null; }
+  if (o.op === 'remove') { const el = st.items.get(o.id); if (el) { el.remove(); st.items.delete(o.id); } return null; }
+  const el = document.createElement('div');
+  if (o.title !== undefined) {
+    el.style.cssText = 'position:absolute;inset:0;display:flex;flex-direction:column;align-items:center;' +
+      'justify-content:center;background:rgba(0,0,0,.6);color:#fff;font:28px sans-serif';
+    const t = document.createElement('div'); t.textContent = o.title; el.appendChild(t);
+    if (o.description) { const d = document.createElement('div'); d.textContent = o.description;
+      d.style.cssText = 'font-size:16px;margin-top:8px'; el.appendChild(d); }
+  } else {
+    el.innerHTML = o.html;
+  }
+  const id = st.next++;
+  st.items.set(id, el);
+  st.root.appendChild(el);
+  if (o.duration !== null && o.duration !== undefined)
+    setTimeout(() => { el.remove(); st.items.delete(id); }, o.duration);
+  return id;
+}"""

@@ -29,6 +29,23 @@ with sync_playwright() as p:
     check(frames[0]["viewportWidth"] == 1280 and frames[0]["viewportHeight"] == 720, "viewport: %r" % frames[0])
     expect_error(Error, lambda: page.screencast.show_actions(position="middle"), "position must be one of")
 
+    # overlays: over the page in a closed shadow root, letting clicks through, hidden and shown together
+    host = "() => window.__wrightOverlays ? getComputedStyle(window.__wrightOverlays.host).display : 'none'"
+    count = "() => window.__wrightOverlays ? window.__wrightOverlays.items.size : 0"
+    overlay = page.screencast.show_overlay("<div style='font-size:40px'>hello</div>")
+    page.screencast.show_chapter("Chapter", description="desc", duration=100)
+    check(page.evaluate(count) == 2 and page.evaluate(host) != "none", "two overlays shown")
+    page.get_by_role("button").first.click(timeout=5000)  # not in the way
+    page.screencast.hide_overlays()
+    check(page.evaluate(host) == "none", "hidden")
+    page.screencast.show_overlays()
+    check(page.evaluate(host) != "none", "shown again")
+    page.wait_for_timeout(300)
+    check(page.evaluate(count) == 1, "the chapter went after its duration")
+    overlay.dispose()
+    check(page.evaluate(count) == 0, "the overlay went when disposed")
+    expect_error(Error, lambda: page.screencast.show_overlay(5), "expected string")
+
     # Videos need ffmpeg; without it asking for one is a clear error.
     if shutil.which("ffmpeg") is None:
         expect_error(Error, lambda: browser.new_page(record_video_dir=tempfile.mkdtemp()), "ffmpeg")
