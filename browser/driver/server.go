@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"wright/browser"
@@ -140,6 +141,26 @@ func ServeSocket(ctx context.Context, path string, opts ServerOptions) error {
 	return err
 }
 
+// socketInUse says whether a driver listens on the socket at path. Only a
+// refused connection, seen three times, marks the socket stale: a dial that
+// times out (a loaded machine, a full backlog) has someone behind it, and a
+// driver that has just bound its socket refuses for the moment before it
+// listens.
+func socketInUse(path string) bool {
+	for i := 0; i < 3; i++ {
+		c, err := net.DialTimeout("unix", path, 2*time.Second)
+		if err == nil {
+			c.Close()
+			return true
+		}
+		if !errors.Is(err, syscall.ECONNREFUSED) && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOENT) {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
+}
+
 // ServeSocket serves the protocol on a Unix socket at path until ctx is
 // cancelled; it leaves the browser open (Close ends it).
 func (s *Server) ServeSocket(ctx context.Context, path string) error {
@@ -150,8 +171,7 @@ func (s *Server) ServeSocket(ctx context.Context, path string) error {
 		if fi.Mode()&os.ModeSocket == 0 {
 			return fmt.Errorf("serve socket: %s exists and is not a socket", path)
 		}
-		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
-			c.Close()
+		if socketInUse(path) {
 			return fmt.Errorf("serve socket: another driver is listening on %s", path)
 		}
 		_ = os.Remove(path) // a stale socket of a driver that died
