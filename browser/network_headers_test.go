@@ -30,6 +30,9 @@ func TestRawHeaders(t *testing.T) {
 	}))
 	defer srv.Close()
 	p := testPage(t)
+	// The cookies this test's server sets are the shared context's, on the
+	// same host as every fixture (cookies ignore the port): gone after it.
+	t.Cleanup(func() { _ = p.Context().ClearCookies(bg) })
 	var mu sync.Mutex
 	var order []string // "request <id>" and "raw <side> <id>", as they came
 	ids := map[string]string{}
