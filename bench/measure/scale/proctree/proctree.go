@@ -152,9 +152,10 @@ func readPSS(pid int) (int64, error) {
 	return 0, nil
 }
 
-// kindOf names what a process is: its program's name, and for a Chromium
+// kindOf names what a process is: its program's name, for a Chromium
 // helper the --type it was started with (renderer, gpu-process, zygote,
-// utility with its sub-type's last part, e.g. "utility:NetworkService").
+// utility with its sub-type's last part, e.g. "utility:NetworkService"),
+// and for wright its role (wrightRole, e.g. "wright:bench").
 func kindOf(pid int) string {
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
@@ -190,6 +191,34 @@ func kindOf(pid int) string {
 		return name + ":" + typ
 	case strings.HasPrefix(name, "python"):
 		return "python3"
+	case strings.HasPrefix(name, "wright"):
+		if role := wrightRole(args); role != "" {
+			return name + ":" + role
+		}
 	}
 	return name
+}
+
+// wrightRole is what a wright process does, from its arguments: the
+// subcommand (bench, driver, ...), and for the sandbox's helpers which one
+// (the host guard outside, the forwarder or the watcher inside), since
+// each costs a Go runtime of its own and they are counted apart.
+func wrightRole(args []string) string {
+	if len(args) < 2 || strings.HasPrefix(args[1], "-") {
+		return ""
+	}
+	if args[1] != "sandbox-init" {
+		return args[1]
+	}
+	for _, a := range args[2:] {
+		switch a {
+		case "--host-guard":
+			return "sandbox-init:host-guard"
+		case "--serve-fd":
+			return "sandbox-init:forwarder"
+		case "--watch-fd":
+			return "sandbox-init:watcher"
+		}
+	}
+	return "sandbox-init"
 }

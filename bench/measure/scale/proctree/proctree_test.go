@@ -90,3 +90,23 @@ func killPID(pid int) error {
 	}
 	return p.Kill()
 }
+
+// TestWrightRoles names a wright process by what it does, so the sandbox's
+// helpers are counted apart from the bench itself.
+func TestWrightRoles(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"wright", "bench", "suite.yaml", "--parallel", "16"}, "bench"},
+		{[]string{"wright", "sandbox-init", "--lifeline-fd", "5", "--host-guard", "--exec", "/usr/bin/bwrap", "--", "bwrap"}, "sandbox-init:host-guard"},
+		{[]string{"wright", "sandbox-init", "--watch-pid", "2", "--serve-fd", "--proxy-socket", "/s"}, "sandbox-init:forwarder"},
+		{[]string{"wright", "sandbox-init", "--watch-pid", "2", "--watch-fd", "3"}, "sandbox-init:watcher"},
+		{[]string{"wright", "--help"}, ""},
+		{[]string{"wright"}, ""},
+	} {
+		if got := wrightRole(c.args); got != c.want {
+			t.Errorf("wrightRole(%q) = %q, want %q", c.args, got, c.want)
+		}
+	}
+}
