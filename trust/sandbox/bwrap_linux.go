@@ -95,7 +95,16 @@ func (s *Spec) Wrap(cmd *exec.Cmd) error {
 	// bubblewrap under the host guard (hostguard.go), which keeps the
 	// descriptors' numbers, so the lifeline is fd there too.
 	cmd.Path = s.Wright
-	guard := []string{s.Wright, InitCommand, "--host-guard", "--lifeline-fd", strconv.Itoa(fd), "--exec", bw, "--", "bwrap"}
+	guard := []string{s.Wright, InitCommand, "--host-guard"}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	if env, added := helperEnv(env); added {
+		cmd.Env = env
+		guard = append(guard, "--drop-gogc")
+	}
+	guard = append(guard, "--lifeline-fd", strconv.Itoa(fd), "--exec", bw, "--", "bwrap")
 	cmd.Args = append(append(guard, args...), init...)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}

@@ -17,6 +17,8 @@ import (
 //
 //	[--lifeline-fd N] [--proxy-socket SOCKET --listen ADDR] --exec PATH -- ARGV...
 //
+// (the host guard's: --host-guard [--drop-gogc] --lifeline-fd N --exec BWRAP -- ARGV...)
+//
 // It listens on ADDR inside the sandbox's network namespace (before the
 // command starts, so the proxy is there for its first request), hands the
 // listener to a helper process that carries each connection to wright's
@@ -37,6 +39,10 @@ func Init(args []string) error {
 			serve = true
 		case "--host-guard":
 			guard = true
+		case "--drop-gogc":
+			// The guard's GOGC was added for it alone (helperEnv):
+			// bubblewrap and the command get the environment without it.
+			_ = os.Unsetenv("GOGC")
 		case "--lifeline-fd", "--watch-pid":
 			if len(args) == 0 {
 				return fmt.Errorf("%s %s: missing value", InitCommand, a)
@@ -147,6 +153,8 @@ func startHelper(sock, listen string, lifeFD int) error {
 			cmd.Args = append(cmd.Args, "--watch-fd", "3")
 		}
 	}
+	// Its environment is never passed on, so its GOGC goes nowhere else.
+	cmd.Env, _ = helperEnv(os.Environ())
 	// Out of the command's process group, so a Ctrl-C or a timeout's
 	// signal to the command's jobs leaves the network and the watch up.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
