@@ -84,8 +84,10 @@ func settle() {
 // (lexer and style registries, schemas: about 3 MB live); the garbage
 // allocated beside it leaves spans part-used that FreeOSMemory cannot hand
 // back. Collecting often during those initialisers packs the survivors
-// into fewer spans: about 1.2 MB less resident a helper, a few
-// milliseconds more of its start (measured with bench/measure/scale).
+// into fewer spans: about 1.1 MiB less resident a helper (measured with
+// bench/measure/scale), for 10 to 17 ms more of its start. The host
+// guard's start is on a sandbox's way up; the forwarder's runs beside
+// the command.
 const helperGOGC = "GOGC=20"
 
 // helperEnv is env with helperGOGC, and whether it was added: a GOGC the
