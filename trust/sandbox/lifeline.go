@@ -85,7 +85,7 @@ func settle() {
 // allocated beside it leaves spans part-used that FreeOSMemory cannot hand
 // back. Collecting often during those initialisers packs the survivors
 // into fewer spans: about 1.1 MiB less resident a helper (measured with
-// bench/measure/scale), for 10 to 17 ms more of its start. The host
+// bench/measure/scale), for 10 to 19 ms more of its start. The host
 // guard's start is on a sandbox's way up; the forwarder's runs beside
 // the command.
 const helperGOGC = "GOGC=20"
