@@ -4,6 +4,7 @@ import re
 import time
 
 from ._errors import NavigationError
+from . import _glob
 from ._helpers import _url_matches
 from ._events import _EventWaiter
 
@@ -21,17 +22,19 @@ def _url_predicate(url_or_predicate, page):
         return None
     if callable(url_or_predicate) and not isinstance(url_or_predicate, re.Pattern):
         return url_or_predicate
-    base = page._context._options.get("base_url") if page._context is not None else None
+    base = _base_url(page)
     return lambda r: _url_matches(url_or_predicate, r.url, base)
+
+
+def _base_url(page):
+    """The base_url of the page's context (None without one)."""
+    return page._context._options.get("base_url") if page._context is not None else None
 
 
 def _against_base(page, url):
     """A str URL or glob made absolute against the page's context's base_url (as goto and route do)."""
-    base = page._context._options.get("base_url") if page._context is not None else None
-    if not base or not isinstance(url, str):
-        return url
-    from ._glob import resolve_glob  # the glob module is only needed here
-    return resolve_glob(base, url)
+    base = _base_url(page)
+    return _glob.resolve_glob(base, url) if base and isinstance(url, str) else url
 
 
 class _NavigationWaiter(_EventWaiter):
@@ -40,7 +43,7 @@ class _NavigationWaiter(_EventWaiter):
     certificate, an unreachable host) ends the wait with its error instead of a timeout."""
 
     def __init__(self, page, url, wait_until, timeout, frame=None):
-        base = page._context._options.get("base_url") if page._context is not None else None
+        base = _base_url(page)
         want = page.main_frame if frame is None else frame
 
         def pred(f):
