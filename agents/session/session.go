@@ -74,7 +74,7 @@ type Options struct {
 	// Sandbox is the runner's sandbox mode: auto (bubblewrap where it
 	// works), bwrap, or none (trust/sandbox). Default auto.
 	Sandbox string
-	// Wright is the wright binary the sandbox starts its forwarder with.
+	// Wright is the wright binary the sandbox's host guard and init run.
 	// Default: this process's executable.
 	Wright string
 	// Python is the interpreter ("" is python3 on PATH); HideEnv names

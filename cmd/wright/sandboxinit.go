@@ -8,7 +8,7 @@ import (
 )
 
 // `wright sandbox-init` is the first process inside a bubblewrap sandbox
-// (sandbox.Init): it starts the proxy forwarder, then becomes the model's
+// (sandbox.Init): it hands the proxy's listener out, then becomes the model's
 // shell or runner. It is dispatched before anything else of main runs
 // (signal handlers, the keyring), since it executes another program in
 // its own place and must leave nothing of wright behind in it.

@@ -13,7 +13,8 @@ import (
 // prepareSandbox completes the runner's sandbox (Options.Sandbox): the
 // workspace writable, the runner's library and the driver's socket
 // directory visible, and the policy proxy served on a socket in that
-// directory for the sandbox's forwarder. The runner's variables then send
+// directory, which the sandbox's host guard carries the sandbox's
+// connections to. The runner's variables then send
 // its own tools (urllib, curl, a browser run_command starts) there.
 func (e *Env) prepareSandbox() error {
 	if e.opts.Sandbox == nil {

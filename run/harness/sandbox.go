@@ -29,7 +29,7 @@ func useSandbox(cfg *config.Config) (bool, error) {
 // sandboxSpec is the sandbox of the model's processes: the workspace
 // writable; wright's binary, the browser client and the directories of
 // the sockets the shell talks to (the harness's judge, the key proxy, the
-// policy proxy) read-only. vars are the shell's variables.
+// warm browser's driver) read-only. vars are the shell's variables.
 func sandboxSpec(workspace, executable, proxySocket string, vars map[string]string) *sandbox.Spec {
 	// The binary alone, not its directory: that may hold the run
 	// directory itself (trajectory, config) when wright runs from a
@@ -43,9 +43,8 @@ func sandboxSpec(workspace, executable, proxySocket string, vars map[string]stri
 	if p := vars[output.SchemaEnv]; p != "" && exists(p) {
 		ro = append(ro, p)
 	}
-	if proxySocket != "" {
-		ro = append(ro, filepath.Dir(proxySocket))
-	}
+	// The policy proxy's socket is not among them: the host guard, outside
+	// the sandbox, dials it for the sandbox's connections.
 	for _, p := range filepath.SplitList(vars["PYTHONPATH"]) {
 		if p != "" && exists(p) {
 			ro = append(ro, p)
@@ -74,8 +73,8 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// sandboxProxyVars send the sandbox's tools to the forwarder of the
-// policy proxy (sandbox.ProxyAddr): it is the only way out.
+// sandboxProxyVars send the sandbox's tools to the policy proxy's
+// listener (sandbox.ProxyAddr): it is the only way out.
 func sandboxProxyVars() map[string]string {
 	u := sandbox.ProxyURL
 	return map[string]string{browser.ProxyEnv: u, "HTTP_PROXY": u, "HTTPS_PROXY": u, "http_proxy": u, "https_proxy": u,

@@ -124,7 +124,7 @@ func privateRanges(cfg *config.Config) ([]netip.Prefix, error) {
 // wall.
 //
 // With a socket path the proxy serves there too, and the variables name
-// the sandbox's forwarder instead (the sandbox has no other way out).
+// the sandbox's listener instead (the sandbox has no other way out).
 func workspaceProxy(cfg *config.Config, socket string) (map[string]string, string, func(), error) {
 	pol, err := live.NewPolicy(cfg.Browser.AllowedDomains, cfg.Browser.BlockedDomains)
 	if err != nil {

@@ -15,8 +15,8 @@ const (
 	ModeNone  = "none"  // no bubblewrap: PID namespace and parent-death signal only
 )
 
-// ProxyAddr is where, inside a sandbox, the forwarder to wright's policy
-// proxy listens. The sandbox has a network namespace of its own, so the
+// ProxyAddr is where, inside a sandbox, the way to wright's policy proxy
+// listens (the host guard carries what comes to it). The sandbox has a network namespace of its own, so the
 // port is free there whatever the host uses.
 const ProxyAddr = "127.0.0.1:3128"
 
@@ -24,8 +24,9 @@ const ProxyAddr = "127.0.0.1:3128"
 // --proxy-server.
 const ProxyURL = "http://" + ProxyAddr
 
-// InitCommand is the wright subcommand that starts the forwarder inside a
-// sandbox and then becomes the sandboxed command (see Init).
+// InitCommand is the wright subcommand that hands a sandbox's proxy
+// listener to the host guard and then becomes the sandboxed command (see
+// Init); with --host-guard, it is the guard.
 const InitCommand = "sandbox-init"
 
 // Spec says what a bubblewrap sandbox shows the process it runs. Every
@@ -39,11 +40,12 @@ type Spec struct {
 	// Writable directories (the workspace).
 	Writable []string
 	// ReadOnly directories or files (the wright binary's directory, the
-	// browser client, the directories holding wright's sockets: connecting
-	// to a socket does not need a writable mount).
+	// browser client, the directories holding the sockets the command
+	// talks to: connecting to a socket does not need a writable mount).
 	ReadOnly []string
-	// ProxySocket is the Unix socket of wright's policy proxy; "" leaves the
-	// sandbox without any network beyond its own loopback.
+	// ProxySocket is the Unix socket of wright's policy proxy, dialled from
+	// outside by the host guard (it need not be visible inside); "" leaves
+	// the sandbox without any network beyond its own loopback.
 	ProxySocket string
 	// Wright is the wright binary, which runs InitCommand inside.
 	Wright string

@@ -59,9 +59,9 @@ func probeBwrap() {
 }
 
 // Wrap makes cmd run inside the sandbox spec describes: its Path and Args
-// become bubblewrap's, which runs wright's InitCommand, which starts the
-// proxy forwarder and then executes the original command in cmd.Dir with
-// cmd.Env. The sandbox dies with wright (parent-death signal on
+// become the host guard's, which runs bubblewrap, which runs wright's
+// InitCommand, which hands the proxy's listener out to the guard and then
+// executes the original command in cmd.Dir with cmd.Env. The sandbox dies with wright (parent-death signal on
 // bubblewrap, --die-with-parent inside), and every process in it dies
 // with the command (it is the sandbox's first process after bubblewrap's
 // own init).
@@ -82,18 +82,21 @@ func (s *Spec) Wrap(cmd *exec.Cmd) error {
 		return err
 	}
 	init := []string{s.Wright, InitCommand}
+	// The command's own descriptors are 3..pass; the guard hands the
+	// proxy link to bubblewrap as pass+1 and keeps the lifeline, which
+	// comes after them, to itself.
+	pass := 2 + len(cmd.ExtraFiles)
 	fd, err := attachLifeline(cmd)
 	if err != nil {
 		return err
 	}
-	init = append(init, "--lifeline-fd", strconv.Itoa(fd))
 	if s.ProxySocket != "" {
-		init = append(init, "--proxy-socket", s.ProxySocket, "--listen", ProxyAddr)
+		init = append(init, "--proxy-fd", strconv.Itoa(pass+1), "--listen", ProxyAddr)
 	}
 	init = append(init, "--exec", cmd.Path, "--")
 	init = append(init, cmd.Args...)
-	// bubblewrap under the host guard (hostguard.go), which keeps the
-	// descriptors' numbers, so the lifeline is fd there too.
+	// bubblewrap under the host guard (hostguard_linux.go), which keeps
+	// the descriptors' numbers.
 	cmd.Path = s.Wright
 	guard := []string{s.Wright, InitCommand, "--host-guard"}
 	env := cmd.Env
@@ -104,7 +107,11 @@ func (s *Spec) Wrap(cmd *exec.Cmd) error {
 		cmd.Env = env
 		guard = append(guard, "--drop-gogc")
 	}
-	guard = append(guard, "--lifeline-fd", strconv.Itoa(fd), "--exec", bw, "--", "bwrap")
+	guard = append(guard, "--pass-fds", strconv.Itoa(pass), "--lifeline-fd", strconv.Itoa(fd))
+	if s.ProxySocket != "" {
+		guard = append(guard, "--proxy-socket", s.ProxySocket)
+	}
+	guard = append(guard, "--exec", bw, "--", "bwrap")
 	cmd.Args = append(append(guard, args...), init...)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}

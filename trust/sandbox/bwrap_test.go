@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,18 +45,15 @@ func needBwrap(t *testing.T) {
 	}
 }
 
-// spec is a sandbox with ws writable and the test binary as wright.
+// spec is a sandbox with ws writable and the test binary as wright. The
+// proxy's socket is not bound inside: the host guard dials it.
 func spec(t *testing.T, ws, proxySock string) *sandbox.Spec {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ro := []string{filepath.Dir(self)}
-	if proxySock != "" {
-		ro = append(ro, filepath.Dir(proxySock))
-	}
-	return &sandbox.Spec{Writable: []string{ws}, ReadOnly: ro, ProxySocket: proxySock, Wright: self}
+	return &sandbox.Spec{Writable: []string{ws}, ReadOnly: []string{filepath.Dir(self)}, ProxySocket: proxySock, Wright: self}
 }
 
 // inSandbox runs a bash script in the sandbox and returns its output.
@@ -224,10 +223,21 @@ for name, url, proxied in [
 	if err := os.WriteFile(filepath.Join(ws, "net.py"), []byte(py), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The helpers that stay beside the command: one process, the
-	// forwarder that also watches the lifeline (each wright process costs
-	// its runtime's memory, and a bench runs many sandboxes).
-	helpers := `echo "helpers: $(for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' <$f | grep -q '^[^ ]* sandbox-init ' && echo; done | wc -l)"; `
+	// No wright process stays beside the command: the host guard,
+	// outside, carries the connections (each wright process costs its
+	// runtime's memory, and a bench runs many sandboxes). The proxy's
+	// socket is not there to dial around the listener, and the command
+	// holds no socket (the guard's end of the listener's way out is
+	// closed before it starts).
+	helpers := `python3 -c 'import os, stat
+n = 0
+for f in os.listdir("/proc/self/fd"):
+    try:
+        n += stat.S_ISSOCK(os.fstat(int(f)).st_mode)
+    except OSError:
+        pass
+print("sockets held:", n)'; echo "helpers: $(for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' <$f | grep -q '^[^ ]* sandbox-init ' && echo; done | wc -l)"; ` +
+		`if [ -e ` + sock + ` ]; then echo SOCKET-VISIBLE; fi; `
 	out, err := inSandbox(t, spec(t, ws, sock), ws, helpers+"python3 net.py; curl -s -o /dev/null -w 'curl-blocked: %{http_code}\n' http://blocked.example/ 2>&1 || true",
 		"HTTP_PROXY="+sandbox.ProxyURL, "http_proxy="+sandbox.ProxyURL, "HTTPS_PROXY="+sandbox.ProxyURL)
 	if err != nil {
@@ -240,12 +250,16 @@ for name, url, proxied in [
 		"metadata": "metadata: 403 refused",
 		"rebind":   "rebind: 403 refused",
 		"direct":   "direct: error",
-		"helpers":  "helpers: 1\n",
+		"helpers":  "helpers: 0\n",
+		"sockets":  "sockets held: 0\n",
 	}
 	for name, w := range want {
 		if !strings.Contains(out, w) {
 			t.Errorf("%s: want %q in:\n%s", name, w, out)
 		}
+	}
+	if strings.Contains(out, "SOCKET-VISIBLE") {
+		t.Errorf("the proxy's socket is visible inside the sandbox:\n%s", out)
 	}
 	if _, err := exec.LookPath("curl"); err == nil && !strings.Contains(out, "curl-blocked: 403") {
 		t.Errorf("curl reached a blocked host:\n%s", out)
@@ -284,4 +298,53 @@ func sleepers(marker string) []string {
 		}
 	}
 	return out
+}
+
+// A command that opens connections without end to the proxy's listener
+// does not make the host guard, outside the sandbox, carry them all at
+// once: it carries 256 and the rest wait in the listener's queue.
+func TestGuardCarriesABoundedNumberOfConnections(t *testing.T) {
+	needBwrap(t)
+	sockDir := t.TempDir()
+	sock := filepath.Join(sockDir, "p.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var mu sync.Mutex
+	open, peak := 0, 0
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			open++
+			peak = max(peak, open)
+			mu.Unlock()
+			go func() {
+				_, _ = io.Copy(io.Discard, c) // held until the sandbox's side closes
+				c.Close()
+				mu.Lock()
+				open--
+				mu.Unlock()
+			}()
+		}
+	}()
+	ws := t.TempDir()
+	py := `import socket, time
+conns = [socket.create_connection(("127.0.0.1", 3128)) for _ in range(400)]
+time.sleep(3)
+print("opened", len(conns))`
+	out, err := inSandbox(t, spec(t, ws, sock), ws, "python3 -c '"+py+"'")
+	if err != nil || !strings.Contains(out, "opened 400") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if peak != 256 {
+		t.Errorf("the guard carried %d connections at once, want 256", peak)
+	}
 }

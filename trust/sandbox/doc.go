@@ -4,6 +4,7 @@
 // parent-death signal that takes them down with wright (Confine); and,
 // where bubblewrap works, a whole sandbox (Spec.Wrap): a read-only system,
 // the workspace as the only writable place, no view of wright's processes,
-// and no network but wright's policy proxy, reached through a forwarder
-// the sandbox's first process starts (Init).
+// and no network but wright's policy proxy, reached through a listener
+// the sandbox's first process makes and hands out to the host guard,
+// which carries its connections (Init).
 package sandbox

@@ -1,31 +1,64 @@
 package sandbox_test
 
 import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// The helpers start with a GOGC of their own (it packs what their start-up
+// The host guard starts with a GOGC of its own (it packs what its start-up
 // leaves into less memory), and that GOGC reaches neither bubblewrap nor
 // the command; a GOGC the user gave the command is the command's, as it was.
 func TestHelpersGOGCIsTheirsAlone(t *testing.T) {
 	needBwrap(t)
-	sockDir := t.TempDir() // the forwarder dials only when a connection comes
+	sockDir := t.TempDir() // the guard dials only when a connection comes
 	ws := t.TempDir()
-	forwarder := `for f in /proc/[0-9]*/cmdline; do if tr '\0' ' ' <$f | grep -q -- '--serve-fd'; then echo "forwarder: $(tr '\0' '\n' <${f%cmdline}environ | grep '^GOGC=')"; fi; done; `
-	script := forwarder + `echo "command: [$GOGC]"`
-	out, err := inSandbox(t, spec(t, ws, sockDir+"/p.sock"), ws, script)
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	if !strings.Contains(out, "forwarder: GOGC=20") || !strings.Contains(out, "command: []") {
-		t.Errorf("without a GOGC of the user's:\n%s", out)
-	}
-	out, err = inSandbox(t, spec(t, ws, sockDir+"/p.sock"), ws, script, "GOGC=77")
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	if !strings.Contains(out, "forwarder: GOGC=77") || !strings.Contains(out, "command: [77]") {
-		t.Errorf("with the user's GOGC=77:\n%s", out)
+	for _, c := range []struct {
+		env          []string
+		guard, inner string
+	}{
+		{nil, "GOGC=20", "command: []"},
+		{[]string{"GOGC=77"}, "GOGC=77", "command: [77]"},
+	} {
+		cmd := exec.Command("/bin/bash", "-c", `echo "command: [$GOGC]"; read -r _`)
+		cmd.Dir = ws
+		cmd.Env = append([]string{"PATH=/usr/bin:/bin"}, c.env...)
+		if err := spec(t, ws, sockDir+"/p.sock").Wrap(cmd); err != nil {
+			t.Fatal(err)
+		}
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		// The command is up, so the guard (the process started) is too.
+		environ, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/environ")
+		in.Close()
+		_ = cmd.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gogc []string
+		for _, kv := range strings.Split(string(environ), "\x00") {
+			if strings.HasPrefix(kv, "GOGC=") {
+				gogc = append(gogc, kv)
+			}
+		}
+		if len(gogc) != 1 || gogc[0] != c.guard {
+			t.Errorf("with %v: the guard's GOGC is %v, want %s", c.env, gogc, c.guard)
+		}
+		if strings.TrimSpace(line) != c.inner {
+			t.Errorf("with %v: %q, want %q", c.env, line, c.inner)
+		}
 	}
 }
