@@ -88,11 +88,13 @@ func startPython(ctx context.Context, python, runner, workspace, taskJSON string
 		ExtraFiles:  []*os.File{reqR, ansW},
 		SysProcAttr: pythonAttr(box),
 	}
+	started := func() {}
 	if box != nil {
-		err = box.Wrap(p.cmd)
+		started, err = box.Wrap(p.cmd)
 	}
 	if err == nil {
 		err = p.cmd.Start()
+		started()
 	}
 	// The child has its copies; ours would keep the pipes open forever.
 	reqR.Close()

@@ -9,10 +9,11 @@ import (
 
 // sandboxed wraps a bash command in the configured sandbox, if any, with
 // the shell's private directory visible (read-only: writing to the status
-// FIFO and reading the rc file need no more).
-func (s *Shell) sandboxed(cmd *exec.Cmd) error {
+// FIFO and reading the rc file need no more). started is to be called
+// once cmd.Start has returned (sandbox.Spec.Wrap).
+func (s *Shell) sandboxed(cmd *exec.Cmd) (started func(), err error) {
 	if s.opts.Sandbox == nil {
-		return nil
+		return func() {}, nil
 	}
 	spec := *s.opts.Sandbox
 	spec.ReadOnly = append(append([]string{}, spec.ReadOnly...), s.priv)

@@ -290,10 +290,13 @@ func (s *Shell) startShell(ctx context.Context, cwd string) error {
 		Stderr:      s.slave,
 		SysProcAttr: attr,
 	}
-	if err := s.sandboxed(cmd); err != nil {
+	started, err := s.sandboxed(cmd)
+	if err != nil {
 		return fmt.Errorf("start bash: %w", err)
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	started()
+	if err != nil {
 		return fmt.Errorf("start bash: %w", err)
 	}
 	p := &bashProc{cmd: cmd, pid: cmd.Process.Pid, gen: gen, done: make(chan struct{})}

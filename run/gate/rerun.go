@@ -320,19 +320,23 @@ func (g *RerunGate) runPython(ctx context.Context, timeout time.Duration, env []
 	// Where the machine allows, the script is the init of its own PID
 	// namespace: whatever it starts (its browser, a setsid'ed helper) ends
 	// when it does, and with wright.
+	started := func() {}
+	var err error
 	if g.opts.Sandbox == nil {
 		sandbox.Confine(cmd.SysProcAttr)
-	} else if err := g.sandboxed(cmd); err != nil {
+	} else if started, err = g.sandboxed(cmd); err != nil {
 		return runResult{}, fmt.Errorf("rerun gate: %w", err)
 	}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// A grandchild holding the output pipe must not hold us too.
 	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	started()
+	if err != nil {
 		return runResult{}, fmt.Errorf("rerun gate: start %s: %w", g.opts.Python, err)
 	}
 	pgid := cmd.Process.Pid
-	err := cmd.Wait()
+	err = cmd.Wait()
 	_ = syscall.Kill(-pgid, syscall.SIGKILL) // leftovers of the group; ESRCH when none
 	if ctx.Err() != nil {
 		return runResult{}, fmt.Errorf("rerun gate: %w", ctx.Err())
@@ -402,8 +406,8 @@ func (b *boundedBuffer) String() string {
 // sandboxed wraps the script's command in the run's sandbox. The
 // interpreter is named, not the host's path to it, and found on the
 // sandbox's own PATH (the host's may be a shim in a directory the sandbox
-// does not have).
-func (g *RerunGate) sandboxed(cmd *exec.Cmd) error {
+// does not have). started is to be called once cmd.Start has returned.
+func (g *RerunGate) sandboxed(cmd *exec.Cmd) (started func(), err error) {
 	if !filepath.IsAbs(g.opts.Python) {
 		cmd.Path = g.opts.Python
 	}

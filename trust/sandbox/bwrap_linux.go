@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +38,10 @@ func probeBwrap() {
 		bwrapWhy = "bubblewrap is not installed (no bwrap on PATH)"
 		return
 	}
+	if _, _, err := guardTools(); err != nil {
+		bwrapWhy = strings.TrimPrefix(err.Error(), "sandbox: ")
+		return
+	}
 	truth, err := exec.LookPath("true")
 	if err != nil {
 		bwrapWhy = "no `true` binary to probe with"
@@ -59,67 +64,72 @@ func probeBwrap() {
 }
 
 // Wrap makes cmd run inside the sandbox spec describes: its Path and Args
-// become the host guard's, which runs bubblewrap, which runs wright's
-// InitCommand, which hands the proxy's listener out to the guard and then
-// executes the original command in cmd.Dir with cmd.Env. The sandbox dies with wright (parent-death signal on
-// bubblewrap, --die-with-parent inside), and every process in it dies
-// with the command (it is the sandbox's first process after bubblewrap's
-// own init).
-func (s *Spec) Wrap(cmd *exec.Cmd) error {
+// become the host guard's (guard_linux.go), which runs bubblewrap, which
+// runs wright's InitCommand, which hands the proxy's listener out to wright
+// and then executes the original command in cmd.Dir with cmd.Env. The
+// sandbox dies with wright (the lifeline, and --die-with-parent inside),
+// and every process in it dies with the command (it is the sandbox's first
+// process after bubblewrap's own init).
+//
+// started must be called once cmd.Start has returned, whatever it
+// returned: it lets go of wright's copy of what the child inherited and,
+// with a proxy, starts carrying the sandbox's connections to it.
+func (s *Spec) Wrap(cmd *exec.Cmd) (started func(), err error) {
 	bw := s.Bwrap
 	if bw == "" {
 		ok, why := BwrapAvailable()
 		if !ok {
-			return errors.New("sandbox: " + why)
+			return nil, errors.New("sandbox: " + why)
 		}
 		bw = bwrapPath
 	}
 	if s.Wright == "" {
-		return errors.New("sandbox: no wright binary to start the sandbox with")
+		return nil, errors.New("sandbox: no wright binary to start the sandbox with")
+	}
+	bash, setpriv, err := guardTools()
+	if err != nil {
+		return nil, err
 	}
 	args, err := s.args(cmd.Dir, os.Getuid() == 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	init := []string{s.Wright, InitCommand}
-	// The command's own descriptors are 3..pass; the guard hands the
-	// proxy link to bubblewrap as pass+1 and keeps the lifeline, which
-	// comes after them, to itself.
-	pass := 2 + len(cmd.ExtraFiles)
+	started = func() {}
+	if s.ProxySocket != "" {
+		link, err := newProxyLink(s.ProxySocket)
+		if err != nil {
+			return nil, err
+		}
+		cmd.ExtraFiles = append(cmd.ExtraFiles, link.theirs)
+		init = append(init, "--proxy-fd", strconv.Itoa(2+len(cmd.ExtraFiles)), "--listen", ProxyAddr)
+		started = link.started
+	}
+	// The lifeline comes last: the guard keeps it from bubblewrap, which
+	// gets the descriptors before it with their numbers.
 	fd, err := attachLifeline(cmd)
 	if err != nil {
-		return err
-	}
-	if s.ProxySocket != "" {
-		init = append(init, "--proxy-fd", strconv.Itoa(pass+1), "--listen", ProxyAddr)
+		started()
+		return nil, err
 	}
 	init = append(init, "--exec", cmd.Path, "--")
 	init = append(init, cmd.Args...)
-	// bubblewrap under the host guard (hostguard_linux.go), which keeps
-	// the descriptors' numbers.
-	cmd.Path = s.Wright
-	guard := []string{s.Wright, InitCommand, "--host-guard"}
-	env := cmd.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	if env, added := helperEnv(env); added {
-		cmd.Env = env
-		guard = append(guard, "--drop-gogc")
-	}
-	guard = append(guard, "--pass-fds", strconv.Itoa(pass), "--lifeline-fd", strconv.Itoa(fd))
-	if s.ProxySocket != "" {
-		guard = append(guard, "--proxy-socket", s.ProxySocket)
-	}
-	guard = append(guard, "--exec", bw, "--", "bwrap")
+	cmd.Path = bash
+	guard := []string{"wright-sandbox-guard", "-c", guardScript, "wright-sandbox-guard", strconv.Itoa(fd),
+		setpriv, "--pdeathsig", "KILL", "--", bw}
 	cmd.Args = append(append(guard, args...), init...)
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	// The guard ends on the lifeline, not on a parent-death signal: it
-	// must outlive wright long enough to end the sandbox.
+	// must outlive wright long enough to end the sandbox. It leads a
+	// process group of its own (a session leader already does), so that
+	// the group it kills is the sandbox's alone.
 	cmd.SysProcAttr.Pdeathsig = 0
-	return nil
+	if !cmd.SysProcAttr.Setsid {
+		cmd.SysProcAttr.Setpgid, cmd.SysProcAttr.Pgid = true, 0
+	}
+	return started, nil
 }
 
 // FirstHostPID is the process ID, as wright sees it, of the command a
@@ -128,11 +138,18 @@ func (s *Spec) Wrap(cmd *exec.Cmd) error {
 // since bubblewrap does not pass them on.
 func FirstHostPID(outer int) (int, error) {
 	pid := outer
-	// The host guard, bubblewrap, its init inside the namespace, the command.
-	for range 3 {
+	// The host guard, bubblewrap, its init inside the namespace, the
+	// command. The guard's other child is its watcher, a bash.
+	for level := range 3 {
 		kids, err := children(pid)
 		if err != nil {
 			return 0, err
+		}
+		if level == 0 {
+			kids = slices.DeleteFunc(kids, func(k int) bool {
+				comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", k))
+				return strings.TrimSpace(string(comm)) != "bwrap"
+			})
 		}
 		if len(kids) != 1 {
 			return 0, fmt.Errorf("sandbox: process %d has %d children, not the one expected", pid, len(kids))
@@ -143,8 +160,7 @@ func FirstHostPID(outer int) (int, error) {
 }
 
 // children lists a process's children from /proc, of every thread: a
-// child is listed under the thread that forked it, and the host guard is
-// a Go program whose forks come from any of its threads.
+// child is listed under the thread that forked it.
 func children(pid int) ([]int, error) {
 	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	if err != nil {

@@ -13,8 +13,8 @@ func BwrapAvailable() (bool, string) {
 }
 
 // Wrap refuses: there is no bubblewrap here.
-func (s *Spec) Wrap(cmd *exec.Cmd) error {
-	return errors.New("sandbox: bubblewrap is Linux-only")
+func (s *Spec) Wrap(cmd *exec.Cmd) (started func(), err error) {
+	return nil, errors.New("sandbox: bubblewrap is Linux-only")
 }
 
 // FirstHostPID: there are no sandboxes here.

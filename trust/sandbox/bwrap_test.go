@@ -3,6 +3,7 @@
 package sandbox_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -64,11 +65,18 @@ func inSandbox(t *testing.T, s *sandbox.Spec, dir, script string, env ...string)
 	cmd := exec.CommandContext(ctx, "/bin/bash", "-c", script)
 	cmd.Dir = dir
 	cmd.Env = append([]string{"PATH=/usr/bin:/bin"}, env...)
-	if err := s.Wrap(cmd); err != nil {
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	started, err := s.Wrap(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	err = cmd.Start()
+	started()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	return out.String(), err
 }
 
 // A process of the host holding a planted key in its environment is
@@ -223,12 +231,12 @@ for name, url, proxied in [
 	if err := os.WriteFile(filepath.Join(ws, "net.py"), []byte(py), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// No wright process stays beside the command: the host guard,
-	// outside, carries the connections (each wright process costs its
+	// No wright process stays beside the command: wright itself carries
+	// the connections (each wright process costs its
 	// runtime's memory, and a bench runs many sandboxes). The proxy's
 	// socket is not there to dial around the listener, and the command
-	// holds no socket (the guard's end of the listener's way out is
-	// closed before it starts).
+	// holds no socket (init closes its end of the listener's way out
+	// before it becomes the command).
 	helpers := `python3 -c 'import os, stat
 n = 0
 for f in os.listdir("/proc/self/fd"):
@@ -301,8 +309,8 @@ func sleepers(marker string) []string {
 }
 
 // A command that opens connections without end to the proxy's listener
-// does not make the host guard, outside the sandbox, carry them all at
-// once: it carries 256 and the rest wait in the listener's queue.
+// does not make wright, outside the sandbox, carry them all at once: it
+// carries 256 and the rest wait in the listener's queue.
 func TestGuardCarriesABoundedNumberOfConnections(t *testing.T) {
 	needBwrap(t)
 	sockDir := t.TempDir()
@@ -313,7 +321,7 @@ func TestGuardCarriesABoundedNumberOfConnections(t *testing.T) {
 	}
 	defer l.Close()
 	var mu sync.Mutex
-	open, peak := 0, 0
+	open, peak, ended := 0, 0, false // peak: before any connection ended
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -322,13 +330,16 @@ func TestGuardCarriesABoundedNumberOfConnections(t *testing.T) {
 			}
 			mu.Lock()
 			open++
-			peak = max(peak, open)
+			if !ended {
+				peak = open
+			}
 			mu.Unlock()
 			go func() {
 				_, _ = io.Copy(io.Discard, c) // held until the sandbox's side closes
 				c.Close()
 				mu.Lock()
 				open--
+				ended = true
 				mu.Unlock()
 			}()
 		}
@@ -345,6 +356,62 @@ print("opened", len(conns))`
 	mu.Lock()
 	defer mu.Unlock()
 	if peak != 256 {
-		t.Errorf("the guard carried %d connections at once, want 256", peak)
+		t.Errorf("%d connections were carried at once, want 256", peak)
+	}
+}
+
+// A sandbox keeps no wright process on the host either: the guard is a
+// shell, and init became the command. The command's exit status is the
+// sandbox's.
+func TestNoWrightProcessStaysWithASandbox(t *testing.T) {
+	needBwrap(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	sock := filepath.Join(t.TempDir(), "p.sock")
+	cmd := exec.Command("/bin/bash", "-c", "echo up; read -r _; exit 7")
+	cmd.Dir = ws
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	started, err := spec(t, ws, sock).Wrap(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	err = cmd.Start()
+	started()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "up\n" {
+		t.Fatalf("the command did not start: %q", line)
+	}
+	var tree []int
+	for next := []int{cmd.Process.Pid}; len(next) > 0; {
+		pid := next[0]
+		next = next[1:]
+		tree = append(tree, pid)
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+		for _, f := range strings.Fields(string(b)) {
+			n, _ := strconv.Atoi(f)
+			next = append(next, n)
+		}
+	}
+	if len(tree) < 4 {
+		t.Errorf("the sandbox's tree is %v: want the guard, its watcher, bubblewrap's two halves and the command", tree)
+	}
+	for _, pid := range tree {
+		if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); exe == self {
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			t.Errorf("process %d of the sandbox is wright: %q", pid, cmdline)
+		}
+	}
+	in.Close()
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 7 {
+		t.Errorf("the sandbox ended with %v, want the command's exit status 7", err)
 	}
 }

@@ -15,31 +15,20 @@ import (
 //
 //	[--proxy-fd K --listen ADDR] --exec PATH -- ARGV...
 //
-// (the host guard's, outside: --host-guard [--drop-gogc] --pass-fds N
-// --lifeline-fd L [--proxy-socket SOCKET] --exec BWRAP -- ARGV...; see
-// hostGuard).
-//
 // It listens on ADDR inside the sandbox's network namespace (before the
 // command starts, so the proxy is there for its first request), sends the
-// listener out of the sandbox over the socket K to the host guard, which
-// carries each connection to wright's policy proxy, and then executes PATH
-// with ARGV in its own place. Nothing of wright stays in the sandbox. It
-// returns only on error.
+// listener out of the sandbox over the socket K to wright, which carries
+// each connection to its policy proxy, and then executes PATH with ARGV in
+// its own place. Nothing of wright stays in the sandbox. It returns only
+// on error.
 func Init(args []string) error {
-	var sock, listen, path string
-	guard := false
-	proxyFD, passFDs, lifeFD := -1, -1, -1
+	var listen, path string
+	proxyFD := -1
 	for len(args) > 0 {
 		a := args[0]
 		args = args[1:]
 		switch a {
-		case "--host-guard":
-			guard = true
-		case "--drop-gogc":
-			// The guard's GOGC was added for it alone (helperEnv):
-			// bubblewrap and the command get the environment without it.
-			_ = os.Unsetenv("GOGC")
-		case "--proxy-fd", "--pass-fds", "--lifeline-fd":
+		case "--proxy-fd":
 			if len(args) == 0 {
 				return fmt.Errorf("%s %s: missing value", InitCommand, a)
 			}
@@ -48,32 +37,18 @@ func Init(args []string) error {
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", InitCommand, a, err)
 			}
-			switch a {
-			case "--proxy-fd":
-				proxyFD = n
-			case "--pass-fds":
-				passFDs = n
-			default:
-				lifeFD = n
-			}
-		case "--proxy-socket", "--listen", "--exec":
+			proxyFD = n
+		case "--listen", "--exec":
 			if len(args) == 0 {
 				return fmt.Errorf("%s %s: missing value", InitCommand, a)
 			}
-			v := args[0]
+			if a == "--listen" {
+				listen = args[0]
+			} else {
+				path = args[0]
+			}
 			args = args[1:]
-			switch a {
-			case "--proxy-socket":
-				sock = v
-			case "--listen":
-				listen = v
-			default:
-				path = v
-			}
 		case "--":
-			if guard {
-				return hostGuard(passFDs, lifeFD, sock, path, args)
-			}
 			return start(proxyFD, listen, path, args)
 		default:
 			return fmt.Errorf("%s: unknown argument %q", InitCommand, a)
@@ -107,11 +82,10 @@ func start(proxyFD int, listen, path string, argv []string) error {
 }
 
 // sendListener listens on addr in the sandbox's network namespace and
-// sends the listening socket over the Unix socket fd to the host guard.
-// A socket keeps the namespace it was made in, so the guard, outside,
-// accepts the sandbox's connections on it. The guard's end is the only
-// one: fd is closed before the command starts, so nothing the model runs
-// can send the guard anything.
+// sends the listening socket over the Unix socket fd to wright. A socket
+// keeps the namespace it was made in, so wright, outside, accepts the
+// sandbox's connections on it. fd is closed before the command starts, so
+// nothing the model runs can send wright anything over it.
 func sendListener(fd int, addr string) error {
 	link := os.NewFile(uintptr(fd), "guard")
 	defer link.Close()

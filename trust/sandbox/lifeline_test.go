@@ -40,11 +40,14 @@ func sandboxParent(ws, marker, proxy string) {
 	}
 	cmd := exec.Command("/usr/bin/sleep", marker)
 	cmd.Dir = ws
-	if err := s.Wrap(cmd); err != nil {
+	started, err := s.Wrap(cmd)
+	if err != nil {
 		fmt.Println("wrap:", err)
 		os.Exit(1)
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	started()
+	if err != nil {
 		fmt.Println("start:", err)
 		os.Exit(1)
 	}
