@@ -20,20 +20,24 @@ after each step `page` and `browser` name the sync objects of whatever page the 
 import ast
 import base64
 import builtins
-import inspect
 import json
 import os
-import shutil
 import signal
-import subprocess
 import sys
-import traceback
+
+# inspect, shutil, subprocess and traceback are imported where they are
+# used, on first use: the runner lives as long as its run, and these four
+# hold about 1.2 MiB of its memory that most runs never need (a bench runs
+# a runner per worker).
 
 RUNNER_FILE = os.path.abspath(__file__)
 
 _in_step = False
 
 _TOP_LEVEL_AWAIT = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+
+# inspect.CO_COROUTINE, a constant of CPython's code objects.
+_CO_COROUTINE = 0x0080
 
 
 def _on_sigint(signum, frame):
@@ -49,12 +53,18 @@ class CommandOutput(str):
 
 
 def _make_run_command(workspace):
-    shell = shutil.which("bash") or "/bin/sh"
+    shells = []
 
     def run_command(cmd, timeout=None):
         """Run a shell command in the workspace; return its stdout and stderr together (.returncode too)."""
+        import shutil
+        import subprocess
+
         if not isinstance(cmd, str):
             raise TypeError("run_command() takes the command as one str, not %s" % type(cmd).__name__)
+        if not shells:
+            shells.append(shutil.which("bash") or "/bin/sh")
+        shell = shells[0]
         # A session of its own, so an interrupt or timeout can end the command's whole process group.
         proc = subprocess.Popen([shell, "-c", cmd], cwd=workspace, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
@@ -80,6 +90,8 @@ def _trimmed_traceback(exc, workspace):
     The runner's frames, the browser client's internals and the standard library's are noise: the
     exception's message says what went wrong and the model's frames say where.
     """
+    import traceback
+
     prefix = workspace.rstrip(os.sep) + os.sep
     entries = [e for e in traceback.extract_tb(exc.__traceback__)
                if e.filename.startswith(prefix) and e.filename != RUNNER_FILE]
@@ -242,7 +254,7 @@ class Runner:
         except (SyntaxError, ValueError) as exc:
             answer.update(success=False, exception=_trimmed_traceback(exc, self.workspace))
             return answer
-        awaits = bool(code.co_flags & inspect.CO_COROUTINE)
+        awaits = bool(code.co_flags & _CO_COROUTINE)
         try:
             try:
                 _in_step = True

@@ -3,15 +3,18 @@ points, sync_playwright() and wright_browser, start their browsers with.
 """
 
 import os
-import shutil
-import tempfile
 
 from ._errors import Error
+from ._lazy import lazy
 from ._helpers import _viewport
 from ._transport import _PipeTransport, _SocketTransport, _driver_binary, _guard_seconds, _install_exit_hooks
 from ._browser_context import BrowserContext
 from ._browser import Browser
 from ._proxy import _proxy_settings
+
+# Only a browser of the script's own (a profile folder, a path to look up) needs these two.
+shutil = lazy("shutil")
+tempfile = lazy("tempfile")
 
 
 # The two entry points' defaults, stated once here:

@@ -6,7 +6,6 @@ request (params, form, multipart, JSON) and the answer."""
 import base64
 import json
 import os
-import pathlib
 import urllib.parse
 import weakref
 
@@ -17,6 +16,7 @@ from ._lazy import lazy
 datetime = lazy("datetime")
 mimetypes = lazy("mimetypes")
 uuid = lazy("uuid")
+pathlib = lazy("pathlib")
 
 
 class APIResponse:

@@ -11,7 +11,6 @@ import itertools
 import json
 import os
 import queue
-import shutil
 import signal
 import sys
 import threading
@@ -22,6 +21,7 @@ from ._errors import Error, InvalidParams, TargetClosed, TimeoutError, _error_fr
 from ._lazy import lazy
 
 subprocess = lazy("subprocess")
+shutil = lazy("shutil")
 
 
 _live = set()  # transports that own a driver process, ended at exit or SIGTERM

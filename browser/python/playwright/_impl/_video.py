@@ -7,11 +7,13 @@ Playwright's API on top: Video, Screencast, and the context options that start a
 
 import base64
 import os
-import pathlib
 
 from ._errors import Error
 from ._helpers import _abs_path
+from ._lazy import lazy
 from ._network import Disposable
+
+pathlib = lazy("pathlib")
 
 
 class Video:
